@@ -1,0 +1,32 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { AppConfigModule } from '@wp/config';
+import { PlatformModule } from '@wp/platform';
+import { AUTH_CONFIG, type AuthConfig } from './config/auth.config.js';
+import { AUTH_ENTITIES } from './database/entities.js';
+import { AUTH_MIGRATIONS } from './migrations/index.js';
+import { ApplicationsModule } from './modules/applications/applications.module.js';
+import { JwksModule } from './modules/jwks/jwks.module.js';
+import { SessionsModule } from './modules/sessions/sessions.module.js';
+import { UsersModule } from './modules/users/users.module.js';
+
+/** The auth service ({auth_url}): accounts, sessions, client applications. */
+@Module({})
+export class AuthAppModule {
+  static forRoot(config: AuthConfig): DynamicModule {
+    return {
+      module: AuthAppModule,
+      imports: [
+        AppConfigModule.forRoot(AUTH_CONFIG, config),
+        PlatformModule.forRoot({
+          service: 'auth',
+          config,
+          database: { url: config.AUTH_DATABASE_URL, entities: AUTH_ENTITIES, migrations: AUTH_MIGRATIONS },
+        }),
+        ApplicationsModule,
+        UsersModule,
+        SessionsModule,
+        JwksModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,6 @@
+import { ClientApplication } from '../modules/applications/client-application.entity.js';
+import { RefreshTokenFamily } from '../modules/sessions/refresh-token-family.entity.js';
+import { User } from '../modules/users/user.entity.js';
+
+/** Every entity of the auth database (the platform adds the outbox tables). */
+export const AUTH_ENTITIES = [ClientApplication, User, RefreshTokenFamily];

@@ -1,0 +1,4 @@
+import { migrateMain } from '@wp/platform';
+import { authDataSource } from './database/data-source.js';
+
+migrateMain('auth', authDataSource);

@@ -1,0 +1,4 @@
+import { Init1795329162266 } from './1795329162266-init.js';
+
+/** Applied in this order; generated with `npm run migration:generate -- auth <Name>`. */
+export const AUTH_MIGRATIONS: (new () => unknown)[] = [Init1795329162266];

@@ -1,0 +1,26 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * A client application (contract § Authentication 1): what an `Api-Key` identifies. The key
+ * itself is never stored, only its SHA-256 hex hash; `keyPrefix` helps operators recognise it.
+ */
+@Entity('client_application')
+export class ClientApplication {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('text')
+  name!: string;
+
+  @Column({ type: 'char', length: 64, unique: true })
+  keyHash!: string;
+
+  @Column('text')
+  keyPrefix!: string;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column('timestamptz', { nullable: true })
+  revokedAt!: Date | null;
+}

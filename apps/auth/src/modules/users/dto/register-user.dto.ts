@@ -1,0 +1,18 @@
+import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+
+/** Body of `POST /users` (contract § Accounts and sessions). */
+export class RegisterUserDto {
+  /** Email, or phone number in E.164 when `method` is `phone`. */
+  @IsString()
+  @MaxLength(254)
+  username!: string;
+
+  /** 8 to 128 characters (ARCHITECTURE § 3 "Passwords"). */
+  @IsString()
+  @Length(8, 128)
+  password!: string;
+
+  @IsOptional()
+  @IsIn(['email', 'phone'])
+  method?: 'email' | 'phone';
+}

@@ -1,0 +1,26 @@
+// `npm test`: every project's unit (src/**/*.spec.ts) and e2e (test/**/*.e2e-spec.ts) tests,
+// plus the cross-service tests in test/. Real PostgreSQL, Redis and NATS must answer.
+const preset = require('./jest.preset.js');
+
+const project = (name, dir) => ({
+  ...preset,
+  displayName: name,
+  rootDir: dir,
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/**/*.spec.ts'],
+});
+
+const { readdirSync, existsSync } = require('node:fs');
+const projects = [];
+for (const kind of ['libs', 'apps']) {
+  for (const name of readdirSync(`${__dirname}/${kind}`)) {
+    projects.push(project(name, `${__dirname}/${kind}/${name}`));
+  }
+}
+if (existsSync(`${__dirname}/test`)) projects.push(project('platform-e2e', `${__dirname}/test`));
+
+module.exports = {
+  projects,
+  testTimeout: 60_000,
+  globalSetup: '<rootDir>/test-support/global-setup.js',
+  reporters: ['default', '<rootDir>/test-support/summary-reporter.js'],
+};

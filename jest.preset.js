@@ -1,0 +1,29 @@
+// Shared jest settings for every project: TypeScript through SWC (type checking is `npm run
+// typecheck`'s job), workspace libraries mapped to their sources so tests need no build.
+const { readdirSync } = require('node:fs');
+const { join } = require('node:path');
+
+const libs = readdirSync(join(__dirname, 'libs'));
+const libMap = Object.fromEntries(
+  libs.map((l) => [`^@wp/${l}$`, join(__dirname, 'libs', l, 'src', 'index.ts')]),
+);
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: {
+          target: 'es2022',
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', ...libMap },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+};

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { env } from './fields.js';
+
+/**
+ * Settings every service shares (README § Configuration). Each service's schema extends it.
+ *
+ * - `REDIS_URL`, `REDIS_KEY_PREFIX`: cache, deny-list, rate limits, Api-Key registry.
+ * - `NATS_URL`, `EVENTS_NAMESPACE`: JetStream events and request/reply. A namespace `t1` turns
+ *   subject `org.organization.created` into `t1.org.organization.created` and stream `ORG` into
+ *   `t1_ORG`, so test runs never collide.
+ * - `JWT_PUBLIC_KEY`: PEM (P-256) that verifies access tokens issued by auth.
+ */
+export const platformSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: env.logLevel(),
+  REDIS_URL: env.url('redis://127.0.0.1:6379', ['redis', 'rediss']),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_:.-]*$/, 'expected letters, digits, _ : . -')
+    .default('wp:'),
+  NATS_URL: env.url('nats://127.0.0.1:4222', ['nats', 'tls', 'ws', 'wss']),
+  EVENTS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]*$/, 'expected letters, digits, _ or -')
+    .default(''),
+  JWT_PUBLIC_KEY: env.pem('public key (run `npm start` once to generate development keys)'),
+  JWT_ISSUER: env.string('workspace-platform'),
+  HTTP_BODY_LIMIT_BYTES: env.int(1_048_576, 1024),
+  TRUST_PROXY: env.bool(true),
+});
+export type PlatformConfig = z.infer<typeof platformSchema>;
+
+/** The database URL of one service: `<SERVICE>_DATABASE_URL`, default a local database `wp_<service>`. */
+export function databaseUrlField(service: string) {
+  return env.url(`postgres://postgres@127.0.0.1:5432/wp_${service}`, ['postgres', 'postgresql']);
+}

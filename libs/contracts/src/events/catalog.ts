@@ -1,0 +1,65 @@
+import type { z } from 'zod';
+import { ActivityRecorded, UserActivated, UserRegistered, UserUpdated } from './auth.events.js';
+import { NotificationRequested } from './notify.events.js';
+import {
+  MembershipChanged,
+  OrganizationCreated,
+  OrganizationDeleted,
+  OrganizationUpdated,
+  ProjectCreated,
+  ProjectDeleted,
+  ProjectKeysChanged,
+  ProjectUpdated,
+  SentinelPassChanged,
+} from './org.events.js';
+import { WalletCreated } from './wallet.events.js';
+
+/**
+ * Every event subject with its payload schema (ARCHITECTURE § 2). Subjects follow
+ * `<service>.<aggregate>.<past-tense-event>`; the first segment names the JetStream stream.
+ */
+export const EVENT_CATALOG = {
+  'auth.user.registered': UserRegistered,
+  'auth.user.activated': UserActivated,
+  'auth.user.updated': UserUpdated,
+  'auth.activity.recorded': ActivityRecorded,
+  'org.organization.created': OrganizationCreated,
+  'org.organization.updated': OrganizationUpdated,
+  'org.organization.deleted': OrganizationDeleted,
+  'org.project.created': ProjectCreated,
+  'org.project.updated': ProjectUpdated,
+  'org.project.deleted': ProjectDeleted,
+  'org.project.keys.changed': ProjectKeysChanged,
+  'org.membership.changed': MembershipChanged,
+  'org.sentinel_pass.changed': SentinelPassChanged,
+  'org.activity.recorded': ActivityRecorded,
+  'wallet.wallet.created': WalletCreated,
+  'wallet.activity.recorded': ActivityRecorded,
+  'notify.requested': NotificationRequested,
+} as const;
+
+export type EventSubject = keyof typeof EVENT_CATALOG;
+export type EventPayload<S extends EventSubject> = z.infer<(typeof EVENT_CATALOG)[S]>;
+
+/** The streams, one per producing service: name → subject filter (without namespace). */
+export const EVENT_STREAMS = {
+  AUTH: 'auth.>',
+  ORG: 'org.>',
+  WALLET: 'wallet.>',
+  NOTIFY: 'notify.>',
+} as const;
+export type EventStream = keyof typeof EVENT_STREAMS;
+
+/** The stream that carries a subject. */
+export function streamOf(subject: EventSubject): EventStream {
+  const head = subject.slice(0, subject.indexOf('.'));
+  return head.toUpperCase() as EventStream;
+}
+
+/** What travels on the wire: the outbox row id is the event id and the `Nats-Msg-Id`. */
+export interface EventEnvelope<S extends EventSubject = EventSubject> {
+  id: string;
+  subject: S;
+  occurredAt: string;
+  payload: EventPayload<S>;
+}

@@ -1,0 +1,112 @@
+import {
+  Catch,
+  HttpException,
+  Logger,
+  type ArgumentsHost,
+  type ExceptionFilter,
+} from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type ErrorItem } from './domain-error.js';
+
+const TITLES: Record<number, { code: string; title: string }> = {
+  400: { code: 'BAD_REQUEST', title: 'Bad request' },
+  401: { code: 'UNAUTHENTICATED', title: 'Unauthenticated' },
+  403: { code: 'FORBIDDEN', title: 'Forbidden' },
+  404: { code: 'NOT_FOUND', title: 'Not found' },
+  405: { code: 'METHOD_NOT_ALLOWED', title: 'Method not allowed' },
+  406: { code: 'NOT_ACCEPTABLE', title: 'Not acceptable' },
+  408: { code: 'REQUEST_TIMEOUT', title: 'Request timeout' },
+  409: { code: 'CONFLICT', title: 'Conflict' },
+  413: { code: 'PAYLOAD_TOO_LARGE', title: 'Payload too large' },
+  415: { code: 'UNSUPPORTED_MEDIA_TYPE', title: 'Unsupported media type' },
+  422: { code: 'UNPROCESSABLE', title: 'Unprocessable request' },
+  429: { code: 'RATE_LIMITED', title: 'Too many requests' },
+  502: { code: 'BAD_GATEWAY', title: 'Bad gateway' },
+  503: { code: 'UNAVAILABLE', title: 'Service unavailable' },
+  504: { code: 'GATEWAY_TIMEOUT', title: 'Gateway timeout' },
+};
+
+/** The JSON:API error document: `{"errors":[{status, code, title, detail?, source?, meta?}]}`. */
+export interface ErrorDocument {
+  errors: ErrorItem[];
+}
+
+/**
+ * Builds the error body for a status with our standard code/title. Used by the filter and by
+ * the gateway for its own 4xx/5xx answers.
+ */
+export function errorDocument(status: number, detail?: string, code?: string): ErrorDocument {
+  const known = TITLES[status] ?? { code: status >= 500 ? 'INTERNAL' : 'ERROR', title: 'Error' };
+  const item: ErrorItem = { status: String(status), code: code ?? known.code, title: known.title };
+  if (detail) item.detail = detail;
+  return { errors: [item] };
+}
+
+/**
+ * Maps anything thrown during a request to the JSON:API error body of ARCHITECTURE § 4:
+ * DomainError → its category's status; Nest/Fastify HTTP errors (unknown route, malformed JSON,
+ * body too large, wrong content type) → their 4xx; anything else → 500 with the request id and
+ * no internals, logged once with its stack.
+ */
+@Catch()
+export class JsonApiErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ErrorFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const reply = http.getResponse<FastifyReply>();
+    const request = http.getRequest<FastifyRequest>();
+    const { status, body, retryAfter } = this.describe(exception, String(request.id));
+    if (retryAfter !== undefined) void reply.header('Retry-After', String(retryAfter));
+    void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
+  }
+
+  private describe(
+    exception: unknown,
+    requestId: string,
+  ): { status: number; body: ErrorDocument; retryAfter?: number } {
+    if (exception instanceof DomainError) {
+      return {
+        status: exception.status,
+        body: { errors: exception.toItems() },
+        retryAfter: exception.retryAfter,
+      };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status < 500) return { status, body: errorDocument(status, httpDetail(exception)) };
+    }
+    const fastifyStatus = fastifyClientError(exception);
+    if (fastifyStatus !== undefined) {
+      return {
+        status: fastifyStatus,
+        body: errorDocument(fastifyStatus, (exception as Error).message),
+      };
+    }
+    this.logger.error(
+      { err: exception, requestId },
+      exception instanceof Error ? exception.message : 'Unexpected error',
+    );
+    const body = errorDocument(500, 'An unexpected error occurred.', 'INTERNAL');
+    body.errors[0]!.meta = { requestId };
+    return { status: 500, body };
+  }
+}
+
+function httpDetail(exception: HttpException): string | undefined {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message)) return message.join('; ');
+  return exception.message;
+}
+
+/** Fastify's own errors (FST_ERR_CTP_INVALID_JSON, FST_ERR_CTP_BODY_TOO_LARGE, …) carry a 4xx statusCode. */
+function fastifyClientError(exception: unknown): number | undefined {
+  if (typeof exception !== 'object' || exception === null) return undefined;
+  const { statusCode, code } = exception as { statusCode?: unknown; code?: unknown };
+  if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) return statusCode;
+  if (typeof code === 'string' && code.startsWith('FST_ERR_CTP')) return 400;
+  return undefined;
+}

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { RequestMethod, type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+import { JsonApiErrorFilter } from './errors/json-api-error.filter.js';
+import { RequestValidationPipe } from './validation/request-validation.pipe.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface HttpAppOptions {
+  /** Maximum request body, bytes. */
+  bodyLimit: number;
+  /** Trust `X-Forwarded-*` from the gateway / ingress. */
+  trustProxy: boolean;
+  /** Prefix of every contract route, e.g. `v1/api`; health and metrics stay unprefixed. */
+  globalPrefix?: string;
+  /** Paths outside the prefix besides `/health/*` and `/metrics`. */
+  prefixExclusions?: string[];
+}
+
+/** A Fastify adapter with our request id rule: keep a well-formed incoming `X-Request-Id`, else a UUID. */
+export function createFastifyAdapter(options: Pick<HttpAppOptions, 'bodyLimit' | 'trustProxy'>) {
+  return new FastifyAdapter({
+    bodyLimit: options.bodyLimit,
+    trustProxy: options.trustProxy,
+    requestIdHeader: false,
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+  });
+}
+
+/**
+ * Creates a NestJS application on Fastify with the platform's HTTP behaviour: JSON:API errors
+ * for everything (Nest routes Fastify's own parser errors to the global filter too), the global
+ * validation pipe,
+ * `X-Request-Id` echoed on every answer, an empty JSON body accepted as no body, and graceful
+ * shutdown hooks.
+ */
+export async function createHttpApp(
+  module: unknown,
+  options: HttpAppOptions,
+): Promise<NestFastifyApplication> {
+  const app = await NestFactory.create<NestFastifyApplication>(
+    module as never,
+    createFastifyAdapter(options),
+    { bufferLogs: true, abortOnError: false, bodyParser: false },
+  );
+  configureHttpApp(app, options);
+  return app;
+}
+
+/**
+ * The configuration part of {@link createHttpApp}. The app must be created with
+ * `bodyParser: false`: the JSON parser installed here replaces Nest's.
+ */
+export function configureHttpApp(app: INestApplication, options: HttpAppOptions): void {
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  installFastifyHooks(fastify);
+  if (options.globalPrefix) {
+    app.setGlobalPrefix(options.globalPrefix, {
+      exclude: [
+        { path: 'health/live', method: RequestMethod.GET },
+        { path: 'health/ready', method: RequestMethod.GET },
+        { path: 'metrics', method: RequestMethod.GET },
+        ...(options.prefixExclusions ?? []).map((path) => ({ path, method: RequestMethod.ALL })),
+      ],
+    });
+  }
+  app.useGlobalFilters(new JsonApiErrorFilter());
+  app.useGlobalPipes(new RequestValidationPipe());
+  app.enableShutdownHooks();
+}
+
+function installFastifyHooks(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    done();
+  });
+  const defaultJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    return defaultJson(request, text, done);
+  });
+}

@@ -1,0 +1,71 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { EVENT_CATALOG, streamOf, type EventEnvelope, type EventSubject } from '@wp/contracts';
+import { DataSource, type EntityManager } from 'typeorm';
+import { EventTransport } from './event-transport.js';
+import { MESSAGING_OPTIONS, type MessagingOptions } from './namespace.js';
+
+export type EventHandler<S extends EventSubject> = (
+  event: EventEnvelope<S>,
+  manager: EntityManager,
+) => Promise<void>;
+
+/**
+ * Consuming side of the event bus (STYLE § Events): `on(subject, name, handler)` registers a
+ * durable consumer `<service>.<name>`. Each delivery's payload is validated against the
+ * contracts catalog, then the handler runs in one database transaction together with the
+ * processed-event row, so a redelivered event is skipped and the broker is acked only after
+ * commit. Invalid payloads are logged and dropped (redelivering them cannot succeed).
+ */
+@Injectable()
+export class EventBus implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('EventBus');
+
+  constructor(
+    private readonly transport: EventTransport,
+    private readonly dataSource: DataSource,
+    @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
+  ) {}
+
+  on<S extends EventSubject>(subject: S, name: string, handler: EventHandler<S>): void {
+    const consumer = `${this.options.service}.${name}`;
+    const schema = EVENT_CATALOG[subject];
+    this.transport.subscribe({
+      subject,
+      stream: streamOf(subject),
+      durable: consumer,
+      handler: async (envelope) => {
+        const parsed = schema.safeParse(envelope.payload);
+        if (!parsed.success) {
+          this.logger.error(
+            `${consumer}: invalid payload for ${subject} (event ${envelope.id}): ${parsed.error.message}; dropped`,
+          );
+          return;
+        }
+        const event = { ...envelope, payload: parsed.data } as EventEnvelope<S>;
+        await this.dataSource.transaction(async (manager) => {
+          const inserted: unknown[] = await manager.query(
+            `INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2)
+             ON CONFLICT DO NOTHING RETURNING event_id`,
+            [consumer, envelope.id],
+          );
+          if (inserted.length === 0) return; // already handled: a redelivery
+          await handler(event, manager);
+        });
+      },
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.transport.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.transport.stop();
+  }
+}

@@ -1,0 +1,27 @@
+import type { EventEnvelope, EventStream } from '@wp/contracts';
+
+/** Handles one delivered event; rejecting asks the transport to redeliver it later. */
+export type DeliveryHandler = (envelope: EventEnvelope) => Promise<void>;
+
+export interface SubscriptionSpec {
+  /** Subject without namespace, e.g. `org.organization.created`. */
+  subject: string;
+  stream: EventStream;
+  /** Durable consumer name, e.g. `wallet.organization_wallet`. */
+  durable: string;
+  handler: DeliveryHandler;
+}
+
+/**
+ * The event bus seen by the rest of the platform (ARCHITECTURE § 2): publish an envelope,
+ * subscribe durably. JetStream implements it; an in-process implementation can replace it in a
+ * single-process mode without touching producers or consumers.
+ */
+export abstract class EventTransport {
+  /** Publishes with de-duplication on `envelope.id`; resolves once the broker stored it. */
+  abstract publish(envelope: EventEnvelope): Promise<void>;
+  /** Registers a durable subscription; deliveries start with {@link start}. */
+  abstract subscribe(spec: SubscriptionSpec): void;
+  abstract start(): Promise<void>;
+  abstract stop(): Promise<void>;
+}

@@ -1,0 +1,185 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EVENT_STREAMS, type EventEnvelope, type EventStream, streamOf, type EventSubject } from '@wp/contracts';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JSONCodec,
+  RetentionPolicy,
+  StorageType,
+  headers as natsHeaders,
+  nanos,
+  type ConsumerMessages,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type NatsConnection,
+} from 'nats';
+import { EventTransport, type SubscriptionSpec } from './event-transport.js';
+import { NATS_CONNECTION } from './nats.connection.js';
+import { Namespacer } from './namespace.js';
+
+const codec = JSONCodec<EventEnvelope>();
+const STREAM_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
+
+/**
+ * JetStream implementation of {@link EventTransport}: one file-backed stream per producing
+ * service (created if absent), durable pull consumers with explicit acks, redelivery with
+ * back-off, and a supervisor that re-attaches a consumer after NATS restarts.
+ */
+@Injectable()
+export class JetStreamTransport extends EventTransport {
+  private readonly logger = new Logger('JetStream');
+  private readonly specs: SubscriptionSpec[] = [];
+  private readonly running = new Set<ConsumerMessages>();
+  private readonly ensured = new Set<string>();
+  private stopped = false;
+  private jsm?: JetStreamManager;
+  private js?: JetStreamClient;
+
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly names: Namespacer,
+  ) {
+    super();
+  }
+
+  async publish(envelope: EventEnvelope): Promise<void> {
+    await this.ensureStream(streamOf(envelope.subject));
+    const h = natsHeaders();
+    h.set('Nats-Msg-Id', envelope.id);
+    await this.client().publish(this.names.subject(envelope.subject), codec.encode(envelope), {
+      msgID: envelope.id,
+      headers: h,
+      timeout: 5000,
+    });
+  }
+
+  subscribe(spec: SubscriptionSpec): void {
+    this.specs.push(spec);
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    for (const spec of this.specs) {
+      await this.ensureConsumer(spec);
+      void this.supervise(spec);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const messages of this.running) messages.stop();
+    this.running.clear();
+  }
+
+  /** Creates (or updates) the namespaced stream for one producing service. */
+  async ensureStream(stream: EventStream): Promise<void> {
+    const name = this.names.stream(stream);
+    if (this.ensured.has(name)) return;
+    const jsm = await this.manager();
+    const config = {
+      name,
+      subjects: [this.names.subject(EVENT_STREAMS[stream])],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      max_age: nanos(STREAM_MAX_AGE_MS),
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+    };
+    try {
+      await jsm.streams.info(name);
+    } catch {
+      try {
+        await jsm.streams.add(config);
+      } catch (error) {
+        if (!/already in use|exists/i.test((error as Error).message)) throw error;
+      }
+    }
+    this.ensured.add(name);
+  }
+
+  private async ensureConsumer(spec: SubscriptionSpec): Promise<void> {
+    await this.ensureStream(spec.stream);
+    const jsm = await this.manager();
+    const stream = this.names.stream(spec.stream);
+    const durable = this.names.durable(spec.durable);
+    try {
+      await jsm.consumers.info(stream, durable);
+    } catch {
+      await jsm.consumers.add(stream, {
+        durable_name: durable,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        filter_subject: this.names.subject(spec.subject),
+        ack_wait: nanos(30_000),
+        max_deliver: -1,
+        max_ack_pending: 1000,
+      });
+    }
+  }
+
+  /** Consumes until stopped; after any interruption (NATS restart, consumer lost) attaches again. */
+  private async supervise(spec: SubscriptionSpec): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.ensureConsumer(spec);
+        const consumer = await this.client().consumers.get(
+          this.names.stream(spec.stream),
+          this.names.durable(spec.durable),
+        );
+        const messages = await consumer.consume({ max_messages: 64, expires: 10_000 });
+        this.running.add(messages);
+        try {
+          for await (const msg of messages) await this.deliver(spec, msg);
+        } finally {
+          this.running.delete(messages);
+        }
+      } catch (error) {
+        if (!this.stopped) {
+          this.logger.warn(`consumer ${spec.durable} interrupted: ${(error as Error).message}`);
+        }
+      }
+      if (!this.stopped) {
+        this.ensured.clear();
+        await sleep(500);
+      }
+    }
+  }
+
+  private async deliver(spec: SubscriptionSpec, msg: JsMsg): Promise<void> {
+    let envelope: EventEnvelope;
+    try {
+      envelope = codec.decode(msg.data);
+      envelope.subject = this.names.unprefix(msg.subject) as EventSubject;
+    } catch {
+      this.logger.error(`${spec.durable}: undecodable message on ${msg.subject}; dropped`);
+      msg.term();
+      return;
+    }
+    try {
+      await spec.handler(envelope);
+      msg.ack();
+    } catch (error) {
+      const attempt = msg.info.deliveryCount;
+      const delay = Math.min(30_000, 200 * 2 ** Math.min(attempt, 8));
+      this.logger.warn(
+        `${spec.durable}: event ${envelope.id} failed (attempt ${attempt}), retry in ${delay} ms: ${(error as Error).message}`,
+      );
+      msg.nak(delay);
+    }
+  }
+
+  private client(): JetStreamClient {
+    this.js ??= this.nc.jetstream();
+    return this.js;
+  }
+
+  private async manager(): Promise<JetStreamManager> {
+    this.jsm ??= await this.nc.jetstreamManager();
+    return this.jsm;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

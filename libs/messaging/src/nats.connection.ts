@@ -1,0 +1,34 @@
+import { Logger } from '@nestjs/common';
+import { connect, type NatsConnection } from 'nats';
+
+export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
+
+/**
+ * Connects to NATS, reconnecting forever after the first connection (a NATS restart never
+ * needs a service restart). Fails at boot with a clear message when NATS does not answer.
+ */
+export async function connectNats(url: string, name: string): Promise<NatsConnection> {
+  const logger = new Logger('Nats');
+  try {
+    const nc = await connect({
+      servers: url.split(','),
+      name,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      timeout: 5000,
+      pingInterval: 10_000,
+    });
+    void (async () => {
+      for await (const status of nc.status()) {
+        if (status.type === 'disconnect' || status.type === 'reconnect') {
+          logger.warn(`NATS ${status.type} (${String(status.data)})`);
+        }
+      }
+    })();
+    return nc;
+  } catch (error) {
+    throw new Error(
+      `Cannot connect to NATS at ${url}: ${(error as Error).message}. Is nats-server running with JetStream (-js)?`,
+    );
+  }
+}

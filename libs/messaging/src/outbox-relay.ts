@@ -1,0 +1,144 @@
+import {
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { EventEnvelope, EventSubject } from '@wp/contracts';
+import { DataSource, type EntitySubscriberInterface, type TransactionCommitEvent } from 'typeorm';
+import { EventTransport } from './event-transport.js';
+import { Outbox } from './outbox.js';
+
+const BATCH = 200;
+const POLL_MS = 1000;
+const RETENTION_HOURS = 24;
+
+interface OutboxRow {
+  id: string;
+  subject: string;
+  payload: unknown;
+  occurred_at: Date;
+}
+
+/**
+ * Publishes outbox rows to the event transport (STYLE § Events): claims a batch with
+ * `FOR UPDATE SKIP LOCKED` (several replicas never publish the same row twice at once),
+ * publishes each with its id as `Nats-Msg-Id` (JetStream drops duplicates within its window),
+ * stamps `published_at`, commits. Woken right after a producing transaction commits, and polls
+ * every second for anything left over (a crash, NATS down). Published rows are deleted after
+ * 24 hours.
+ */
+@Injectable()
+export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('OutboxRelay');
+  private timer?: NodeJS.Timeout;
+  private draining?: Promise<void>;
+  private again = false;
+  private stopped = false;
+  private lastCleanup = 0;
+  private failing = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly transport: EventTransport,
+    private readonly outbox: Outbox,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const relay = this;
+    const subscriber: EntitySubscriberInterface = {
+      afterTransactionCommit(event: TransactionCommitEvent) {
+        relay.outbox.committed(event.queryRunner.data as Record<string, unknown> | undefined);
+      },
+    };
+    this.dataSource.subscribers.push(subscriber);
+    this.outbox.onCommitted(() => this.kick());
+    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.timer.unref();
+    this.kick();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.draining;
+  }
+
+  /** Publishes everything pending; concurrent calls coalesce. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** Resolves when nothing published before the call is still pending (tests, shutdown). */
+  async flush(): Promise<void> {
+    while (this.draining) await this.draining;
+    await this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      let published: number;
+      do {
+        published = await this.publishBatch();
+      } while (published === BATCH && !this.stopped);
+      if (this.failing) this.logger.log('event publishing recovered');
+      this.failing = false;
+      await this.cleanup();
+    } catch (error) {
+      if (!this.failing) {
+        this.logger.warn(`event publishing paused: ${(error as Error).message}`);
+      }
+      this.failing = true;
+    }
+  }
+
+  private async publishBatch(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows: OutboxRow[] = await manager.query(
+        `SELECT id, subject, payload, occurred_at FROM outbox_message
+         WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [BATCH],
+      );
+      if (rows.length === 0) return 0;
+      await Promise.all(rows.map((row) => this.transport.publish(toEnvelope(row))));
+      await manager.query(
+        `UPDATE outbox_message SET published_at = now() WHERE id = ANY($1::uuid[])`,
+        [rows.map((r) => r.id)],
+      );
+      return rows.length;
+    });
+  }
+
+  private async cleanup(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastCleanup < 3600_000) return;
+    this.lastCleanup = now;
+    await this.dataSource.query(
+      `DELETE FROM outbox_message WHERE published_at < now() - make_interval(hours => $1)`,
+      [RETENTION_HOURS],
+    );
+    await this.dataSource.query(
+      `DELETE FROM processed_event WHERE processed_at < now() - interval '8 days'`,
+    );
+  }
+}
+
+function toEnvelope(row: OutboxRow): EventEnvelope {
+  return {
+    id: row.id,
+    subject: row.subject as EventSubject,
+    occurredAt: new Date(row.occurred_at).toISOString(),
+    payload: row.payload as EventEnvelope['payload'],
+  };
+}

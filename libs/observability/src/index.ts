@@ -1,0 +1,5 @@
+export * from './logging.module.js';
+export * from './metrics.js';
+export * from './health.js';
+export * from './observability.module.js';
+export { Logger as PinoLogger } from 'nestjs-pino';

@@ -1,0 +1,64 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+
+/**
+ * Paths pino removes from every log line (ARCHITECTURE § 5): credentials in headers, and any
+ * password, code, token or secret field of a logged object.
+ */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers["api-key"]',
+  'req.headers["admin-access"]',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.new_password',
+  '*.current_password',
+  '*.code',
+  '*.verification_code',
+  '*.token',
+  '*.accessToken',
+  '*.refreshToken',
+  '*.refresh_token',
+  '*.reset_token',
+  '*.secret',
+  '*.secretKey',
+  '*.client_secret',
+];
+
+export interface LoggingOptions {
+  service: string;
+  level: string;
+  /** Log one line per HTTP request (default true). */
+  logRequests?: boolean;
+}
+
+/** JSON logs through nestjs-pino, one line per request with its request id and redactions. */
+@Module({})
+export class LoggingModule {
+  static forRoot(options: LoggingOptions): DynamicModule {
+    return {
+      module: LoggingModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: {
+            name: options.service,
+            level: options.level,
+            redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+            autoLogging: options.logRequests ?? true,
+            quietReqLogger: true,
+            customProps: () => ({ service: options.service }),
+            serializers: {
+              req: (req: { id: unknown; method: string; url: string }) => ({
+                id: req.id,
+                method: req.method,
+                url: req.url,
+              }),
+            },
+          },
+        }),
+      ],
+      exports: [LoggerModule],
+    };
+  }
+}

@@ -1,0 +1,74 @@
+import { Controller, Get, Header, Inject, Injectable, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { NoApiKey, Public } from '@wp/http';
+import type { FastifyInstance } from 'fastify';
+import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
+
+/**
+ * Prometheus metrics of one service: Node defaults plus `http_request_duration_seconds`
+ * (histogram; labels method, route template, status code), recorded by a Fastify hook.
+ */
+@Injectable()
+export class HttpMetrics implements OnModuleInit {
+  private readonly histogram: Histogram<'method' | 'route' | 'status_code'>;
+
+  constructor(
+    @Inject(METRICS_REGISTRY) registry: Registry,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {
+    this.histogram = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency in seconds',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    });
+  }
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    fastify.addHook('onResponse', (request, reply, done) => {
+      this.histogram.observe(
+        {
+          method: request.method,
+          route: request.routeOptions.url ?? 'unmatched',
+          status_code: String(reply.statusCode),
+        },
+        reply.elapsedTime / 1000,
+      );
+      done();
+    });
+  }
+}
+
+@Controller()
+@Public()
+@NoApiKey()
+export class MetricsController {
+  constructor(@Inject(METRICS_REGISTRY) private readonly registry: Registry) {}
+
+  /** `GET /metrics`: Prometheus text exposition format 0.0.4. */
+  @Get('metrics')
+  @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
+  metrics(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
+
+@Module({})
+export class MetricsModule {
+  static forRoot(options: { service: string }): DynamicModule {
+    const registry = new Registry();
+    registry.setDefaultLabels({ service: options.service });
+    collectDefaultMetrics({ register: registry });
+    return {
+      module: MetricsModule,
+      global: true,
+      controllers: [MetricsController],
+      providers: [{ provide: METRICS_REGISTRY, useValue: registry }, HttpMetrics],
+      exports: [METRICS_REGISTRY],
+    };
+  }
+}

@@ -1,0 +1,68 @@
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+
+/** The database name of a PostgreSQL URL. */
+export function databaseName(url: string): string {
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`Unsupported database name "${name}"`);
+  return name;
+}
+
+/** The same URL pointing at the maintenance database `postgres`. */
+function adminUrl(url: string): string {
+  const u = new URL(url);
+  u.pathname = '/postgres';
+  return u.toString();
+}
+
+/** Creates the URL's database when it does not exist (idempotent, safe under concurrency). */
+export async function ensureDatabase(url: string, template?: string): Promise<void> {
+  const name = databaseName(url);
+  const client = new Client({ connectionString: adminUrl(url) });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rowCount) return;
+    const from = template ? ` TEMPLATE "${databaseName(`postgres://x/${template}`)}"` : '';
+    try {
+      await client.query(`CREATE DATABASE "${name}"${from}`);
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42P04') throw error; // created meanwhile
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops the URL's database, disconnecting its sessions first. */
+export async function dropDatabase(url: string): Promise<void> {
+  const name = databaseName(url);
+  const client = new Client({ connectionString: adminUrl(url) });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Applies pending migrations; returns the names of those applied. */
+export async function runMigrations(dataSource: DataSource): Promise<string[]> {
+  const initialized = dataSource.isInitialized;
+  if (!initialized) await dataSource.initialize();
+  try {
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    return applied.map((m) => m.name);
+  } finally {
+    if (!initialized) await dataSource.destroy();
+  }
+}
+
+/**
+ * SQL that would bring the schema in line with the entities; empty when migrations and entities
+ * agree (the CI drift check).
+ */
+export async function schemaDrift(dataSource: DataSource): Promise<string[]> {
+  const sql = await dataSource.driver.createSchemaBuilder().log();
+  return sql.upQueries.map((q) => q.query);
+}

@@ -1,0 +1,35 @@
+import { DefaultNamingStrategy, type NamingStrategyInterface } from 'typeorm';
+
+function snake(value: string): string {
+  return value
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
+}
+
+/** snake_case tables and columns (`createdAt` → `created_at`), so SQL reads like SQL. */
+export class SnakeNamingStrategy extends DefaultNamingStrategy implements NamingStrategyInterface {
+  override tableName(className: string, customName: string | undefined): string {
+    return customName ?? snake(className);
+  }
+
+  override columnName(propertyName: string, customName: string | undefined, prefixes: string[]): string {
+    return snake([...prefixes, customName ?? propertyName].join('_'));
+  }
+
+  override relationName(propertyName: string): string {
+    return snake(propertyName);
+  }
+
+  override joinColumnName(relationName: string, referencedColumnName: string): string {
+    return snake(`${relationName}_${referencedColumnName}`);
+  }
+
+  override joinTableName(firstTable: string, secondTable: string, firstProperty: string): string {
+    return snake(`${firstTable}_${firstProperty.replace(/\./g, '_')}_${secondTable}`);
+  }
+
+  override joinTableColumnName(tableName: string, propertyName: string, columnName?: string): string {
+    return snake(`${tableName}_${columnName ?? propertyName}`);
+  }
+}

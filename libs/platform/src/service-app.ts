@@ -1,0 +1,29 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { PlatformConfig } from '@wp/config';
+import { createHttpApp } from '@wp/http';
+import { PinoLogger } from '@wp/observability';
+
+export interface ServiceAppOptions {
+  config: PlatformConfig;
+  /** Route prefix of contract paths (`v1/api`), or none (analytics serves `/api/public`). */
+  globalPrefix?: string;
+  prefixExclusions?: string[];
+}
+
+/**
+ * Creates a service's Nest application on Fastify with the platform's HTTP behaviour and
+ * pino as the logger. Listen with `app.listen({ port, host })`.
+ */
+export async function createServiceApp(
+  module: unknown,
+  options: ServiceAppOptions,
+): Promise<NestFastifyApplication> {
+  const app = await createHttpApp(module, {
+    bodyLimit: options.config.HTTP_BODY_LIMIT_BYTES,
+    trustProxy: options.config.TRUST_PROXY,
+    globalPrefix: options.globalPrefix,
+    prefixExclusions: options.prefixExclusions,
+  });
+  app.useLogger(app.get(PinoLogger));
+  return app;
+}

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import { HEADERS } from '@wp/contracts';
+import { IS_PUBLIC, NO_API_KEY, UnauthenticatedError } from '@wp/http';
+import type { Principal } from './principal.js';
+import { RevocationList } from './revocation-list.js';
+import { bearerToken, isWellFormedToken } from './token-format.js';
+
+const MAX_CACHED = 20_000;
+
+interface AuthRequest {
+  headers: Record<string, string | string[] | undefined>;
+  user?: Principal;
+}
+
+/**
+ * Bearer authentication on every route not marked `@Public()` (contract § Authentication 2-3).
+ * Order: header present → character rule (`TOKEN_MALFORMED`, before any parsing) → verified
+ * token cache, else passport-jwt verification → deny-list (`TOKEN_REVOKED`). Verified tokens are
+ * cached by SHA-256 until their `exp` so a service pays the ES256 verification once per token;
+ * revocation is still checked on every request. All failures are 401.
+ */
+@Injectable()
+export class JwtAuthGuard extends AuthGuard('jwt') {
+  private readonly verified = new Map<string, Principal>();
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly revocations: RevocationList,
+  ) {
+    super();
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    if (
+      this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ||
+      this.reflector.getAllAndOverride<boolean>(NO_API_KEY, targets)
+    ) {
+      return true;
+    }
+    const request = context.switchToHttp().getRequest<AuthRequest>();
+    const header = request.headers[HEADERS.authorization];
+    if (header === undefined) throw new UnauthenticatedError('The Authorization header is required.', 'TOKEN_MISSING');
+    const token = bearerToken(header);
+    if (token === null || !isWellFormedToken(token)) {
+      throw new UnauthenticatedError('The access token is malformed.', 'TOKEN_MALFORMED');
+    }
+    const principal = await this.verify(token, context, request);
+    if (await this.revocations.isRevoked(principal.tokenId, principal.sessionId)) {
+      throw new UnauthenticatedError('The access token has been revoked.', 'TOKEN_REVOKED');
+    }
+    request.user = principal;
+    return true;
+  }
+
+  private async verify(token: string, context: ExecutionContext, request: AuthRequest): Promise<Principal> {
+    const key = createHash('sha256').update(token).digest('base64');
+    const cached = this.verified.get(key);
+    const now = Date.now() / 1000;
+    if (cached) {
+      if (cached.expiresAt > now) return cached;
+      this.verified.delete(key);
+      throw new UnauthenticatedError('The access token has expired.', 'TOKEN_EXPIRED');
+    }
+    await super.canActivate(context);
+    const principal = request.user!;
+    if (this.verified.size >= MAX_CACHED) this.evictExpired(now);
+    this.verified.set(key, principal);
+    return principal;
+  }
+
+  private evictExpired(now: number): void {
+    for (const [key, p] of this.verified) if (p.expiresAt <= now) this.verified.delete(key);
+    if (this.verified.size >= MAX_CACHED) this.verified.clear();
+  }
+
+  /** passport hook: turn its failures into our 401s. */
+  override handleRequest<T = Principal>(err: unknown, user: T | false, info: unknown): T {
+    if (err || !user) {
+      const name = (info as { name?: string } | undefined)?.name;
+      if (name === 'TokenExpiredError') {
+        throw new UnauthenticatedError('The access token has expired.', 'TOKEN_EXPIRED');
+      }
+      throw new UnauthenticatedError('The access token is invalid.', 'TOKEN_INVALID');
+    }
+    return user;
+  }
+}

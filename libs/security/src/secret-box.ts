@@ -1,0 +1,68 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+/**
+ * Envelope encryption of secrets at rest (ARCHITECTURE § 4): AES-256-GCM with a random 96-bit IV
+ * and the key version stored with the ciphertext, so the master key can rotate: new writes use
+ * the current key, old rows still decrypt with their version's key.
+ *
+ * Format: `v<version>.<iv>.<tag>.<ciphertext>` (base64url parts).
+ */
+export class SecretBox {
+  private readonly keys = new Map<number, Buffer>();
+
+  /**
+   * @param keys version → 32-byte key; `currentVersion` encrypts.
+   * @throws when a key is not 32 bytes or the current version has no key.
+   */
+  constructor(
+    keys: Record<number, Buffer>,
+    private readonly currentVersion: number,
+  ) {
+    for (const [version, key] of Object.entries(keys)) {
+      if (key.length !== 32) throw new Error(`encryption key v${version} must be 32 bytes`);
+      this.keys.set(Number(version), key);
+    }
+    if (!this.keys.has(currentVersion)) throw new Error(`no encryption key v${currentVersion}`);
+  }
+
+  /** Parses `SECRETS_ENCRYPTION_KEY` (`base64` or `v2:base64,v1:base64`; first is current). */
+  static fromConfig(value: string): SecretBox {
+    const keys: Record<number, Buffer> = {};
+    let current: number | undefined;
+    for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+      const match = /^v(\d+):(.+)$/.exec(part);
+      const version = match ? Number(match[1]) : 1;
+      keys[version] = Buffer.from(match ? match[2]! : part, 'base64');
+      current ??= version;
+    }
+    return new SecretBox(keys, current ?? 1);
+  }
+
+  encrypt(plaintext: string): string {
+    const key = this.keys.get(this.currentVersion)!;
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return [`v${this.currentVersion}`, iv, cipher.getAuthTag(), ciphertext]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join('.');
+  }
+
+  /** @throws when the version is unknown or the ciphertext was tampered with. */
+  decrypt(sealed: string): string {
+    const [v, iv, tag, ciphertext] = sealed.split('.');
+    const key = this.keys.get(Number(v?.slice(1)));
+    if (!key || !iv || !tag || ciphertext === undefined) throw new Error('unreadable secret');
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([
+      decipher.update(Buffer.from(ciphertext, 'base64url')),
+      decipher.final(),
+    ]).toString('utf8');
+  }
+
+  /** The key version a sealed value was written with. */
+  static versionOf(sealed: string): number {
+    return Number(sealed.slice(1, sealed.indexOf('.')));
+  }
+}

@@ -1,0 +1,35 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { AdminAccessGuard } from './admin-access.guard.js';
+import { ApiKeyGuard } from './api-key.guard.js';
+import { ApiKeyRegistry } from './api-key.registry.js';
+import { JwtAuthGuard } from './jwt-auth.guard.js';
+import { JwtStrategy } from './jwt.strategy.js';
+import { RevocationList } from './revocation-list.js';
+import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
+
+/**
+ * Installs the global guards of every service, in order: Api-Key, then bearer token. Needs
+ * `RedisModule`. Routes opt out with `@Public()` (no bearer) or `@NoApiKey()` (neither).
+ */
+@Module({})
+export class SecurityModule {
+  static forRoot(options: SecurityOptions): DynamicModule {
+    return {
+      module: SecurityModule,
+      global: true,
+      imports: [PassportModule],
+      providers: [
+        { provide: SECURITY_OPTIONS, useValue: options },
+        ApiKeyRegistry,
+        RevocationList,
+        JwtStrategy,
+        AdminAccessGuard,
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: JwtAuthGuard },
+      ],
+      exports: [SECURITY_OPTIONS, ApiKeyRegistry, RevocationList, AdminAccessGuard],
+    };
+  }
+}

@@ -1,0 +1,14 @@
+import type { KeyObject } from 'node:crypto';
+
+export const SECURITY_OPTIONS = Symbol('SECURITY_OPTIONS');
+
+export interface SecurityOptions {
+  /** P-256 public key that verifies ES256 access tokens. */
+  jwtPublicKey: KeyObject;
+  /** Expected `iss` claim. */
+  jwtIssuer: string;
+  /** `ADMIN_ACCESS_TOKENS`: operator secrets accepted in `Admin-Access`. */
+  adminAccessTokens: string[];
+  /** Api-Key required on routes not marked otherwise (default true). */
+  requireApiKey?: boolean;
+}

@@ -1,0 +1,2 @@
+export * from './test-env.js';
+export * from './wait-for.js';
