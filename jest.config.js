@@ -6,7 +6,11 @@ const project = (name, dir) => ({
   ...preset,
   displayName: name,
   rootDir: dir,
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/**/*.spec.ts'],
+  testMatch: [
+    '<rootDir>/src/**/*.spec.ts',
+    '<rootDir>/test/**/*.e2e-spec.ts',
+    '<rootDir>/test/**/*.spec.ts',
+  ],
 });
 
 const { readdirSync, existsSync } = require('node:fs');

@@ -13,7 +13,9 @@ async function main() {
     process.exit(2);
   }
   const { ensureDatabase, dropDatabase, runMigrations } = require('@wp/persistence');
-  const factory = require(join(__dirname, '..', 'apps', service, 'dist', 'database', 'data-source.js'));
+  const factory = require(
+    join(__dirname, '..', 'apps', service, 'dist', 'database', 'data-source.js'),
+  );
   const create = Object.values(factory).find((v) => typeof v === 'function');
   const base = process.env.TEST_POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432';
   const url = `${base}/wp_${service}_codegen_${process.pid}`;
@@ -31,7 +33,12 @@ async function main() {
     const ts = Date.now();
     const className = `${name}${ts}`;
     const q = (list) =>
-      list.map((x) => `    await queryRunner.query(${JSON.stringify(x.query)}${x.parameters && x.parameters.length ? ', ' + JSON.stringify(x.parameters) : ''});`).join('\n');
+      list
+        .map(
+          (x) =>
+            `    await queryRunner.query(${JSON.stringify(x.query)}${x.parameters && x.parameters.length ? ', ' + JSON.stringify(x.parameters) : ''});`,
+        )
+        .join('\n');
     const file = `import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class ${className} implements MigrationInterface {

@@ -17,6 +17,10 @@ module.exports = async () => {
     ['NATS', '127.0.0.1', 4222],
   ];
   const down = [];
-  for (const [name, host, port] of servers) if (!(await reachable(host, port))) down.push(`${name} (${host}:${port})`);
-  if (down.length) throw new Error(`Tests need these servers, which do not answer: ${down.join(', ')}. See README § Tests.`);
+  for (const [name, host, port] of servers)
+    if (!(await reachable(host, port))) down.push(`${name} (${host}:${port})`);
+  if (down.length)
+    throw new Error(
+      `Tests need these servers, which do not answer: ${down.join(', ')}. See README § Tests.`,
+    );
 };

@@ -20,7 +20,11 @@ export class AuthAppModule {
         PlatformModule.forRoot({
           service: 'auth',
           config,
-          database: { url: config.AUTH_DATABASE_URL, entities: AUTH_ENTITIES, migrations: AUTH_MIGRATIONS },
+          database: {
+            url: config.AUTH_DATABASE_URL,
+            entities: AUTH_ENTITIES,
+            migrations: AUTH_MIGRATIONS,
+          },
         }),
         ApplicationsModule,
         UsersModule,

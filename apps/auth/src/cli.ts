@@ -29,7 +29,9 @@ async function main(argv: string[]): Promise<number> {
     const repository = new ApplicationsRepository(dataSource);
     if (command === 'apps:list') {
       for (const app of await repository.findActive()) {
-        process.stdout.write(`${app.id}  ${app.keyPrefix}…  ${app.name}  ${app.createdAt.toISOString()}\n`);
+        process.stdout.write(
+          `${app.id}  ${app.keyPrefix}…  ${app.name}  ${app.createdAt.toISOString()}\n`,
+        );
       }
       return 0;
     }

@@ -27,26 +27,32 @@ export const env = {
     z
       .string()
       .default(fallback)
-      .refine((v) => {
-        try {
-          return protocols.includes(new URL(v).protocol.replace(':', ''));
-        } catch {
-          return false;
-        }
-      }, `expected a ${protocols.join(' or ')} URL`),
+      .refine(
+        (v) => {
+          try {
+            return protocols.includes(new URL(v).protocol.replace(':', ''));
+          } catch {
+            return false;
+          }
+        },
+        `expected a ${protocols.join(' or ')} URL`,
+      ),
   optionalUrl: (protocols: string[]) =>
     z
       .string()
       .optional()
       .transform((v) => (v === '' ? undefined : v))
-      .refine((v) => {
-        if (v === undefined) return true;
-        try {
-          return protocols.includes(new URL(v).protocol.replace(':', ''));
-        } catch {
-          return false;
-        }
-      }, `expected a ${protocols.join(' or ')} URL`),
+      .refine(
+        (v) => {
+          if (v === undefined) return true;
+          try {
+            return protocols.includes(new URL(v).protocol.replace(':', ''));
+          } catch {
+            return false;
+          }
+        },
+        `expected a ${protocols.join(' or ')} URL`,
+      ),
   string: (fallback: string) => z.string().default(fallback),
   list: (fallback: string[] = []) =>
     z

@@ -3,7 +3,11 @@ import { ConfigError, loadConfig } from './load-config.js';
 import { env } from './fields.js';
 
 describe('loadConfig', () => {
-  const schema = z.object({ AUTH_PORT: env.port(8081), FLAG: env.bool(false), SOME_SECRET: z.string() });
+  const schema = z.object({
+    AUTH_PORT: env.port(8081),
+    FLAG: env.bool(false),
+    SOME_SECRET: z.string(),
+  });
 
   it('applies defaults and coerces values', () => {
     expect(loadConfig(schema, { SOME_SECRET: 's', FLAG: 'true' })).toEqual({

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import { type z } from 'zod';
 
 /** Thrown when the environment does not satisfy a service's configuration schema. */
 export class ConfigError extends Error {
@@ -33,7 +33,8 @@ export function loadConfig<S extends z.ZodType>(
   const problems = result.error.issues.map((issue) => {
     const name = issue.path.join('.');
     const raw = env[name];
-    const got = raw === undefined ? 'missing' : `got ${JSON.stringify(secretLike(name) ? '***' : raw)}`;
+    const got =
+      raw === undefined ? 'missing' : `got ${JSON.stringify(secretLike(name) ? '***' : raw)}`;
     return `${name}: ${issue.message} (${got})`;
   });
   throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);

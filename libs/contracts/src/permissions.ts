@@ -34,7 +34,10 @@ export const PROJECT_PERMISSIONS = {
 export type OrganizationPermission = keyof typeof ORGANIZATION_PERMISSIONS;
 export type ProjectPermission = keyof typeof PROJECT_PERMISSIONS;
 
-export function organizationCan(role: Role | null | undefined, permission: OrganizationPermission): boolean {
+export function organizationCan(
+  role: Role | null | undefined,
+  permission: OrganizationPermission,
+): boolean {
   return role != null && roleAtLeast(role, ORGANIZATION_PERMISSIONS[permission]);
 }
 

@@ -1,5 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { EVENT_STREAMS, type EventEnvelope, type EventStream, streamOf, type EventSubject } from '@wp/contracts';
+import {
+  EVENT_STREAMS,
+  type EventEnvelope,
+  type EventStream,
+  streamOf,
+  type EventSubject,
+} from '@wp/contracts';
 import {
   AckPolicy,
   DeliverPolicy,
@@ -67,10 +73,11 @@ export class JetStreamTransport extends EventTransport {
     }
   }
 
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
     this.stopped = true;
     for (const messages of this.running) messages.stop();
     this.running.clear();
+    return Promise.resolve();
   }
 
   /** Creates (or updates) the namespaced stream for one producing service. */

@@ -45,7 +45,16 @@ export class MessagingModule implements OnApplicationShutdown {
         RpcClient,
         RpcServer,
       ],
-      exports: [NATS_CONNECTION, Namespacer, EventTransport, Outbox, OutboxRelay, EventBus, RpcClient, RpcServer],
+      exports: [
+        NATS_CONNECTION,
+        Namespacer,
+        EventTransport,
+        Outbox,
+        OutboxRelay,
+        EventBus,
+        RpcClient,
+        RpcServer,
+      ],
     };
   }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EventStream, EventSubject } from '@wp/contracts';
+import type { EventStream } from '@wp/contracts';
 
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');
 
@@ -17,7 +17,7 @@ export interface MessagingOptions {
 export class Namespacer {
   constructor(@Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions) {}
 
-  subject(subject: EventSubject | string): string {
+  subject(subject: string): string {
     return this.options.namespace ? `${this.options.namespace}.${subject}` : subject;
   }
 

@@ -20,8 +20,9 @@ export async function connectNats(url: string, name: string): Promise<NatsConnec
     });
     void (async () => {
       for await (const status of nc.status()) {
-        if (status.type === 'disconnect' || status.type === 'reconnect') {
-          logger.warn(`NATS ${status.type} (${String(status.data)})`);
+        const type = String(status.type);
+        if (type === 'disconnect' || type === 'reconnect') {
+          logger.warn(`NATS ${type} (${JSON.stringify(status.data)})`);
         }
       }
     })();
@@ -29,6 +30,7 @@ export async function connectNats(url: string, name: string): Promise<NatsConnec
   } catch (error) {
     throw new Error(
       `Cannot connect to NATS at ${url}: ${(error as Error).message}. Is nats-server running with JetStream (-js)?`,
+      { cause: error },
     );
   }
 }

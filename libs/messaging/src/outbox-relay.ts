@@ -45,10 +45,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   ) {}
 
   onApplicationBootstrap(): void {
-    const relay = this;
     const subscriber: EntitySubscriberInterface = {
-      afterTransactionCommit(event: TransactionCommitEvent) {
-        relay.outbox.committed(event.queryRunner.data as Record<string, unknown> | undefined);
+      afterTransactionCommit: (event: TransactionCommitEvent) => {
+        this.outbox.committed(event.queryRunner.data);
       },
     };
     this.dataSource.subscribers.push(subscriber);

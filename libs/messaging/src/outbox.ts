@@ -27,7 +27,8 @@ export class Outbox {
       occurredAt: new Date(),
       publishedAt: null,
     });
-    if (manager.queryRunner) manager.queryRunner.data = { ...manager.queryRunner.data, outbox: true };
+    if (manager.queryRunner)
+      manager.queryRunner.data = { ...manager.queryRunner.data, outbox: true };
     return id;
   }
 

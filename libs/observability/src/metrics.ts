@@ -1,4 +1,13 @@
-import { Controller, Get, Header, Inject, Injectable, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Header,
+  Inject,
+  Injectable,
+  Module,
+  type DynamicModule,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { NoApiKey, Public } from '@wp/http';
 import type { FastifyInstance } from 'fastify';

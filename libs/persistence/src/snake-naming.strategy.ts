@@ -13,7 +13,11 @@ export class SnakeNamingStrategy extends DefaultNamingStrategy implements Naming
     return customName ?? snake(className);
   }
 
-  override columnName(propertyName: string, customName: string | undefined, prefixes: string[]): string {
+  override columnName(
+    propertyName: string,
+    customName: string | undefined,
+    prefixes: string[],
+  ): string {
     return snake([...prefixes, customName ?? propertyName].join('_'));
   }
 
@@ -29,7 +33,11 @@ export class SnakeNamingStrategy extends DefaultNamingStrategy implements Naming
     return snake(`${firstTable}_${firstProperty.replace(/\./g, '_')}_${secondTable}`);
   }
 
-  override joinTableColumnName(tableName: string, propertyName: string, columnName?: string): string {
+  override joinTableColumnName(
+    tableName: string,
+    propertyName: string,
+    columnName?: string,
+  ): string {
     return snake(`${tableName}_${columnName ?? propertyName}`);
   }
 }

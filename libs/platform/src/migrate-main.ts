@@ -9,7 +9,9 @@ import type { DataSource } from 'typeorm';
 export function migrateMain(service: string, dataSource: (url: string) => DataSource): void {
   const main = async () => {
     loadDotenv();
-    const url = databaseUrlField(service).parse(process.env[`${service.toUpperCase()}_DATABASE_URL`]);
+    const url = databaseUrlField(service).parse(
+      process.env[`${service.toUpperCase()}_DATABASE_URL`],
+    );
     await ensureDatabase(url);
     const applied = await runMigrations(dataSource(url));
     process.stdout.write(`${service}: ${applied.length} migration(s) applied\n`);

@@ -37,7 +37,11 @@ export class PlatformModule {
           applicationName: service,
         }),
         RedisModule.forRoot({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }),
-        MessagingModule.forRoot({ url: config.NATS_URL, namespace: config.EVENTS_NAMESPACE, service }),
+        MessagingModule.forRoot({
+          url: config.NATS_URL,
+          namespace: config.EVENTS_NAMESPACE,
+          service,
+        }),
         SecurityModule.forRoot({
           jwtPublicKey: createPublicKey(config.JWT_PUBLIC_KEY),
           jwtIssuer: config.JWT_ISSUER,

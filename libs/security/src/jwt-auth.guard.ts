@@ -43,7 +43,8 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
     }
     const request = context.switchToHttp().getRequest<AuthRequest>();
     const header = request.headers[HEADERS.authorization];
-    if (header === undefined) throw new UnauthenticatedError('The Authorization header is required.', 'TOKEN_MISSING');
+    if (header === undefined)
+      throw new UnauthenticatedError('The Authorization header is required.', 'TOKEN_MISSING');
     const token = bearerToken(header);
     if (token === null || !isWellFormedToken(token)) {
       throw new UnauthenticatedError('The access token is malformed.', 'TOKEN_MALFORMED');
@@ -56,7 +57,11 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
     return true;
   }
 
-  private async verify(token: string, context: ExecutionContext, request: AuthRequest): Promise<Principal> {
+  private async verify(
+    token: string,
+    context: ExecutionContext,
+    request: AuthRequest,
+  ): Promise<Principal> {
     const key = createHash('sha256').update(token).digest('base64');
     const cached = this.verified.get(key);
     const now = Date.now() / 1000;

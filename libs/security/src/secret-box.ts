@@ -29,10 +29,13 @@ export class SecretBox {
   static fromConfig(value: string): SecretBox {
     const keys: Record<number, Buffer> = {};
     let current: number | undefined;
-    for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of value
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const match = /^v(\d+):(.+)$/.exec(part);
       const version = match ? Number(match[1]) : 1;
-      keys[version] = Buffer.from(match ? match[2]! : part, 'base64');
+      keys[version] = Buffer.from(match ? match[2] : part, 'base64');
       current ??= version;
     }
     return new SecretBox(keys, current ?? 1);

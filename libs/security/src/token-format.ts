@@ -9,5 +9,5 @@ export function isWellFormedToken(token: string): boolean {
 export function bearerToken(header: string | string[] | undefined): string | null {
   if (typeof header !== 'string') return null;
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  return match ? match[1]! : null;
+  return match ? match[1] : null;
 }

@@ -18,7 +18,10 @@ describe('auth: registration and login without activation (foundation path)', ()
     });
 
   it('registers by email and answers 200 with the session envelope', async () => {
-    const res = await post('/v1/api/users', { username: 'Ada@Example.com', password: 'correct horse' });
+    const res = await post('/v1/api/users', {
+      username: 'Ada@Example.com',
+      password: 'correct horse',
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.data.type).toBe('session');
@@ -33,14 +36,23 @@ describe('auth: registration and login without activation (foundation path)', ()
   });
 
   it('logs in with the same credentials, whatever the email case', async () => {
-    const res = await post('/v1/api/oauth/token', { username: 'ADA@example.com', password: 'correct horse' });
+    const res = await post('/v1/api/oauth/token', {
+      username: 'ADA@example.com',
+      password: 'correct horse',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.attributes.email).toBe('ada@example.com');
   });
 
   it('answers a wrong password and an unknown user identically', async () => {
-    const wrong = await post('/v1/api/oauth/token', { username: 'ada@example.com', password: 'nope-nope' });
-    const unknown = await post('/v1/api/oauth/token', { username: 'bob@example.com', password: 'nope-nope' });
+    const wrong = await post('/v1/api/oauth/token', {
+      username: 'ada@example.com',
+      password: 'nope-nope',
+    });
+    const unknown = await post('/v1/api/oauth/token', {
+      username: 'bob@example.com',
+      password: 'nope-nope',
+    });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json()).toEqual(unknown.json());
@@ -48,7 +60,10 @@ describe('auth: registration and login without activation (foundation path)', ()
   });
 
   it('refuses a duplicate username with 409 USERNAME_TAKEN', async () => {
-    const res = await post('/v1/api/users', { username: 'ada@example.com', password: 'another one' });
+    const res = await post('/v1/api/users', {
+      username: 'ada@example.com',
+      password: 'another one',
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().errors[0].code).toBe('USERNAME_TAKEN');
   });
@@ -56,7 +71,9 @@ describe('auth: registration and login without activation (foundation path)', ()
   it('rejects bad bodies with 400 and a pointer per field', async () => {
     const res = await post('/v1/api/users', { username: 42, password: 'short' });
     expect(res.statusCode).toBe(400);
-    const pointers = res.json().errors.map((e: { source: { pointer: string } }) => e.source.pointer);
+    const pointers = res
+      .json()
+      .errors.map((e: { source: { pointer: string } }) => e.source.pointer);
     expect(pointers).toEqual(expect.arrayContaining(['/username', '/password']));
   });
 
@@ -72,7 +89,11 @@ describe('auth: registration and login without activation (foundation path)', ()
   });
 
   it('requires the Api-Key: 403 when missing or unknown', async () => {
-    const missing = await ctx.app.inject({ method: 'POST', url: '/v1/api/oauth/token', payload: {} });
+    const missing = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/api/oauth/token',
+      payload: {},
+    });
     expect(missing.statusCode).toBe(403);
     expect(missing.json().errors[0].code).toBe('API_KEY_MISSING');
     const unknown = await post('/v1/api/oauth/token', {}, { 'api-key': 'not-a-key-we-know' });

@@ -14,7 +14,9 @@ export interface AuthTestContext {
 }
 
 /** Boots the auth service against a fresh database/namespace (real PostgreSQL, Redis, NATS). */
-export async function startAuthTestApp(overrides: Record<string, string> = {}): Promise<AuthTestContext> {
+export async function startAuthTestApp(
+  overrides: Record<string, string> = {},
+): Promise<AuthTestContext> {
   const env = new TestEnvironment(overrides);
   let app: NestFastifyApplication | undefined;
   try {

@@ -88,7 +88,7 @@ export class JsonApiErrorFilter implements ExceptionFilter {
       exception instanceof Error ? exception.message : 'Unexpected error',
     );
     const body = errorDocument(500, 'An unexpected error occurred.', 'INTERNAL');
-    body.errors[0]!.meta = { requestId };
+    body.errors[0].meta = { requestId };
     return { status: 500, body };
   }
 }

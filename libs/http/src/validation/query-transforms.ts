@@ -24,10 +24,14 @@ export function ToInt(): PropertyDecorator {
 /** `a,b,c` (or a repeated parameter) → `['a','b','c']`, trimmed, empties dropped. */
 export function ToList(): PropertyDecorator {
   return Transform(({ value }: { value: unknown }) => {
-    const parts = Array.isArray(value) ? value : typeof value === 'string' ? [value] : null;
+    const parts: unknown[] | null = Array.isArray(value)
+      ? (value as unknown[])
+      : typeof value === 'string'
+        ? [value]
+        : null;
     if (parts === null) return value;
     return parts
-      .flatMap((p) => (typeof p === 'string' ? p.split(',') : [p]))
+      .flatMap((p): unknown[] => (typeof p === 'string' ? p.split(',') : [p]))
       .map((p) => (typeof p === 'string' ? p.trim() : p))
       .filter((p) => p !== '');
   });

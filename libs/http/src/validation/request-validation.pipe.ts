@@ -23,14 +23,16 @@ export class RequestValidationPipe implements PipeTransform {
       }
       value = {};
     }
-    const instance = plainToInstance(metatype as new () => object, value) as object;
+    const instance = plainToInstance<object, unknown>(metatype as new () => object, value);
     const errors = await validate(instance, {
       whitelist: true,
       forbidUnknownValues: false,
       validationError: { target: false, value: false },
     });
     if (errors.length > 0) {
-      throw new ValidationFailedError(flatten(errors, [], type === 'body' ? 'pointer' : 'parameter'));
+      throw new ValidationFailedError(
+        flatten(errors, [], type === 'body' ? 'pointer' : 'parameter'),
+      );
     }
     return instance;
   }
@@ -50,7 +52,7 @@ function flatten(
         kind === 'pointer'
           ? { pointer: '/' + here.map(escapePointer).join('/') }
           : { parameter: here.join('.') };
-      issues.push({ source, detail: messages[messages.length - 1]! });
+      issues.push({ source, detail: messages[messages.length - 1] });
     }
     if (error.children?.length) issues.push(...flatten(error.children, here, kind));
   }

@@ -11,7 +11,9 @@ export class ApplicationsRepository {
   }
 
   /** Inserts unless an application with the same key hash exists; returns the stored row. */
-  async insertIfAbsent(app: Pick<ClientApplication, 'id' | 'name' | 'keyHash' | 'keyPrefix'>): Promise<ClientApplication> {
+  async insertIfAbsent(
+    app: Pick<ClientApplication, 'id' | 'name' | 'keyHash' | 'keyPrefix'>,
+  ): Promise<ClientApplication> {
     await this.repo
       .createQueryBuilder()
       .insert()

@@ -10,7 +10,12 @@ const ARGON2ID = 2;
  * OWASP Password Storage Cheat Sheet, argon2id: m = 19 MiB, t = 2, p = 1.
  * https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html
  */
-export const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+export const ARGON2_OPTIONS = {
+  algorithm: ARGON2ID,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+};
 
 /**
  * argon2id hashing with bounded concurrency (ARCHITECTURE § 6): at most one hash per core runs

@@ -13,7 +13,10 @@ export class OAuthController {
   @Post('token')
   @Public()
   @HttpCode(200)
-  token(@Body() dto: PasswordGrantDto, @CurrentClientApp() appId: string): Promise<SessionResource> {
+  token(
+    @Body() dto: PasswordGrantDto,
+    @CurrentClientApp() appId: string,
+  ): Promise<SessionResource> {
     return this.login.login(dto.username, dto.password, appId);
   }
 }

@@ -37,6 +37,6 @@ export class UsersRepository {
       .orIgnore()
       .returning(['id'])
       .execute();
-    return result.raw.length > 0;
+    return (result.raw as unknown[]).length > 0;
   }
 }

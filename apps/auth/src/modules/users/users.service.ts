@@ -42,9 +42,12 @@ export class UsersService {
     const method = dto.method ?? 'email';
     const email = method === 'email' ? normalizeEmail(dto.username) : null;
     const phone = method === 'phone' ? normalizePhone(dto.username) : null;
-    if (method === 'email' && !email) throw new InvalidUsernameError('must be a valid email address');
+    if (method === 'email' && !email)
+      throw new InvalidUsernameError('must be a valid email address');
     if (method === 'phone' && !phone) {
-      throw new InvalidUsernameError('must be a valid phone number in E.164 form, e.g. +14155550123');
+      throw new InvalidUsernameError(
+        'must be a valid phone number in E.164 form, e.g. +14155550123',
+      );
     }
     const activationRequired = method === 'phone' || this.config.AUTH_EMAIL_ACTIVATION_REQUIRED;
     const passwordHash = await this.passwords.hash(dto.password);

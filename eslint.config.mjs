@@ -1,0 +1,124 @@
+// Type-aware linting (STYLE § Habits) and Nx module boundaries (apps never import apps; a scope
+// imports itself and shared; util/contract libs stay free of I/O libraries).
+import js from '@eslint/js';
+import nx from '@nx/eslint-plugin';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'coverage/**',
+      '.nx/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { '@nx': nx },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-extraneous-class': 'off',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message:
+            'Read configuration through the validated config (libs/config), not process.env.',
+        },
+      ],
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          allow: [],
+          depConstraints: [
+            {
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: [
+                'type:data-access',
+                'type:util',
+                'type:contract',
+                'type:testing',
+              ],
+            },
+            {
+              sourceTag: 'type:data-access',
+              onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:contract'],
+            },
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contract'] },
+            { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:contract'] },
+            {
+              sourceTag: 'type:testing',
+              onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:contract'],
+            },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            {
+              sourceTag: 'scope:gateway',
+              onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'],
+            },
+            { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:auth', 'scope:shared'] },
+            { sourceTag: 'scope:org', onlyDependOnLibsWithTags: ['scope:org', 'scope:shared'] },
+            {
+              sourceTag: 'scope:wallet',
+              onlyDependOnLibsWithTags: ['scope:wallet', 'scope:shared'],
+            },
+            {
+              sourceTag: 'scope:analytics',
+              onlyDependOnLibsWithTags: ['scope:analytics', 'scope:shared'],
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Util and contract libraries stay free of I/O clients.
+    files: ['libs/contracts/**/*.ts', 'libs/config/**/*.ts', 'libs/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: ['typeorm', 'ioredis', 'nats', 'pg'] }],
+    },
+  },
+  {
+    // Configuration loaders and tests may read the environment.
+    files: [
+      'libs/config/**/*.ts',
+      '**/*.spec.ts',
+      '**/test/**/*.ts',
+      'libs/testing/**/*.ts',
+      'libs/platform/src/migrate-main.ts',
+      'bench/**/*.ts',
+    ],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    files: ['**/*.spec.ts', '**/test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  prettier,
+);
