@@ -20,7 +20,12 @@ for (const kind of ['libs', 'apps']) {
     projects.push(project(name, `${__dirname}/${kind}/${name}`));
   }
 }
-if (existsSync(`${__dirname}/test`)) projects.push(project('platform-e2e', `${__dirname}/test`));
+if (existsSync(`${__dirname}/test`)) {
+  projects.push({
+    ...project('platform', `${__dirname}/test`),
+    testMatch: ['<rootDir>/**/*.e2e-spec.ts'],
+  });
+}
 
 module.exports = {
   projects,

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Generates a TypeORM migration for one service from the difference between its entities and
 // the schema its existing migrations produce. Usage: npm run migration:generate -- <service> <Name>
-// Writes apps/<service>/src/migrations/<timestamp>-<name>.ts; add the class to migrations/index.ts.
+// Writes apps/<service>/src/migrations/<timestamp>-<name>.ts and registers it in migrations/index.ts.
 'use strict';
-const { writeFileSync } = require('node:fs');
+const { readFileSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 async function main() {
@@ -56,7 +56,17 @@ ${q(log.downQueries.slice().reverse())}
     const kebab = name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
     const path = join(__dirname, '..', 'apps', service, 'src', 'migrations', `${ts}-${kebab}.ts`);
     writeFileSync(path, file);
-    console.log(`wrote ${path}\nadd ${className} to apps/${service}/src/migrations/index.ts`);
+    const indexPath = join(__dirname, '..', 'apps', service, 'src', 'migrations', 'index.ts');
+    let index = readFileSync(indexPath, 'utf8');
+    index =
+      `import { ${className} } from './${ts}-${kebab}.js';\n${index.startsWith('import') ? '' : '\n'}` +
+      index;
+    index = index.replace(
+      /= \[([^\]]*)\];/,
+      (_m, list) => `= [${list.trim() ? list.trim().replace(/,$/, '') + ', ' : ''}${className}];`,
+    );
+    writeFileSync(indexPath, index);
+    console.log(`wrote ${path} and registered ${className} in migrations/index.ts`);
   } finally {
     await dropDatabase(url);
   }

@@ -17,6 +17,11 @@ export interface HttpAppOptions {
   globalPrefix?: string;
   /** Paths outside the prefix besides `/health/*` and `/metrics`. */
   prefixExclusions?: string[];
+  /**
+   * Replace Fastify's JSON parser with one that takes an empty body as no body (default true).
+   * The gateway keeps Fastify's: it streams bodies through unparsed.
+   */
+  lenientJsonParser?: boolean;
 }
 
 /** A Fastify adapter with our request id rule: keep a well-formed incoming `X-Request-Id`, else a UUID. */
@@ -58,7 +63,7 @@ export async function createHttpApp(
  */
 export function configureHttpApp(app: INestApplication, options: HttpAppOptions): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-  installFastifyHooks(fastify);
+  installFastifyHooks(fastify, options.lenientJsonParser ?? true);
   if (options.globalPrefix) {
     app.setGlobalPrefix(options.globalPrefix, {
       exclude: [
@@ -74,11 +79,12 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   app.enableShutdownHooks();
 }
 
-function installFastifyHooks(fastify: FastifyInstance): void {
+function installFastifyHooks(fastify: FastifyInstance, lenientJsonParser: boolean): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     done();
   });
+  if (!lenientJsonParser) return;
   const defaultJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

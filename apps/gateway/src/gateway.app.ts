@@ -1,0 +1,18 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createHttpApp } from '@wp/http';
+import { PinoLogger } from '@wp/observability';
+import type { GatewayConfig } from './config/gateway.config.js';
+import { GatewayModule } from './gateway.module.js';
+import { installProxy } from './proxy/proxy.setup.js';
+
+/** The gateway application with its proxy routes installed, not yet listening (main and tests). */
+export async function createGatewayApp(config: GatewayConfig): Promise<NestFastifyApplication> {
+  const app = await createHttpApp(GatewayModule.forRoot(config), {
+    bodyLimit: config.HTTP_BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    lenientJsonParser: false,
+  });
+  app.useLogger(app.get(PinoLogger));
+  await installProxy(app, config);
+  return app;
+}

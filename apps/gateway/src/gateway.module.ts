@@ -1,0 +1,43 @@
+import { Module, type DynamicModule, type OnModuleInit, Inject } from '@nestjs/common';
+import { AppConfigModule } from '@wp/config';
+import { ObservabilityModule, ReadinessRegistry } from '@wp/observability';
+import { RedisModule } from '@wp/persistence';
+import { ApiKeyRegistry } from '@wp/security';
+import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config.js';
+import { proxyRoutes, upstreamUrl } from './proxy/routes.js';
+
+/**
+ * The gateway: one public origin for every service (ARCHITECTURE § 1). Its Nest part serves
+ * health and metrics; the proxying itself is Fastify plugins installed by `installProxy`.
+ * Readiness: Redis answers and every upstream's `/health/live` answers.
+ */
+@Module({})
+export class GatewayModule implements OnModuleInit {
+  constructor(
+    private readonly readiness: ReadinessRegistry,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [
+        AppConfigModule.forRoot(GATEWAY_CONFIG, config),
+        ObservabilityModule.forRoot({ service: 'gateway', level: config.LOG_LEVEL }),
+        RedisModule.forRoot({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }),
+      ],
+      providers: [ApiKeyRegistry],
+    };
+  }
+
+  onModuleInit(): void {
+    const services = new Set(proxyRoutes(this.config).map((r) => r.service));
+    for (const service of services) {
+      const url = new URL('/health/live', upstreamUrl(this.config, service)).toString();
+      this.readiness.register(`upstream_${service}`, async () => {
+        const res = await fetch(url, { signal: AbortSignal.timeout(1500) });
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      });
+    }
+  }
+}

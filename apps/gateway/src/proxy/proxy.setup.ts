@@ -1,0 +1,114 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import cors from '@fastify/cors';
+import proxy from '@fastify/http-proxy';
+import rateLimit from '@fastify/rate-limit';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { errorDocument } from '@wp/http';
+import { REDIS, type Redis } from '@wp/persistence';
+import { ApiKeyRegistry } from '@wp/security';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { GatewayConfig } from '../config/gateway.config.js';
+import { apiKeyPrecheck, bodyLimitPrecheck } from './api-key-precheck.js';
+import { proxyRoutes, upstreamUrl } from './routes.js';
+
+const ALLOWED_HEADERS = [
+  'Api-Key',
+  'Authorization',
+  'Admin-Access',
+  'Content-Type',
+  'Idempotency-Key',
+  'X-Request-Id',
+];
+
+/**
+ * Installs the edge behaviour on the gateway's Fastify instance: CORS for configured origins,
+ * a coarse per-address rate limit kept in Redis (shared by replicas), and one reverse proxy per
+ * route prefix (@fastify/http-proxy) that forwards `X-Request-Id` and the client address
+ * (`X-Forwarded-For`, replaced, never appended: the gateway is the edge), keeps
+ * the path unchanged, and turns upstream failures into JSON:API 502/504 answers.
+ */
+export async function installProxy(
+  app: NestFastifyApplication,
+  config: GatewayConfig,
+): Promise<void> {
+  const redis = app.get<Redis>(REDIS);
+  const registry = app.get(ApiKeyRegistry);
+
+  if (config.CORS_ORIGINS.length > 0) {
+    await app.register(cors, {
+      origin: config.CORS_ORIGINS.includes('*') ? true : config.CORS_ORIGINS,
+      allowedHeaders: ALLOWED_HEADERS,
+      exposedHeaders: ['X-Request-Id', 'Retry-After', 'Content-Disposition', 'ETag'],
+      methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      maxAge: 600,
+    });
+  }
+
+  if (config.GATEWAY_RATE_LIMIT > 0) {
+    await app.register(rateLimit, {
+      global: true,
+      max: config.GATEWAY_RATE_LIMIT,
+      timeWindow: 60_000,
+      redis,
+      nameSpace: 'gateway-rate-limit:',
+      skipOnError: true,
+      allowList: (request: FastifyRequest) =>
+        request.url.startsWith('/health/') || request.url === '/metrics',
+      errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) => ({
+        statusCode: 429,
+        ...errorDocument(429, `Too many requests from this address; retry after ${context.after}.`),
+      }),
+    });
+  }
+
+  for (const route of proxyRoutes(config)) {
+    const bodyLimit =
+      route.service === 'analytics'
+        ? config.GATEWAY_ANALYTICS_BODY_LIMIT_BYTES
+        : config.HTTP_BODY_LIMIT_BYTES;
+    await app.register(proxy, {
+      upstream: upstreamUrl(config, route.service),
+      prefix: route.prefix,
+      rewritePrefix: route.prefix,
+      preHandler: edgePrecheck(
+        bodyLimitPrecheck(bodyLimit),
+        apiKeyPrecheck(registry, route.apiKey),
+      ),
+      proxyPayloads: true,
+      httpMethods: ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'],
+      replyOptions: {
+        timeout: config.GATEWAY_UPSTREAM_TIMEOUT_MS,
+        maxRetriesOn503: 0,
+        rewriteRequestHeaders: (request: FastifyRequest, headers: IncomingHttpHeaders) => ({
+          ...headers,
+          'x-request-id': String(request.id),
+          'x-forwarded-for': request.ip,
+          'x-forwarded-proto': request.protocol,
+        }),
+        onError: (reply: FastifyReply, { error }: { error: { statusCode?: number } }) => {
+          const status = error.statusCode === 504 ? 504 : 502;
+          const detail =
+            status === 504
+              ? `The ${route.service} service did not answer in time.`
+              : `The ${route.service} service is unavailable.`;
+          void reply.status(status).send(errorDocument(status, detail));
+        },
+      },
+    } as unknown as Parameters<typeof proxy>[1]);
+  }
+}
+
+type Precheck = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/**
+ * Runs pre-checks in order until one has answered; then returns the reply, which is how an
+ * async Fastify hook stops the request there.
+ */
+function edgePrecheck(...checks: Precheck[]) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
+    for (const check of checks) {
+      await check(request, reply);
+      if (reply.sent) return reply;
+    }
+  };
+}

@@ -1,0 +1,32 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { AppConfigModule } from '@wp/config';
+import { PlatformModule } from '@wp/platform';
+import { ORG_CONFIG, type OrgConfig } from './config/org.config.js';
+import { ORG_ENTITIES } from './database/entities.js';
+import { ORG_MIGRATIONS } from './migrations/index.js';
+import { OrganizationsModule } from './modules/organizations/organizations.module.js';
+import { DirectoryModule } from './modules/users/directory.module.js';
+
+/** The org service ({org_url}): organizations, projects, members, invitations, settings. */
+@Module({})
+export class OrgAppModule {
+  static forRoot(config: OrgConfig): DynamicModule {
+    return {
+      module: OrgAppModule,
+      imports: [
+        AppConfigModule.forRoot(ORG_CONFIG, config),
+        PlatformModule.forRoot({
+          service: 'org',
+          config,
+          database: {
+            url: config.ORG_DATABASE_URL,
+            entities: ORG_ENTITIES,
+            migrations: ORG_MIGRATIONS,
+          },
+        }),
+        DirectoryModule,
+        OrganizationsModule,
+      ],
+    };
+  }
+}

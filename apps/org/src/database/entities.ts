@@ -1,0 +1,7 @@
+import { OrganizationMembership } from '../modules/organizations/organization-membership.entity.js';
+import { Organization } from '../modules/organizations/organization.entity.js';
+import { Project } from '../modules/projects/project.entity.js';
+import { DirectoryUser } from '../modules/users/directory-user.entity.js';
+
+/** Every entity of the org database (the platform adds the outbox tables). */
+export const ORG_ENTITIES = [Organization, OrganizationMembership, Project, DirectoryUser];

@@ -1,0 +1,4 @@
+import { Init1795329926949 } from './1795329926949-init.js';
+
+/** Applied in this order; generated with `npm run migration:generate -- org <Name>`. */
+export const ORG_MIGRATIONS: (new () => unknown)[] = [Init1795329926949];

@@ -1,0 +1,31 @@
+import { Column, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+/**
+ * Read model of auth's users (ARCHITECTURE § 2), fed by `auth.user.*` events: names and emails
+ * to show next to memberships. Never used to decide whether an account exists — that question
+ * goes to auth synchronously.
+ */
+@Entity('directory_user')
+@Index('directory_user_email_idx', ['email'])
+export class DirectoryUser {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('text', { nullable: true })
+  email!: string | null;
+
+  @Column('text', { nullable: true })
+  phone!: string | null;
+
+  @Column('text', { default: '' })
+  firstName!: string;
+
+  @Column('text', { default: '' })
+  lastName!: string;
+
+  @Column('text')
+  status!: string;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt!: Date;
+}
