@@ -5,6 +5,44 @@ import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+/** Nx tag rules; tests may also use the testing library. */
+function boundaries(forTests) {
+  const t = (tags) => (forTests ? [...tags, 'type:testing'] : tags);
+  return {
+    allow: [],
+    depConstraints: [
+      {
+        sourceTag: 'type:app',
+        onlyDependOnLibsWithTags: [
+          'type:data-access',
+          'type:util',
+          'type:contract',
+          'type:testing',
+        ],
+      },
+      {
+        sourceTag: 'type:data-access',
+        onlyDependOnLibsWithTags: t(['type:data-access', 'type:util', 'type:contract']),
+      },
+      { sourceTag: 'type:util', onlyDependOnLibsWithTags: t(['type:util', 'type:contract']) },
+      { sourceTag: 'type:contract', onlyDependOnLibsWithTags: t(['type:contract']) },
+      {
+        sourceTag: 'type:testing',
+        onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:contract'],
+      },
+      { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+      { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'] },
+      { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:auth', 'scope:shared'] },
+      { sourceTag: 'scope:org', onlyDependOnLibsWithTags: ['scope:org', 'scope:shared'] },
+      { sourceTag: 'scope:wallet', onlyDependOnLibsWithTags: ['scope:wallet', 'scope:shared'] },
+      {
+        sourceTag: 'scope:analytics',
+        onlyDependOnLibsWithTags: ['scope:analytics', 'scope:shared'],
+      },
+    ],
+  };
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -46,48 +84,7 @@ export default tseslint.config(
             'Read configuration through the validated config (libs/config), not process.env.',
         },
       ],
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          allow: [],
-          depConstraints: [
-            {
-              sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: [
-                'type:data-access',
-                'type:util',
-                'type:contract',
-                'type:testing',
-              ],
-            },
-            {
-              sourceTag: 'type:data-access',
-              onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:contract'],
-            },
-            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util', 'type:contract'] },
-            { sourceTag: 'type:contract', onlyDependOnLibsWithTags: ['type:contract'] },
-            {
-              sourceTag: 'type:testing',
-              onlyDependOnLibsWithTags: ['type:data-access', 'type:util', 'type:contract'],
-            },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            {
-              sourceTag: 'scope:gateway',
-              onlyDependOnLibsWithTags: ['scope:gateway', 'scope:shared'],
-            },
-            { sourceTag: 'scope:auth', onlyDependOnLibsWithTags: ['scope:auth', 'scope:shared'] },
-            { sourceTag: 'scope:org', onlyDependOnLibsWithTags: ['scope:org', 'scope:shared'] },
-            {
-              sourceTag: 'scope:wallet',
-              onlyDependOnLibsWithTags: ['scope:wallet', 'scope:shared'],
-            },
-            {
-              sourceTag: 'scope:analytics',
-              onlyDependOnLibsWithTags: ['scope:analytics', 'scope:shared'],
-            },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', boundaries(false)],
     },
   },
   {
@@ -118,6 +115,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/unbound-method': 'off',
+      '@nx/enforce-module-boundaries': ['error', boundaries(true)],
       // JSON answers under test are untyped on purpose: the assertions are the types.
       '@typescript-eslint/no-explicit-any': 'off',
     },
