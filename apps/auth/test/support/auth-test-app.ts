@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@wp/config';
 import { TestEnvironment } from '@wp/testing';
@@ -17,7 +18,10 @@ export interface AuthTestContext {
 export async function startAuthTestApp(
   overrides: Record<string, string> = {},
 ): Promise<AuthTestContext> {
-  const env = new TestEnvironment(overrides);
+  const env = new TestEnvironment({
+    AUTH_CODE_SECRET: randomBytes(32).toString('base64url'),
+    ...overrides,
+  });
   let app: NestFastifyApplication | undefined;
   try {
     await env.prepareDatabase('auth', authDataSource);
