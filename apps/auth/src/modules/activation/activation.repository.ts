@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { returningRows } from '../../database/returning.js';
 import { ActivationCode } from './activation-code.entity.js';
 
 /** Pending activation codes. Callers hold the account's row lock (see ActivationService). */
@@ -25,10 +26,12 @@ export class ActivationRepository {
 
   /** Counts one wrong code; returns the failures so far. */
   async recordFailure(userId: string, manager: EntityManager): Promise<number> {
-    const rows: { failed_attempts: number }[] = await manager.query(
-      `UPDATE activation_code SET failed_attempts = failed_attempts + 1
-        WHERE user_id = $1 RETURNING failed_attempts`,
-      [userId],
+    const rows = await returningRows<{ failed_attempts: number }>(
+      manager.query(
+        `UPDATE activation_code SET failed_attempts = failed_attempts + 1
+          WHERE user_id = $1 RETURNING failed_attempts`,
+        [userId],
+      ),
     );
     return rows[0]?.failed_attempts ?? 0;
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { returningRows } from '../../database/returning.js';
 import { PasswordResetToken } from './password-reset-token.entity.js';
 
 /** Outstanding password reset tokens. */
@@ -43,11 +44,13 @@ export class PasswordResetRepository {
 
   /** Uses the token up (single use: of two concurrent calls one gets the account id). */
   async consume(email: string, tokenHash: string, manager: EntityManager): Promise<string | null> {
-    const rows: { user_id: string }[] = await manager.query(
-      `DELETE FROM password_reset_token t USING app_user u
-        WHERE u.id = t.user_id AND u.email = $1 AND t.token_hash = $2 AND t.expires_at > now()
-        RETURNING t.user_id`,
-      [email, tokenHash],
+    const rows = await returningRows<{ user_id: string }>(
+      manager.query(
+        `DELETE FROM password_reset_token t USING app_user u
+          WHERE u.id = t.user_id AND u.email = $1 AND t.token_hash = $2 AND t.expires_at > now()
+          RETURNING t.user_id`,
+        [email, tokenHash],
+      ),
     );
     return rows[0]?.user_id ?? null;
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { returningRows } from '../../database/returning.js';
 import type { User } from '../users/user.entity.js';
 import { RefreshTokenFamily } from './refresh-token-family.entity.js';
 import { RefreshToken } from './refresh-token.entity.js';
@@ -141,12 +142,14 @@ export class SessionsRepository {
    * @returns true when it was live before
    */
   async revoke(familyId: string, reason: string, manager: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `UPDATE refresh_token_family
-          SET revoked_at = now(), revoked_reason = $2, grace_response = NULL
-        WHERE id = $1 AND revoked_at IS NULL
-        RETURNING id`,
-      [familyId, reason],
+    const rows = await returningRows<{ id: string }>(
+      manager.query(
+        `UPDATE refresh_token_family
+            SET revoked_at = now(), revoked_reason = $2, grace_response = NULL
+          WHERE id = $1 AND revoked_at IS NULL
+          RETURNING id`,
+        [familyId, reason],
+      ),
     );
     return rows.length > 0;
   }
@@ -161,13 +164,15 @@ export class SessionsRepository {
     keepFamilyId: string | null,
     manager: EntityManager,
   ): Promise<string[]> {
-    const rows: { id: string }[] = await manager.query(
-      `UPDATE refresh_token_family
-          SET revoked_at = now(), revoked_reason = $2, grace_response = NULL
-        WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now()
-          AND ($3::uuid IS NULL OR id <> $3::uuid)
-        RETURNING id`,
-      [userId, reason, keepFamilyId],
+    const rows = await returningRows<{ id: string }>(
+      manager.query(
+        `UPDATE refresh_token_family
+            SET revoked_at = now(), revoked_reason = $2, grace_response = NULL
+          WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now()
+            AND ($3::uuid IS NULL OR id <> $3::uuid)
+          RETURNING id`,
+        [userId, reason, keepFamilyId],
+      ),
     );
     return rows.map((r) => r.id);
   }
