@@ -83,6 +83,11 @@ export class SmtpSink {
     this.rejections = { count, code };
   }
 
+  /** Refusals still to come from {@link rejectNext}. */
+  get rejectionsLeft(): number {
+    return this.rejections.count;
+  }
+
   close(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }

@@ -22,6 +22,10 @@ export class NotificationSender implements OnApplicationShutdown {
     this.mailer = createTransport(
       {
         url: config.SMTP_URL,
+        // Keep connections open between messages: one SMTP handshake per message would cap
+        // delivery at a few messages per second.
+        pool: true,
+        maxConnections: 2,
         connectionTimeout: timeout,
         greetingTimeout: timeout,
         socketTimeout: timeout,
