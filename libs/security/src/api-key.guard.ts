@@ -24,12 +24,10 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(NO_API_KEY, targets)) return true;
-    const request = context
-      .switchToHttp()
-      .getRequest<{
-        headers: Record<string, string | string[] | undefined>;
-        clientAppId?: string;
-      }>();
+    const request = context.switchToHttp().getRequest<{
+      headers: Record<string, string | string[] | undefined>;
+      clientAppId?: string;
+    }>();
     const header = request.headers[HEADERS.apiKey];
     const key = Array.isArray(header) ? header[0] : header;
     if (key === undefined || key === '') {

@@ -280,6 +280,36 @@ describe('auth: input validation of every field (400, nothing written)', () => {
     expect(password.statusCode).toBe(200);
   });
 
+  it('requires the Api-Key on every route of the section (403 API_KEY_MISSING), before anything else', async () => {
+    const before = await snapshot();
+    const routes: ['GET' | 'POST', string][] = [
+      ['POST', '/v1/api/users'],
+      ['POST', '/v1/api/oauth/token'],
+      ['POST', '/v1/api/oauth/token/refresh'],
+      ['GET', '/v1/api/oauth/token/revoke'],
+      ['GET', '/v1/api/oauth/token/info'],
+      ['POST', `/v1/api/users/${pendingUserId}/activate/email`],
+      ['POST', `/v1/api/users/${pendingUserId}/activate/phone`],
+      ['POST', `/v1/api/users/${pendingUserId}/resend_activation`],
+      ['GET', '/v1/api/users/validate/email?email=a%40b.co'],
+      ['GET', '/v1/api/users/validate/phone?phoneNumber=4155550100&countryCode=1'],
+      ['POST', '/v1/api/users/password/reset_request'],
+      ['POST', '/v1/api/users/password/reset'],
+      ['POST', '/v1/api/users/password/change'],
+    ];
+    for (const [method, url] of routes) {
+      const res = await ctx.app.inject({
+        method,
+        url,
+        headers: bearer,
+        payload: method === 'POST' ? {} : undefined,
+      });
+      expect({ url, status: res.statusCode }).toEqual({ url, status: 403 });
+      expect(res.json().errors[0].code).toBe('API_KEY_MISSING');
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('ignores unknown body fields instead of storing them', async () => {
     const res = await ctx.post('/v1/api/users', {
       username: 'extra-fields@example.com',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EVENT_STREAMS, type EventEnvelope, type EventSubject } from '@wp/contracts';
+import type { EVENT_STREAMS, EventEnvelope, EventSubject } from '@wp/contracts';
 import { TEST_SERVERS, waitFor } from '@wp/testing';
 import { JSONCodec, connect } from 'nats';
 import type { AuthTestContext } from './auth-test-app.js';

@@ -31,7 +31,7 @@ export class HttpSink {
   ) {}
 
   static async start(): Promise<HttpSink> {
-    let sink: HttpSink | undefined;
+    const holder: { sink?: HttpSink } = {};
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -43,13 +43,13 @@ export class HttpSink {
         } catch {
           // not JSON: keep the text
         }
-        if (sink!.failures.count > 0) {
-          sink!.failures.count--;
-          res.writeHead(sink!.failures.status, { 'content-type': 'application/json' });
+        if (holder.sink!.failures.count > 0) {
+          holder.sink!.failures.count--;
+          res.writeHead(holder.sink!.failures.status, { 'content-type': 'application/json' });
           res.end('{"error":"refused by the test sink"}');
           return;
         }
-        sink!.mailbox.push({
+        holder.sink!.mailbox.push({
           method: req.method ?? '',
           path: req.url ?? '',
           headers: req.headers,
@@ -63,7 +63,8 @@ export class HttpSink {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
     });
-    sink = new HttpSink(server, (server.address() as AddressInfo).port);
+    const sink = new HttpSink(server, (server.address() as AddressInfo).port);
+    holder.sink = sink;
     return sink;
   }
 

@@ -33,13 +33,13 @@ export class SmtpSink {
   ) {}
 
   static async start(): Promise<SmtpSink> {
-    let sink: SmtpSink | undefined;
+    const holder: { sink?: SmtpSink } = {};
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
       onData: (stream, session, callback) => {
-        void sink!.receive(stream, session).then(
+        void holder.sink!.receive(stream, session).then(
           () => callback(),
           (error: Error) => callback(error),
         );
@@ -49,7 +49,8 @@ export class SmtpSink {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
     });
-    sink = new SmtpSink(server, (server.server.address() as AddressInfo).port);
+    const sink = new SmtpSink(server, (server.server.address() as AddressInfo).port);
+    holder.sink = sink;
     return sink;
   }
 
