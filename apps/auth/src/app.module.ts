@@ -4,12 +4,18 @@ import { PlatformModule } from '@wp/platform';
 import { AUTH_CONFIG, type AuthConfig } from './config/auth.config.js';
 import { AUTH_ENTITIES } from './database/entities.js';
 import { AUTH_MIGRATIONS } from './migrations/index.js';
+import { ActivationModule } from './modules/activation/activation.module.js';
 import { ApplicationsModule } from './modules/applications/applications.module.js';
 import { JwksModule } from './modules/jwks/jwks.module.js';
+import { NotificationsModule } from './modules/notifications/notifications.module.js';
+import { PasswordResetModule } from './modules/password-reset/password-reset.module.js';
 import { SessionsModule } from './modules/sessions/sessions.module.js';
 import { UsersModule } from './modules/users/users.module.js';
 
-/** The auth service ({auth_url}): accounts, sessions, client applications. */
+/**
+ * The auth service ({auth_url}): accounts, activation, sessions, passwords, validation, client
+ * applications, and delivery of every service's mail and SMS (`notify.requested`).
+ */
 @Module({})
 export class AuthAppModule {
   static forRoot(config: AuthConfig): DynamicModule {
@@ -28,7 +34,10 @@ export class AuthAppModule {
         }),
         ApplicationsModule,
         UsersModule,
+        ActivationModule,
         SessionsModule,
+        PasswordResetModule,
+        NotificationsModule,
         JwksModule,
       ],
     };

@@ -1,9 +1,19 @@
 import { z } from 'zod';
 import { databaseUrlField, env, platformSchema } from '@wp/config';
+import { SecretBox } from '@wp/security';
+
+/** A rate limit's allowance: `0` switches the limit off (benchmarks, trusted deployments). */
+const limit = (fallback: number) => env.int(fallback, 0);
+/** A duration in seconds, at least one second. */
+const seconds = (fallback: number) => env.int(fallback, 1);
 
 /**
- * Auth service settings (README § Configuration). Every variable has a local default except
- * the JWT keys, which `npm start` generates for development.
+ * Auth service settings (docs/auth.md § Configuration lists every variable with its default).
+ * Every variable has a local default except the keys and secrets: `JWT_PRIVATE_KEY`,
+ * `JWT_PUBLIC_KEY`, `SECRETS_ENCRYPTION_KEY` and `AUTH_CODE_SECRET`.
+ *
+ * Lifetimes and limits follow ARCHITECTURE § 4 "Lifetimes and limits" (contract § Authentication
+ * 9 leaves them open; § Limits names which limits exist).
  */
 export const authConfigSchema = platformSchema.extend({
   AUTH_PORT: env.port(8081),
@@ -14,6 +24,29 @@ export const authConfigSchema = platformSchema.extend({
   ACCESS_TOKEN_TTL_SECONDS: env.int(900, 30),
   /** Refresh token family lifetime, seconds (default 30 days). */
   REFRESH_TOKEN_TTL_SECONDS: env.int(30 * 24 * 3600, 60),
+  /**
+   * Multi-tab grace window, seconds (ARCHITECTURE § 3 "Refresh token"): a replay of the refresh
+   * token rotated last, within this window, answers the same new pair instead of revoking.
+   */
+  REFRESH_GRACE_SECONDS: env.int(20, 0),
+  /**
+   * AES-256-GCM key(s) for secrets at rest (the grace-window pair): base64 of 32 bytes, or
+   * `v2:<base64>,v1:<base64>` for rotation (first one encrypts).
+   */
+  SECRETS_ENCRYPTION_KEY: z
+    .string({ message: 'expected base64 of 32 bytes (or v2:<base64>,v1:<base64>)' })
+    .refine((value) => {
+      try {
+        SecretBox.fromConfig(value);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'expected base64 of 32 bytes (or v2:<base64>,v1:<base64>)'),
+  /** HMAC-SHA256 key for the 6-digit activation codes stored in the database. */
+  AUTH_CODE_SECRET: z.string({ message: 'expected at least 32 characters' }).min(32, {
+    message: 'expected at least 32 characters',
+  }),
   /** Registers this Api-Key at boot (idempotent); at least 16 characters. */
   BOOTSTRAP_API_KEY: z
     .string()
@@ -24,6 +57,40 @@ export const authConfigSchema = platformSchema.extend({
   AUTH_EMAIL_ACTIVATION_REQUIRED: env.bool(true),
   /** Concurrent password hashes (argon2id); default: the number of cores. */
   PASSWORD_HASH_CONCURRENCY: env.int(0, 0),
+
+  /** Activation code lifetime, seconds (default 15 minutes). */
+  ACTIVATION_CODE_TTL_SECONDS: seconds(900),
+  /** Wrong codes accepted before a code is locked (default 5). */
+  ACTIVATION_CODE_MAX_ATTEMPTS: env.int(5, 1),
+  /** `resend_activation` calls per account per window (default 3 per 15 minutes). */
+  ACTIVATION_RESEND_LIMIT: limit(3),
+  ACTIVATION_RESEND_WINDOW_SECONDS: seconds(900),
+
+  /** Login attempts per username per window before 429 (default 5 per 15 minutes). */
+  LOGIN_RATE_LIMIT: limit(5),
+  LOGIN_RATE_WINDOW_SECONDS: seconds(900),
+  /** Registrations per username per window (default 5 per hour). */
+  REGISTRATION_RATE_LIMIT: limit(5),
+  REGISTRATION_RATE_WINDOW_SECONDS: seconds(3600),
+  /** `GET /users/validate/*` per client address per window (default 30 per minute). */
+  VALIDATION_RATE_LIMIT: limit(30),
+  VALIDATION_RATE_WINDOW_SECONDS: seconds(60),
+  /** Password reset requests per email per window (default 3 per hour). */
+  PASSWORD_RESET_RATE_LIMIT: limit(3),
+  PASSWORD_RESET_RATE_WINDOW_SECONDS: seconds(3600),
+  /** Password reset token lifetime, seconds (default 1 hour). */
+  PASSWORD_RESET_TOKEN_TTL_SECONDS: seconds(3600),
+
+  /** Outgoing mail server, e.g. `smtp://user:pass@mail.example.com:587` or `smtps://…`. */
+  SMTP_URL: env.url('smtp://127.0.0.1:1025', ['smtp', 'smtps']),
+  /** `From` of every mail auth sends. */
+  MAIL_FROM: env.string('Workspace Platform <no-reply@workspace-platform.dev>'),
+  /** SMS gateway webhook: receives `POST {"to","body"}` (JSON). Unset: SMS cannot be sent. */
+  SMS_WEBHOOK_URL: env.optionalUrl(['http', 'https']),
+  /** Timeout of one mail or SMS hand-over, milliseconds. */
+  NOTIFY_SEND_TIMEOUT_MS: env.int(10_000, 100),
+  /** Web front end base URL; reset links are `<PUBLIC_WEB_URL>/reset-password#token=…&email=…`. */
+  PUBLIC_WEB_URL: env.url('http://localhost:3000', ['http', 'https']),
 });
 export type AuthConfig = z.infer<typeof authConfigSchema>;
 

@@ -1,6 +1,16 @@
+import { ActivationCode } from '../modules/activation/activation-code.entity.js';
 import { ClientApplication } from '../modules/applications/client-application.entity.js';
+import { PasswordResetToken } from '../modules/password-reset/password-reset-token.entity.js';
 import { RefreshTokenFamily } from '../modules/sessions/refresh-token-family.entity.js';
+import { RefreshToken } from '../modules/sessions/refresh-token.entity.js';
 import { User } from '../modules/users/user.entity.js';
 
 /** Every entity of the auth database (the platform adds the outbox tables). */
-export const AUTH_ENTITIES = [ClientApplication, User, RefreshTokenFamily];
+export const AUTH_ENTITIES = [
+  ClientApplication,
+  User,
+  RefreshTokenFamily,
+  RefreshToken,
+  ActivationCode,
+  PasswordResetToken,
+];

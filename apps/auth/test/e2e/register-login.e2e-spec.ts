@@ -59,6 +59,17 @@ describe('auth: registration and login without activation (foundation path)', ()
     expect(wrong.json().errors[0].code).toBe('INVALID_CREDENTIALS');
   });
 
+  it('still requires activation for phone registrations (201, code by SMS)', async () => {
+    const res = await post('/v1/api/users', {
+      username: '+14155550123',
+      password: 'correct horse',
+      method: 'phone',
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ status: 201, activationRequired: true });
+    expect((await ctx.sms.nextSms('+14155550123')).body).toMatch(/\b\d{6}\b/);
+  });
+
   it('refuses a duplicate username with 409 USERNAME_TAKEN', async () => {
     const res = await post('/v1/api/users', {
       username: 'ada@example.com',

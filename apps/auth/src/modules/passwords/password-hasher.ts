@@ -27,14 +27,17 @@ export class PasswordHasher {
   private readonly limit: number;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
-  /** Hashes and verifications performed (observable by tests and metrics). */
+  /** Password verifications started (observable by tests and metrics). */
   verifications = 0;
+  /** Password hashes started (registration, reset, change). */
+  hashes = 0;
 
   constructor(@Inject(AUTH_CONFIG) config: AuthConfig) {
     this.limit = config.PASSWORD_HASH_CONCURRENCY || availableParallelism();
   }
 
   hash(password: string): Promise<string> {
+    this.hashes++;
     return this.run(() => hash(password, ARGON2_OPTIONS));
   }
 

@@ -1,22 +1,77 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { Public } from '@wp/http';
-import { CurrentClientApp } from '@wp/security';
-import { PasswordGrantDto } from './dto/token-request.dto.js';
+import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
+import { UnauthenticatedError, Public } from '@wp/http';
+import {
+  CurrentClientApp,
+  CurrentPrincipal,
+  bearerToken,
+  isWellFormedToken,
+  type AccessTokenClaims,
+  type Principal,
+} from '@wp/security';
+import jwt from 'jsonwebtoken';
+import { RefreshRequestDto, TokenRequestDto } from './dto/token-request.dto.js';
 import { LoginService } from './login.service.js';
+import { RefreshService } from './refresh.service.js';
 import type { SessionResource } from './session.serializer.js';
+import { UnsupportedGrantTypeError } from './sessions.errors.js';
+import { SessionsService } from './sessions.service.js';
+import { toTokenInfo, type TokenInfoResource } from './token-info.serializer.js';
 
+/** Sessions on {auth_url} (contract § Accounts and sessions, Authentication 2-6). */
 @Controller('oauth')
 export class OAuthController {
-  constructor(private readonly login: LoginService) {}
+  constructor(
+    private readonly login: LoginService,
+    private readonly refreshes: RefreshService,
+    private readonly sessions: SessionsService,
+  ) {}
 
-  /** `POST /oauth/token` (header set K): 200 session; 401 `INVALID_CREDENTIALS`; 403 `ACTIVATION_REQUIRED`. */
+  /**
+   * `POST /oauth/token` (K): 200 session; 400 validation / `UNSUPPORTED_GRANT_TYPE`;
+   * 401 `INVALID_CREDENTIALS`; 403 `ACTIVATION_REQUIRED`; 429 `RATE_LIMITED` + Retry-After.
+   */
   @Post('token')
   @Public()
   @HttpCode(200)
-  token(
-    @Body() dto: PasswordGrantDto,
-    @CurrentClientApp() appId: string,
-  ): Promise<SessionResource> {
+  token(@Body() dto: TokenRequestDto, @CurrentClientApp() appId: string): Promise<SessionResource> {
+    if (dto.grant_type !== undefined && dto.grant_type !== 'password') {
+      throw new UnsupportedGrantTypeError();
+    }
     return this.login.login(dto.username, dto.password, appId);
+  }
+
+  /**
+   * `POST /oauth/token/refresh` (K): 200 session with a new `accessToken` and `refreshToken`;
+   * 401 `TOKEN_MALFORMED`, `REFRESH_TOKEN_INVALID` or `REFRESH_TOKEN_REUSED`.
+   */
+  @Post('token/refresh')
+  @Public()
+  @HttpCode(200)
+  refresh(@Body() dto: RefreshRequestDto): Promise<SessionResource> {
+    if (!isWellFormedToken(dto.refresh_token)) {
+      throw new UnauthenticatedError('The refresh token is malformed.', 'TOKEN_MALFORMED');
+    }
+    return this.refreshes.refresh(dto.refresh_token);
+  }
+
+  /**
+   * `GET /oauth/token/revoke` (B): 200 `{"revoked": true}`; the access token and its session
+   * are refused by every service from now on. An expired, revoked or invalid token: 401 (the
+   * shared guard), which per contract § Authentication 6 also means the session is over.
+   */
+  @Get('token/revoke')
+  async revoke(@CurrentPrincipal() principal: Principal): Promise<{ revoked: true }> {
+    await this.sessions.logout(principal);
+    return { revoked: true };
+  }
+
+  /** `GET /oauth/token/info` (B): 200 with the token's claims; 401 if expired or invalid. */
+  @Get('token/info')
+  info(@Headers('authorization') authorization: string): TokenInfoResource {
+    // The guard verified this exact token; decoding it again only reads its claims.
+    const token = bearerToken(authorization);
+    const claims = token ? (jwt.decode(token, { json: true }) as AccessTokenClaims | null) : null;
+    if (!claims) throw new UnauthenticatedError('The access token is invalid.', 'TOKEN_INVALID');
+    return toTokenInfo(claims, Date.now() / 1000);
   }
 }

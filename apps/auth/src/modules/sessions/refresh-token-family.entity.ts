@@ -3,11 +3,14 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
 /**
  * A session: one refresh token family (OAuth 2.0 Security BCP § 4.14). Its id is the `sid`
  * claim of every access token issued in it. Only the current refresh token's SHA-256 is kept
- * (single use, rotated on each refresh); the previous one is remembered for replay detection
- * and the multi-tab grace window (ARCHITECTURE § 3).
+ * here (single use, rotated on each refresh with one conditional UPDATE); every token ever issued
+ * in the family is listed in `refresh_token` with its generation, so a replayed old token is
+ * recognised and revokes the family (ARCHITECTURE § 3 "Refresh token").
  */
 @Entity('refresh_token_family')
 @Index('refresh_token_family_user_idx', ['userId'])
+@Index('refresh_token_family_expires_idx', ['expiresAt'])
+@Index('refresh_token_family_grace_idx', ['rotatedAt'], { where: 'grace_response IS NOT NULL' })
 export class RefreshTokenFamily {
   @PrimaryColumn('uuid')
   id!: string;
@@ -21,17 +24,17 @@ export class RefreshTokenFamily {
   @Column({ type: 'char', length: 64, unique: true })
   currentTokenHash!: string;
 
-  @Column({ type: 'char', length: 64, nullable: true, unique: true })
-  previousTokenHash!: string | null;
-
-  /** Rotations so far. */
+  /** Rotations so far; the current token has this generation. */
   @Column('int', { default: 0 })
   generation!: number;
 
   @Column('timestamptz', { nullable: true })
   rotatedAt!: Date | null;
 
-  /** The pair answered to the last rotation, encrypted, replayed within the grace window. */
+  /**
+   * The session answered to the last rotation, sealed with `SecretBox` (AES-256-GCM), replayed
+   * to a caller presenting the previous token within the grace window; cleared afterwards.
+   */
   @Column('text', { nullable: true })
   graceResponse!: string | null;
 
@@ -41,6 +44,7 @@ export class RefreshTokenFamily {
   @Column('timestamptz', { nullable: true })
   revokedAt!: Date | null;
 
+  /** `logout`, `reuse_detected`, `password_reset`, `password_changed`. */
   @Column('text', { nullable: true })
   revokedReason!: string | null;
 

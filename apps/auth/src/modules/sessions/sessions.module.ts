@@ -1,16 +1,31 @@
 import { Module } from '@nestjs/common';
+import { SecretBox } from '@wp/security';
+import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { PasswordsModule } from '../passwords/passwords.module.js';
-import { UsersRepository } from '../users/users.repository.js';
+import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
+import { UsersRepositoryModule } from '../users/users-repository.module.js';
 import { LoginService } from './login.service.js';
 import { OAuthController } from './oauth.controller.js';
+import { RefreshService } from './refresh.service.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
 import { TokenService } from './token.service.js';
 
 @Module({
-  imports: [PasswordsModule],
+  imports: [PasswordsModule, RateLimitsModule, UsersRepositoryModule],
   controllers: [OAuthController],
-  providers: [SessionsRepository, SessionsService, TokenService, LoginService, UsersRepository],
+  providers: [
+    SessionsRepository,
+    SessionsService,
+    TokenService,
+    LoginService,
+    RefreshService,
+    {
+      provide: SecretBox,
+      inject: [AUTH_CONFIG],
+      useFactory: (config: AuthConfig) => SecretBox.fromConfig(config.SECRETS_ENCRYPTION_KEY),
+    },
+  ],
   exports: [SessionsService, TokenService],
 })
 export class SessionsModule {}

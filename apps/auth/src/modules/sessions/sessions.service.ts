@@ -1,45 +1,90 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { RevocationList, type Principal } from '@wp/security';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import type { User } from '../users/user.entity.js';
 import { toSessionResource, type SessionResource } from './session.serializer.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { TokenService } from './token.service.js';
 
-/** Opens sessions: a new refresh token family and its first access token. */
+const PURGE_INTERVAL_MS = 60_000;
+
+/** Why a session ended (`refresh_token_family.revoked_reason`). */
+export type SessionEndReason = 'logout' | 'reuse_detected' | 'password_reset' | 'password_changed';
+
+/**
+ * Sessions (refresh token families): opening one at login/activation, ending one at logout
+ * (contract § Authentication 6) or all of a user's at password reset/change. Ending a session
+ * revokes its family in PostgreSQL (under the row lock refresh rotation also takes, so revoke
+ * always wins) and puts its `sid` on the Redis deny-list every service checks, so its access
+ * tokens stop working everywhere at once.
+ */
 @Injectable()
-export class SessionsService {
+export class SessionsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Sessions');
+  private timer?: NodeJS.Timeout;
+
   constructor(
+    private readonly dataSource: DataSource,
     private readonly sessions: SessionsRepository,
     private readonly tokens: TokenService,
+    private readonly revocations: RevocationList,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.sessions
+        .purge(this.config.REFRESH_GRACE_SECONDS)
+        .catch((e: unknown) => this.logger.warn(`session purge failed: ${(e as Error).message}`));
+    }, PURGE_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
   /**
-   * Starts a session for an active user on a client application.
+   * Starts a session for an active user on a client application: a new family with its first
+   * refresh token, and an access token whose `sid` is the family id.
+   * @param manager the caller's transaction (activation, registration); a new one otherwise
    * @returns the contract's session resource
    */
-  async open(user: User, appId: string, manager?: EntityManager): Promise<SessionResource> {
+  async open(
+    user: Pick<User, 'id' | 'email' | 'phone' | 'firstName' | 'lastName'>,
+    appId: string,
+    manager?: EntityManager,
+  ): Promise<SessionResource> {
     const familyId = randomUUID();
     const refreshToken = this.tokens.newRefreshToken();
-    await this.sessions.insert(
-      {
-        id: familyId,
-        userId: user.id,
-        appId,
-        currentTokenHash: this.tokens.hashRefreshToken(refreshToken),
-        previousTokenHash: null,
-        generation: 0,
-        rotatedAt: null,
-        graceResponse: null,
-        expiresAt: new Date(Date.now() + this.config.REFRESH_TOKEN_TTL_SECONDS * 1000),
-        revokedAt: null,
-        revokedReason: null,
-        createdAt: new Date(),
-      },
-      manager,
-    );
+    const now = new Date();
+    const insert = (m: EntityManager) =>
+      this.sessions.insert(
+        {
+          id: familyId,
+          userId: user.id,
+          appId,
+          currentTokenHash: this.tokens.hashRefreshToken(refreshToken),
+          generation: 0,
+          rotatedAt: null,
+          graceResponse: null,
+          expiresAt: new Date(now.getTime() + this.config.REFRESH_TOKEN_TTL_SECONDS * 1000),
+          revokedAt: null,
+          revokedReason: null,
+          createdAt: now,
+        },
+        m,
+      );
+    if (manager) await insert(manager);
+    else await this.dataSource.transaction(insert);
     const access = this.tokens.signAccessToken({
       sub: user.id,
       sid: familyId,
@@ -52,5 +97,45 @@ export class SessionsService {
       refreshToken,
       expiresIn: this.tokens.accessTokenTtl,
     });
+  }
+
+  /**
+   * `GET /oauth/token/revoke` (contract § Accounts and sessions; Authentication 6): the access
+   * token's `jti` goes on the deny-list until its `exp`, and its session (refresh token family
+   * `sid`) is revoked and deny-listed.
+   */
+  async logout(principal: Principal): Promise<void> {
+    await this.revocations.revokeToken(principal.tokenId, principal.expiresAt);
+    // Agent tokens (issue 8) have no refresh token family: their jti is all there is to revoke.
+    if (principal.type === 'user') await this.end(principal.sessionId, 'logout');
+  }
+
+  /**
+   * Ends one session: revokes the family under its row lock and deny-lists the `sid` before the
+   * transaction commits (a Redis failure rolls the revocation back: 503, never half done).
+   */
+  async end(familyId: string, reason: SessionEndReason): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await this.sessions.revoke(familyId, reason, manager);
+      await this.revocations.revokeSession(familyId, this.config.ACCESS_TOKEN_TTL_SECONDS);
+    });
+  }
+
+  /**
+   * Ends every live session of a user inside the caller's transaction, except `keepFamilyId`
+   * (password change keeps the caller's own session).
+   * @returns how many sessions were ended
+   */
+  async endAllOfUser(
+    userId: string,
+    reason: SessionEndReason,
+    manager: EntityManager,
+    keepFamilyId: string | null = null,
+  ): Promise<number> {
+    const ended = await this.sessions.revokeAllOfUser(userId, reason, keepFamilyId, manager);
+    await Promise.all(
+      ended.map((sid) => this.revocations.revokeSession(sid, this.config.ACCESS_TOKEN_TTL_SECONDS)),
+    );
+    return ended.length;
   }
 }

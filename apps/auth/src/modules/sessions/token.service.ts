@@ -36,7 +36,8 @@ export class TokenService {
       exp: iat + this.config.ACCESS_TOKEN_TTL_SECONDS,
       iss: this.config.JWT_ISSUER,
     };
-    const token = jwt.sign(claims, this.privateKey, { algorithm: 'ES256', noTimestamp: true });
+    // `iat` is in the claims already; jsonwebtoken keeps it (`noTimestamp` would delete it).
+    const token = jwt.sign(claims, this.privateKey, { algorithm: 'ES256' });
     return { token, claims };
   }
 

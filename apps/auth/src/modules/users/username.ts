@@ -9,7 +9,10 @@ export function normalizeEmail(value: string): string | null {
   return email.length <= 254 && isEmail(email) ? email : null;
 }
 
-/** E.164 form of a valid phone number (libphonenumber-js), else null. */
+/**
+ * E.164 form of a valid phone number (libphonenumber-js), else null.
+ * @param countryCode calling code without `+` (e.g. `1`, `44`) when `value` is a national number
+ */
 export function normalizePhone(value: string, countryCode?: string): string | null {
   const raw = value.trim();
   const input = countryCode ? `+${countryCode.replace(/^\+/, '')}${raw.replace(/^0+/, '')}` : raw;
@@ -25,4 +28,16 @@ export function parseUsername(value: string): Username | null {
   }
   const phone = normalizePhone(value);
   return phone ? { kind: 'phone', phone } : null;
+}
+
+/**
+ * The key per-username limits count under: the normalized email or E.164 number, so
+ * `Ada@Example.com` and `ada@example.com` share one budget; anything unparseable counts under
+ * its trimmed, lower-cased self.
+ */
+export function usernameKey(value: string): string {
+  const parsed = parseUsername(value);
+  if (parsed?.kind === 'email') return `email:${parsed.email}`;
+  if (parsed?.kind === 'phone') return `phone:${parsed.phone}`;
+  return `raw:${value.trim().toLowerCase()}`;
 }

@@ -1,15 +1,22 @@
 import { Module } from '@nestjs/common';
+import { ActivationModule } from '../activation/activation.module.js';
 import { PasswordsModule } from '../passwords/passwords.module.js';
+import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
 import { UsersController } from './users.controller.js';
-import { UsersRepository } from './users.repository.js';
+import { UsersRepositoryModule } from './users-repository.module.js';
 import { UsersRpc } from './users.rpc.js';
 import { UsersService } from './users.service.js';
 
 @Module({
-  imports: [PasswordsModule, SessionsModule],
+  imports: [
+    UsersRepositoryModule,
+    PasswordsModule,
+    SessionsModule,
+    ActivationModule,
+    RateLimitsModule,
+  ],
   controllers: [UsersController],
-  providers: [UsersRepository, UsersService, UsersRpc],
-  exports: [UsersRepository],
+  providers: [UsersService, UsersRpc],
 })
 export class UsersModule {}

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { User } from './user.entity.js';
 
+/** Accounts (`app_user`). */
 @Injectable()
 export class UsersRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -12,6 +13,14 @@ export class UsersRepository {
 
   findById(id: string, manager?: EntityManager): Promise<User | null> {
     return this.repo(manager).findOneBy({ id });
+  }
+
+  /**
+   * Reads an account and locks its row until the transaction ends: activation, resend, reset
+   * and change of one account run one at a time.
+   */
+  findByIdForUpdate(id: string, manager: EntityManager): Promise<User | null> {
+    return this.repo(manager).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
   }
 
   findByIds(ids: string[]): Promise<User[]> {
@@ -38,5 +47,23 @@ export class UsersRepository {
       .returning(['id'])
       .execute();
     return (result.raw as unknown[]).length > 0;
+  }
+
+  /** Marks a pending account active; returns the updated account. */
+  async activate(user: User, manager: EntityManager): Promise<User> {
+    const now = new Date();
+    await this.repo(manager).update(
+      { id: user.id },
+      { status: 'active', activatedAt: now, updatedAt: now },
+    );
+    return { ...user, status: 'active', activatedAt: now, updatedAt: now };
+  }
+
+  async updatePasswordHash(
+    userId: string,
+    passwordHash: string,
+    manager: EntityManager,
+  ): Promise<void> {
+    await this.repo(manager).update({ id: userId }, { passwordHash, updatedAt: new Date() });
   }
 }

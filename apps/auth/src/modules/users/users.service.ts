@@ -3,7 +3,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Outbox } from '@wp/messaging';
 import { DataSource } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
+import { ActivationService } from '../activation/activation.service.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
+import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import type { SessionResource } from '../sessions/session.serializer.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import type { RegisterUserDto } from './dto/register-user.dto.js';
@@ -11,15 +13,17 @@ import type { User } from './user.entity.js';
 import { toUserSnapshot } from './user.snapshot.js';
 import { InvalidUsernameError, UsernameTakenError } from './users.errors.js';
 import { UsersRepository } from './users.repository.js';
-import { normalizeEmail, normalizePhone } from './username.js';
+import {
+  toActivationRequired,
+  type ActivationRequiredResource,
+  type ValidationResource,
+} from './users.serializer.js';
+import { normalizeEmail, normalizePhone, usernameKey } from './username.js';
 
 /** Registration answer: a session (no activation needed) or the activation-required body. */
 export type RegistrationResult =
   | { kind: 'session'; session: SessionResource }
-  | {
-      kind: 'activation_required';
-      body: { user_id: string; status: 201; message: string; activationRequired: true };
-    };
+  | { kind: 'activation_required'; body: ActivationRequiredResource };
 
 @Injectable()
 export class UsersService {
@@ -28,15 +32,20 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly passwords: PasswordHasher,
     private readonly sessions: SessionsService,
+    private readonly activation: ActivationService,
+    private readonly limits: RateLimits,
     private readonly outbox: Outbox,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
   /**
    * `POST /users` (contract § Accounts and sessions; States and transitions, Account rows).
-   * Creates the account in one transaction with its `auth.user.registered` (and, when no
-   * activation is needed, `auth.user.activated`) events.
-   * @throws InvalidUsernameError 400, UsernameTakenError 409
+   * Phone accounts always need activation; email accounts when `AUTH_EMAIL_ACTIVATION_REQUIRED`.
+   * One transaction creates the account, its activation code, `auth.user.registered`, and
+   * either `notify.requested` (the code) or `auth.user.activated` and a session.
+   * A taken username costs the same argon2 hash as a fresh one, so timing does not tell them
+   * apart.
+   * @throws InvalidUsernameError 400; RateLimitedError 429 (per username); UsernameTakenError 409
    */
   async register(dto: RegisterUserDto, appId: string): Promise<RegistrationResult> {
     const method = dto.method ?? 'email';
@@ -49,6 +58,7 @@ export class UsersService {
         'must be a valid phone number in E.164 form, e.g. +14155550123',
       );
     }
+    await this.limits.consume('registration', usernameKey(email ?? phone ?? dto.username));
     const activationRequired = method === 'phone' || this.config.AUTH_EMAIL_ACTIVATION_REQUIRED;
     const passwordHash = await this.passwords.hash(dto.password);
     const now = new Date();
@@ -64,22 +74,38 @@ export class UsersService {
       createdAt: now,
       updatedAt: now,
     };
-    return this.dataSource.transaction(async (manager) => {
+    return this.dataSource.transaction(async (manager): Promise<RegistrationResult> => {
       if (!(await this.users.insert(user, manager))) throw new UsernameTakenError();
       await this.outbox.enqueue(manager, 'auth.user.registered', toUserSnapshot(user));
       if (activationRequired) {
-        return {
-          kind: 'activation_required',
-          body: {
-            user_id: user.id,
-            status: 201,
-            message: `Account created. Enter the 6-digit code sent by ${method === 'phone' ? 'SMS' : 'email'} to activate it.`,
-            activationRequired: true,
-          },
-        } as const;
+        await this.activation.issueCode(user, manager);
+        return { kind: 'activation_required', body: toActivationRequired(user.id, method) };
       }
       await this.outbox.enqueue(manager, 'auth.user.activated', toUserSnapshot(user));
-      return { kind: 'session', session: await this.sessions.open(user, appId, manager) } as const;
+      return { kind: 'session', session: await this.sessions.open(user, appId, manager) };
     });
+  }
+
+  /**
+   * `GET /users/validate/email`: `valid` syntactically (validator.js), `exists` an account has
+   * it. Rate limited per client address (contract § Limits).
+   */
+  async validateEmail(value: string, clientAddress: string): Promise<ValidationResource> {
+    await this.limits.consume('validation', clientAddress);
+    const email = normalizeEmail(value);
+    if (!email) return { valid: false, exists: false };
+    return { valid: true, exists: (await this.users.findByEmail(email)) !== null };
+  }
+
+  /** `GET /users/validate/phone`: as {@link validateEmail}, for a national number + calling code. */
+  async validatePhone(
+    phoneNumber: string,
+    countryCode: string,
+    clientAddress: string,
+  ): Promise<ValidationResource> {
+    await this.limits.consume('validation', clientAddress);
+    const phone = normalizePhone(phoneNumber, countryCode);
+    if (!phone) return { valid: false, exists: false };
+    return { valid: true, exists: (await this.users.findByPhone(phone)) !== null };
   }
 }

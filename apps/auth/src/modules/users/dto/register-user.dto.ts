@@ -1,9 +1,10 @@
-import { IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Length, MaxLength, MinLength } from 'class-validator';
 
 /** Body of `POST /users` (contract § Accounts and sessions). */
 export class RegisterUserDto {
   /** Email, or phone number in E.164 when `method` is `phone`. */
   @IsString()
+  @MinLength(1)
   @MaxLength(254)
   username!: string;
 
@@ -12,6 +13,7 @@ export class RegisterUserDto {
   @Length(8, 128)
   password!: string;
 
+  /** `phone` for phone registration; omitted or `email` for email. */
   @IsOptional()
   @IsIn(['email', 'phone'])
   method?: 'email' | 'phone';

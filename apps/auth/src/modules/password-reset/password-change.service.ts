@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { ForbiddenError, UnauthenticatedError } from '@wp/http';
+import type { Principal } from '@wp/security';
+import { DataSource } from 'typeorm';
+import { PasswordHasher } from '../passwords/password-hasher.js';
+import { RateLimits } from '../rate-limits/rate-limits.service.js';
+import { SessionsService } from '../sessions/sessions.service.js';
+import type { User } from '../users/user.entity.js';
+import { UsersRepository } from '../users/users.repository.js';
+import { usernameKey } from '../users/username.js';
+import { CurrentPasswordInvalidError } from './password-reset.errors.js';
+import { PasswordResetRepository } from './password-reset.repository.js';
+import { passwordOperation, type PasswordOperationResource } from './password-reset.serializer.js';
+
+/** `POST /users/password/change` (contract § Accounts and sessions, header set B). */
+@Injectable()
+export class PasswordChangeService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly resets: PasswordResetRepository,
+    private readonly passwords: PasswordHasher,
+    private readonly sessions: SessionsService,
+    private readonly limits: RateLimits,
+  ) {}
+
+  /**
+   * Sets a new password and ends the user's OTHER sessions (the caller's stays signed in). When
+   * `currentPassword` is sent it must match; such checks share the per-username login limit, so
+   * a stolen access token cannot be used to guess the password faster than a login could.
+   * Outstanding reset tokens are dropped.
+   * @throws ForbiddenError 403 for agent tokens; UnauthenticatedError 401 inactive account
+   * @throws CurrentPasswordInvalidError 422; RateLimitedError 429
+   */
+  async change(
+    principal: Principal,
+    newPassword: string,
+    currentPassword: string | undefined,
+  ): Promise<PasswordOperationResource> {
+    if (principal.type !== 'user') {
+      throw new ForbiddenError('Only users have passwords.', 'USER_TOKEN_REQUIRED');
+    }
+    const user = await this.users.findById(principal.id);
+    if (!user || user.status !== 'active') {
+      throw new UnauthenticatedError('The account is not active.', 'ACCOUNT_INACTIVE');
+    }
+    if (currentPassword !== undefined) await this.checkCurrent(user, currentPassword);
+    const passwordHash = await this.passwords.hash(newPassword);
+    const ended = await this.dataSource.transaction(async (manager) => {
+      await this.users.findByIdForUpdate(user.id, manager);
+      await this.users.updatePasswordHash(user.id, passwordHash, manager);
+      await this.resets.deleteForUser(user.id, manager);
+      return this.sessions.endAllOfUser(user.id, 'password_changed', manager, principal.sessionId);
+    });
+    return passwordOperation('Password changed. Other sessions were signed out.', ended);
+  }
+
+  private async checkCurrent(user: User, currentPassword: string): Promise<void> {
+    const key = usernameKey(user.email ?? user.phone ?? user.id);
+    await this.limits.consume('login', key);
+    if (!(await this.passwords.verify(user.passwordHash, currentPassword))) {
+      throw new CurrentPasswordInvalidError();
+    }
+    await this.limits.reset('login', key);
+  }
+}

@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { NotificationsModule } from '../notifications/notifications.module.js';
+import { PasswordsModule } from '../passwords/passwords.module.js';
+import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
+import { SessionsModule } from '../sessions/sessions.module.js';
+import { UsersRepositoryModule } from '../users/users-repository.module.js';
+import { PasswordChangeService } from './password-change.service.js';
+import { PasswordResetController } from './password-reset.controller.js';
+import { PasswordResetRepository } from './password-reset.repository.js';
+import { PasswordResetService } from './password-reset.service.js';
+
+@Module({
+  imports: [
+    UsersRepositoryModule,
+    PasswordsModule,
+    SessionsModule,
+    NotificationsModule,
+    RateLimitsModule,
+  ],
+  controllers: [PasswordResetController],
+  providers: [PasswordResetRepository, PasswordResetService, PasswordChangeService],
+})
+export class PasswordResetModule {}

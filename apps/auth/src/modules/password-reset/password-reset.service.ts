@@ -1,0 +1,103 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { Outbox } from '@wp/messaging';
+import { isWellFormedToken } from '@wp/security';
+import { DataSource } from 'typeorm';
+import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
+import { NotificationComposer } from '../notifications/notification-composer.js';
+import { PasswordHasher } from '../passwords/password-hasher.js';
+import { RateLimits } from '../rate-limits/rate-limits.service.js';
+import { SessionsService } from '../sessions/sessions.service.js';
+import { UsersRepository } from '../users/users.repository.js';
+import { normalizeEmail, usernameKey } from '../users/username.js';
+import { ResetTokenInvalidError } from './password-reset.errors.js';
+import { PasswordResetRepository } from './password-reset.repository.js';
+import {
+  passwordOperation,
+  resetRequested,
+  type PasswordOperationResource,
+} from './password-reset.serializer.js';
+
+/** A reset token: `prt_` + 256 random bits (base64url), within the token character rule. */
+function newResetToken(): string {
+  return `prt_${randomBytes(32).toString('base64url')}`;
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/**
+ * Forgotten passwords (contract § Accounts and sessions: `reset_request`, `reset`; § Errors
+ * "Other rules"): enumeration-safe requests, single-use tokens with a lifetime
+ * (`PASSWORD_RESET_TOKEN_TTL_SECONDS`, 1 h), and a reset that ends every session of the account.
+ */
+@Injectable()
+export class PasswordResetService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly users: UsersRepository,
+    private readonly resets: PasswordResetRepository,
+    private readonly passwords: PasswordHasher,
+    private readonly sessions: SessionsService,
+    private readonly composer: NotificationComposer,
+    private readonly outbox: Outbox,
+    private readonly limits: RateLimits,
+    @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
+  ) {}
+
+  /**
+   * `POST /users/password/reset_request`: the same 200 body whether or not the email has an
+   * account, through the same work (rate limit, token, one transaction running the same
+   * statement); only an existing account gets a token stored and its mail enqueued.
+   * @throws RateLimitedError 429 beyond `PASSWORD_RESET_RATE_LIMIT` per email (counted for
+   *   every email, so it reveals nothing either)
+   */
+  async requestReset(rawEmail: string): Promise<PasswordOperationResource> {
+    const email = normalizeEmail(rawEmail);
+    await this.limits.consume('password_reset', usernameKey(email ?? rawEmail));
+    const answer = resetRequested(this.config.PASSWORD_RESET_TOKEN_TTL_SECONDS);
+    if (!email) return answer;
+    const token = newResetToken();
+    const expiresAt = new Date(Date.now() + this.config.PASSWORD_RESET_TOKEN_TTL_SECONDS * 1000);
+    await this.dataSource.transaction(async (manager) => {
+      const userId = await this.resets.issue(email, hashToken(token), expiresAt, manager);
+      if (userId !== null) {
+        await this.outbox.enqueue(
+          manager,
+          'notify.requested',
+          this.composer.passwordReset(email, token),
+        );
+      }
+    });
+    return answer;
+  }
+
+  /**
+   * `POST /users/password/reset`: sets the new password, uses the token up, ends every
+   * session of the account (families revoked, sids deny-listed) and clears its login limit.
+   * @throws ResetTokenInvalidError 422 wrong/used/expired token or foreign email (one answer)
+   */
+  async reset(
+    rawEmail: string,
+    newPassword: string,
+    token: string,
+  ): Promise<PasswordOperationResource> {
+    const email = normalizeEmail(rawEmail);
+    if (!email || !isWellFormedToken(token)) throw new ResetTokenInvalidError();
+    const tokenHash = hashToken(token);
+    // Checked before hashing so that guesses cost no argon2 time; re-checked atomically below.
+    if ((await this.resets.findValid(email, tokenHash)) === null) {
+      throw new ResetTokenInvalidError();
+    }
+    const passwordHash = await this.passwords.hash(newPassword);
+    const ended = await this.dataSource.transaction(async (manager) => {
+      const userId = await this.resets.consume(email, tokenHash, manager);
+      if (userId === null) throw new ResetTokenInvalidError();
+      await this.users.updatePasswordHash(userId, passwordHash, manager);
+      return this.sessions.endAllOfUser(userId, 'password_reset', manager);
+    });
+    await this.limits.reset('login', usernameKey(email));
+    return passwordOperation('Password updated. Sign in with the new password.', ended);
+  }
+}

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError } from '@wp/http';
+import { REDIS, type Redis } from '@wp/persistence';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
+import { RateLimitedError, type RateLimitName } from './rate-limits.errors.js';
+
+/**
+ * The auth service's rate limits (contract § Limits; ARCHITECTURE § 4 "Lifetimes and limits"),
+ * fixed windows kept in Redis with rate-limiter-flexible (atomic Lua increment), so every
+ * replica shares them. Keys are SHA-256 digests: no email or phone number is stored in Redis.
+ *
+ * `consume` RESERVES a point before the guarded work runs: with 5 points, 100 concurrent login
+ * attempts run at most 5 password verifications; the rest are refused without touching argon2.
+ * A limit of 0 switches that limit off.
+ */
+@Injectable()
+export class RateLimits {
+  private readonly limiters: Record<RateLimitName, RateLimiterRedis | null>;
+
+  constructor(@Inject(REDIS) redis: Redis, @Inject(AUTH_CONFIG) config: AuthConfig) {
+    const make = (name: RateLimitName, points: number, duration: number) =>
+      points === 0
+        ? null
+        : new RateLimiterRedis({ storeClient: redis, keyPrefix: `rl:${name}`, points, duration });
+    this.limiters = {
+      login: make('login', config.LOGIN_RATE_LIMIT, config.LOGIN_RATE_WINDOW_SECONDS),
+      registration: make(
+        'registration',
+        config.REGISTRATION_RATE_LIMIT,
+        config.REGISTRATION_RATE_WINDOW_SECONDS,
+      ),
+      validation: make(
+        'validation',
+        config.VALIDATION_RATE_LIMIT,
+        config.VALIDATION_RATE_WINDOW_SECONDS,
+      ),
+      password_reset: make(
+        'password_reset',
+        config.PASSWORD_RESET_RATE_LIMIT,
+        config.PASSWORD_RESET_RATE_WINDOW_SECONDS,
+      ),
+      activation_resend: make(
+        'activation_resend',
+        config.ACTIVATION_RESEND_LIMIT,
+        config.ACTIVATION_RESEND_WINDOW_SECONDS,
+      ),
+    };
+  }
+
+  /**
+   * Reserves one point of `limit` for `key`.
+   * @throws RateLimitedError 429 (with Retry-After) when the window's points are used up
+   * @throws DomainError 503 `UNAVAILABLE` when Redis does not answer
+   */
+  async consume(limit: RateLimitName, key: string): Promise<void> {
+    const limiter = this.limiters[limit];
+    if (!limiter) return;
+    try {
+      await limiter.consume(digest(key));
+    } catch (error) {
+      if (error instanceof RateLimiterRes) {
+        throw new RateLimitedError(limit, Math.max(1, Math.ceil(error.msBeforeNext / 1000)));
+      }
+      throw unavailable();
+    }
+  }
+
+  /** Forgets the points used by `key` (a successful login resets its failure count). */
+  async reset(limit: RateLimitName, key: string): Promise<void> {
+    const limiter = this.limiters[limit];
+    if (!limiter) return;
+    try {
+      await limiter.delete(digest(key));
+    } catch {
+      throw unavailable();
+    }
+  }
+}
+
+function digest(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('base64url');
+}
+
+function unavailable(): DomainError {
+  return new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
+    detail: 'The rate limit store did not answer. Retry shortly.',
+  });
+}

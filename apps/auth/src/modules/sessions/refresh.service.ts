@@ -1,0 +1,99 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { SecretBox } from '@wp/security';
+import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
+import { toSessionResource, type SessionResource } from './session.serializer.js';
+import { RefreshTokenInvalidError, RefreshTokenReusedError } from './sessions.errors.js';
+import { SessionsRepository, type PresentedRefreshToken } from './sessions.repository.js';
+import { SessionsService } from './sessions.service.js';
+import { TokenService } from './token.service.js';
+
+/**
+ * `POST /oauth/token/refresh` (contract § Accounts and sessions; Authentication 4): refresh
+ * token rotation in families (ARCHITECTURE § 3 "Refresh token", OAuth 2.0 Security BCP § 4.14).
+ *
+ * - The current token rotates with one conditional UPDATE: exactly one of any number of
+ *   concurrent callers wins; no read-then-write race.
+ * - The token rotated last, replayed within `REFRESH_GRACE_SECONDS` (default 20 s), answers the
+ *   SAME pair the winner got (kept sealed with AES-256-GCM for the window): N tabs refreshing at
+ *   once see one rotation and N identical answers.
+ * - Any older token, or the previous one after the window, is re-use: the whole family is
+ *   revoked and its `sid` deny-listed, so every token of it dies (401 `REFRESH_TOKEN_REUSED`).
+ */
+@Injectable()
+export class RefreshService {
+  constructor(
+    private readonly sessions: SessionsRepository,
+    private readonly lifecycle: SessionsService,
+    private readonly tokens: TokenService,
+    private readonly box: SecretBox,
+    @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
+  ) {}
+
+  /**
+   * @returns the session resource with a new access token and a new refresh token
+   * @throws RefreshTokenInvalidError 401 unknown, expired or revoked token, inactive account
+   * @throws RefreshTokenReusedError 401 an old token was replayed; the family is now revoked
+   */
+  async refresh(refreshToken: string): Promise<SessionResource> {
+    const hash = this.tokens.hashRefreshToken(refreshToken);
+    const presented = await this.sessions.findByTokenHash(hash);
+    if (!presented || presented.user.status !== 'active') throw new RefreshTokenInvalidError();
+    if (presented.tokenGeneration === presented.familyGeneration) {
+      const rotated = await this.tryRotate(presented, hash);
+      if (rotated) return rotated;
+    }
+    return this.replay(presented);
+  }
+
+  /** Signs the new pair, then tries the conditional rotation; null when it matched nothing. */
+  private async tryRotate(
+    presented: PresentedRefreshToken,
+    hash: string,
+  ): Promise<SessionResource | null> {
+    const { user, familyId, appId } = presented;
+    const refreshToken = this.tokens.newRefreshToken();
+    const access = this.tokens.signAccessToken({
+      sub: user.id,
+      sid: familyId,
+      typ: 'user',
+      app: appId,
+      email: user.email,
+    });
+    const session = toSessionResource(user, {
+      accessToken: access.token,
+      refreshToken,
+      expiresIn: this.tokens.accessTokenTtl,
+    });
+    const sealed =
+      this.config.REFRESH_GRACE_SECONDS > 0 ? this.box.encrypt(JSON.stringify(session)) : null;
+    const won = await this.sessions.rotate({
+      familyId,
+      currentHash: hash,
+      newHash: this.tokens.hashRefreshToken(refreshToken),
+      sealedResponse: sealed,
+    });
+    return won ? session : null;
+  }
+
+  /** The presented token is not (or no longer) current: grace answer, or re-use. */
+  private async replay(presented: PresentedRefreshToken): Promise<SessionResource> {
+    const state = await this.sessions.replayState(
+      presented.familyId,
+      this.config.REFRESH_GRACE_SECONDS,
+    );
+    if (!state?.live) throw new RefreshTokenInvalidError();
+    if (presented.tokenGeneration === state.generation) {
+      // Still current yet not rotated: the family expired or was revoked in between.
+      throw new RefreshTokenInvalidError();
+    }
+    if (
+      presented.tokenGeneration === state.generation - 1 &&
+      state.inGrace &&
+      state.graceResponse !== null
+    ) {
+      return JSON.parse(this.box.decrypt(state.graceResponse)) as SessionResource;
+    }
+    await this.lifecycle.end(presented.familyId, 'reuse_detected');
+    throw new RefreshTokenReusedError();
+  }
+}

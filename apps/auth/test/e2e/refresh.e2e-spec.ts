@@ -1,0 +1,213 @@
+import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app.js';
+import { countRows, registerActive, tokensOf, type Tokens } from '../support/flows.js';
+import { SessionsService } from '../../src/modules/sessions/sessions.service.js';
+import { UsersRepository } from '../../src/modules/users/users.repository.js';
+
+/**
+ * Contract § Authentication 4-6 (`POST /oauth/token/refresh`, `GET /oauth/token/revoke`) with
+ * ARCHITECTURE § 3 "Refresh token": rotation in families with one conditional UPDATE, a 20 s
+ * grace window answering the same pair, re-use revoking the family, revoke always winning.
+ */
+describe('auth: refresh token rotation in families', () => {
+  let ctx: AuthTestContext;
+
+  beforeAll(async () => {
+    ctx = await startAuthTestApp({ AUTH_EMAIL_ACTIVATION_REQUIRED: 'false' });
+  });
+  afterAll(() => ctx.close());
+
+  const refresh = (refreshToken: string) =>
+    ctx.post('/v1/api/oauth/token/refresh', { refresh_token: refreshToken });
+  const info = (accessToken: string) =>
+    ctx.get('/v1/api/oauth/token/info', ctx.bearer(accessToken));
+  const familyOf = async (accessToken: string) => {
+    const res = await info(accessToken);
+    return res.json<{ sid: string }>().sid;
+  };
+  const family = async (sid: string) =>
+    (
+      await ctx.db.query<{ generation: number; revoked_reason: string | null }[]>(
+        'SELECT generation, revoked_reason FROM refresh_token_family WHERE id = $1',
+        [sid],
+      )
+    )[0];
+
+  /** Expects every token given to be refused: access tokens by the guard, refresh tokens by refresh. */
+  async function expectDead(tokens: Partial<Tokens>[]): Promise<void> {
+    for (const t of tokens) {
+      if (t.accessToken) expect((await info(t.accessToken)).statusCode).toBe(401);
+      if (t.refreshToken) expect((await refresh(t.refreshToken)).statusCode).toBe(401);
+    }
+  }
+
+  it('rotates: a new access and refresh token in the session shape, same session id', async () => {
+    const session = await registerActive(ctx);
+    const res = await refresh(session.refreshToken);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.data).toMatchObject({
+      id: session.userId,
+      type: 'session',
+      attributes: { email: session.email, firstName: '', lastName: '' },
+    });
+    const next = tokensOf(body);
+    expect(next.accessToken).not.toBe(session.accessToken);
+    expect(next.refreshToken).not.toBe(session.refreshToken);
+    expect(next.refreshToken).toMatch(/^[A-Za-z0-9._-]+$/);
+    expect(await familyOf(next.accessToken)).toBe(await familyOf(session.accessToken));
+    expect((await refresh(next.refreshToken)).statusCode).toBe(200);
+  });
+
+  it('answers a replay of the just-rotated token within the grace window with the SAME pair, without rotating again', async () => {
+    const session = await registerActive(ctx);
+    const first = await refresh(session.refreshToken);
+    const replay = await refresh(session.refreshToken);
+    expect(replay.statusCode).toBe(200);
+    expect(replay.json()).toEqual(first.json());
+    expect((await family(await familyOf(session.accessToken))).generation).toBe(1);
+  });
+
+  it('stores the grace pair encrypted, never in clear', async () => {
+    const session = await registerActive(ctx);
+    const next = tokensOf((await refresh(session.refreshToken)).json());
+    const [row] = await ctx.db.query<{ grace_response: string }[]>(
+      'SELECT grace_response FROM refresh_token_family WHERE id = $1',
+      [await familyOf(next.accessToken)],
+    );
+    expect(row.grace_response).toMatch(/^v1\./);
+    expect(row.grace_response).not.toContain(next.refreshToken);
+    expect(row.grace_response).not.toContain(next.accessToken.split('.')[1]);
+  });
+
+  it('revokes the whole family when the rotated token is replayed after the grace window (401 REFRESH_TOKEN_REUSED)', async () => {
+    const session = await registerActive(ctx);
+    const next = tokensOf((await refresh(session.refreshToken)).json());
+    const sid = await familyOf(next.accessToken);
+    await ctx.db.query(
+      `UPDATE refresh_token_family SET rotated_at = now() - interval '21 seconds' WHERE id = $1`,
+      [sid],
+    );
+    const replay = await refresh(session.refreshToken);
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json().errors[0].code).toBe('REFRESH_TOKEN_REUSED');
+    expect((await family(sid)).revoked_reason).toBe('reuse_detected');
+    await expectDead([session, next]);
+  });
+
+  it('answers 50 parallel refreshes of one token with one rotation and 50 identical 200 answers', async () => {
+    const session = await registerActive(ctx);
+    const sid = await familyOf(session.accessToken);
+    const tokensBefore = await countRows(ctx, `refresh_token WHERE family_id = '${sid}'`);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => refresh(session.refreshToken)),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(50).fill(200));
+    const bodies = answers.map((a) => a.body);
+    expect(new Set(bodies).size).toBe(1);
+    expect((await family(sid)).generation).toBe(1);
+    expect(await countRows(ctx, `refresh_token WHERE family_id = '${sid}'`)).toBe(tokensBefore + 1);
+    const next = tokensOf(answers[0].json());
+    expect((await info(next.accessToken)).statusCode).toBe(200);
+  });
+
+  it('revokes the family when an older token is replayed afterwards: 401 and every token of the family dead', async () => {
+    const session = await registerActive(ctx);
+    const other = tokensOf(
+      (
+        await ctx.post('/v1/api/oauth/token', {
+          username: session.email,
+          password: session.password,
+        })
+      ).json(),
+    );
+    const parallel = await Promise.all(
+      Array.from({ length: 50 }, () => refresh(session.refreshToken)),
+    );
+    const second = tokensOf(parallel[0].json());
+    const third = tokensOf((await refresh(second.refreshToken)).json());
+    const replay = await refresh(session.refreshToken);
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json().errors[0].code).toBe('REFRESH_TOKEN_REUSED');
+    await expectDead([session, second, third]);
+    // another session of the same user is not part of the family and keeps working
+    expect((await info(other.accessToken)).statusCode).toBe(200);
+    expect((await refresh(other.refreshToken)).statusCode).toBe(200);
+  });
+
+  it('never accepts a token issued after the logout, over 1,000 interleaved refresh/logout pairs', async () => {
+    const user = await registerActive(ctx);
+    const account = await ctx.app.get(UsersRepository).findById(user.userId);
+    const sessions = ctx.app.get(SessionsService);
+    const appId = (await ctx.db.query<{ id: string }[]>('SELECT id FROM client_application'))[0].id;
+    const outcomes = { refreshWon: 0, logoutWon: 0 };
+    const violations: string[] = [];
+    const pairs = 1000;
+    const batch = 25;
+    for (let start = 0; start < pairs; start += batch) {
+      const opened = await Promise.all(
+        Array.from({ length: Math.min(batch, pairs - start) }, () =>
+          sessions.open(account!, appId),
+        ),
+      );
+      await Promise.all(
+        opened.map(async (session, i) => {
+          const { accessToken, refreshToken } = session.data.attributes;
+          const logout = () => ctx.get('/v1/api/oauth/token/revoke', ctx.bearer(accessToken));
+          const [r, l] =
+            (start + i) % 2 === 0
+              ? await Promise.all([refresh(refreshToken), logout()])
+              : await Promise.all([logout(), refresh(refreshToken)]).then(([a, b]) => [b, a]);
+          if (l.statusCode !== 200) violations.push(`logout answered ${l.statusCode}`);
+          if (r.statusCode !== 200) {
+            outcomes.logoutWon++;
+            return;
+          }
+          outcomes.refreshWon++;
+          const issued = tokensOf(r.json());
+          const [access, again] = await Promise.all([
+            info(issued.accessToken),
+            refresh(issued.refreshToken),
+          ]);
+          if (access.statusCode !== 401) violations.push(`access token accepted after logout`);
+          if (again.statusCode !== 401) violations.push(`refresh token accepted after logout`);
+        }),
+      );
+    }
+    expect(violations).toEqual([]);
+    expect(outcomes.refreshWon + outcomes.logoutWon).toBe(pairs);
+    // Both orders really happened, or the test proved little.
+    expect(outcomes.refreshWon).toBeGreaterThan(0);
+    expect(outcomes.logoutWon).toBeGreaterThan(0);
+  }, 180_000);
+
+  it('refuses unknown and malformed refresh tokens with 401, a missing one with 400', async () => {
+    const unknown = await refresh('rt_' + 'A'.repeat(43));
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json().errors[0].code).toBe('REFRESH_TOKEN_INVALID');
+    const malformed = await refresh('rt_abc$%def');
+    expect(malformed.statusCode).toBe(401);
+    expect(malformed.json().errors[0].code).toBe('TOKEN_MALFORMED');
+    const missing = await ctx.post('/v1/api/oauth/token/refresh', {});
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors[0].source).toEqual({ pointer: '/refresh_token' });
+  });
+
+  it('refuses a refresh token whose family expired', async () => {
+    const session = await registerActive(ctx);
+    await ctx.db.query(
+      `UPDATE refresh_token_family SET expires_at = now() - interval '1 second' WHERE id = $1`,
+      [await familyOf(session.accessToken)],
+    );
+    const res = await refresh(session.refreshToken);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().errors[0].code).toBe('REFRESH_TOKEN_INVALID');
+  });
+
+  it('refuses refresh after logout, within the grace window too', async () => {
+    const session = await registerActive(ctx);
+    const next = tokensOf((await refresh(session.refreshToken)).json());
+    const logout = await ctx.get('/v1/api/oauth/token/revoke', ctx.bearer(next.accessToken));
+    expect(logout.statusCode).toBe(200);
+    await expectDead([session, next]);
+  });
+});
