@@ -8,10 +8,14 @@ const SERVICES = ['auth', 'org', 'wallet', 'analytics'];
 
 function migrateAll(env = process.env) {
   for (const service of SERVICES) {
-    const result = spawnSync(process.execPath, [join(__dirname, '..', 'apps', service, 'dist', 'migrate.js')], {
-      env,
-      stdio: 'inherit',
-    });
+    const result = spawnSync(
+      process.execPath,
+      [join(__dirname, '..', 'apps', service, 'dist', 'migrate.js')],
+      {
+        env,
+        stdio: 'inherit',
+      },
+    );
     if (result.status !== 0) {
       process.stderr.write(`migrations of ${service} failed\n`);
       process.exit(result.status ?? 1);

@@ -7,6 +7,7 @@ const { spawn } = require('node:child_process');
 const { join } = require('node:path');
 const { ensureDevEnv } = require('./dev-env.js');
 const { migrateAll } = require('./migrate.js');
+const { startMailCatcher } = require('./dev-mail-catcher.js');
 
 const APPS = [
   { name: 'auth', portVar: 'AUTH_PORT', port: 8081 },
@@ -21,12 +22,32 @@ migrateAll(env);
 
 const children = [];
 let stopping = false;
+let mailCatcher = null;
+if (!env.SMTP_URL) {
+  startMailCatcher(1025, (text) =>
+    process.stdout.write(
+      text
+        .split('\n')
+        .map((l) => `[mail]      ${l}`)
+        .join('\n') + '\n',
+    ),
+  ).then(
+    (stop) => {
+      mailCatcher = stop;
+    },
+    () => undefined,
+  );
+}
 
 for (const app of APPS) {
-  const child = spawn(process.execPath, ['--enable-source-maps', join(__dirname, '..', 'apps', app.name, 'dist', 'main.js')], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', join(__dirname, '..', 'apps', app.name, 'dist', 'main.js')],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const prefix = `[${app.name}]`.padEnd(12);
   const forward = (stream, out) => {
     let buffer = '';
@@ -69,15 +90,18 @@ async function waitReady() {
 function stop(code) {
   if (stopping) return;
   stopping = true;
+  if (mailCatcher) void mailCatcher();
   for (const { child } of children) if (child.exitCode === null) child.kill('SIGTERM');
   const timer = setTimeout(() => {
     for (const { child } of children) if (child.exitCode === null) child.kill('SIGKILL');
     process.exit(code);
   }, 10_000);
   timer.unref();
-  Promise.all(children.map(({ child }) => child.exitCode !== null || new Promise((r) => child.once('exit', r)))).then(() =>
-    process.exit(code),
-  );
+  Promise.all(
+    children.map(
+      ({ child }) => child.exitCode !== null || new Promise((r) => child.once('exit', r)),
+    ),
+  ).then(() => process.exit(code));
 }
 
 process.on('SIGINT', () => stop(0));
@@ -90,6 +114,7 @@ waitReady().then(
       `\nWorkspace platform is up.\n` +
         `  Gateway:  http://localhost:${port}   (auth_url = org_url = wallet_url = http://localhost:${port}/v1/api, analytics_url = http://localhost:${port})\n` +
         `  Api-Key:  ${env.BOOTSTRAP_API_KEY}\n` +
+        (env.SMTP_URL ? '' : `  Mail:     printed here as [mail] (no SMTP_URL set)\n`) +
         `  Stop:     Ctrl-C\n\n`,
     );
   },

@@ -22,6 +22,7 @@ export interface TestKeys {
   apiKey: string;
   encryptionKey: string;
   adminAccessToken: string;
+  codeSecret: string;
 }
 
 export function generateTestKeys(): TestKeys {
@@ -32,6 +33,7 @@ export function generateTestKeys(): TestKeys {
     apiKey: `wpk_test_${randomBytes(16).toString('hex')}`,
     encryptionKey: randomBytes(32).toString('base64'),
     adminAccessToken: `adm_${randomBytes(16).toString('hex')}`,
+    codeSecret: randomBytes(32).toString('base64url'),
   };
 }
 
@@ -59,6 +61,7 @@ export class TestEnvironment {
       BOOTSTRAP_API_KEY: this.keys.apiKey,
       SECRETS_ENCRYPTION_KEY: this.keys.encryptionKey,
       ADMIN_ACCESS_TOKENS: this.keys.adminAccessToken,
+      AUTH_CODE_SECRET: this.keys.codeSecret,
       ...overrides,
     };
   }
