@@ -1,0 +1,40 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { REDACTED_PATHS } from './logging.module.js';
+
+describe('log redaction (ARCHITECTURE § 5)', () => {
+  it('removes credentials from headers and secrets from logged objects', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = pino({ redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
+    logger.info({
+      req: {
+        headers: {
+          authorization: 'Bearer eyJ.secret.token',
+          'api-key': 'wpk_live_key',
+          'admin-access': 'adm_secret',
+          'user-agent': 'curl',
+        },
+      },
+      body: { password: 'hunter22', code: '123456', refresh_token: 'rt_abc', name: 'Acme' },
+    });
+    const line = lines.join('');
+    for (const secret of [
+      'eyJ.secret.token',
+      'wpk_live_key',
+      'adm_secret',
+      'hunter22',
+      '123456',
+      'rt_abc',
+    ]) {
+      expect(line).not.toContain(secret);
+    }
+    expect(line).toContain('curl');
+    expect(line).toContain('Acme');
+  });
+});
