@@ -1,0 +1,100 @@
+import { NotFoundException, type ArgumentsHost } from '@nestjs/common';
+import { DomainError } from './domain-error.js';
+import { JsonApiErrorFilter } from './json-api-error.filter.js';
+
+/** A minimal Fastify reply/request pair recording what the filter sends. */
+function host() {
+  const sent: { status?: number; headers: Record<string, string>; body?: unknown } = {
+    headers: {},
+  };
+  const reply = {
+    status(code: number) {
+      sent.status = code;
+      return reply;
+    },
+    header(name: string, value: string) {
+      sent.headers[name.toLowerCase()] = value;
+      return reply;
+    },
+    send(body: unknown) {
+      sent.body = body;
+      return reply;
+    },
+  };
+  const request = { id: 'req-42' };
+  const argumentsHost = {
+    switchToHttp: () => ({ getResponse: () => reply, getRequest: () => request }),
+  } as unknown as ArgumentsHost;
+  return { sent, argumentsHost };
+}
+
+describe('JsonApiErrorFilter (ARCHITECTURE § 4 error body)', () => {
+  const filter = new JsonApiErrorFilter();
+  beforeAll(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
+
+  it('writes a DomainError as its category status with code, title, detail, source, meta', () => {
+    const { sent, argumentsHost } = host();
+    filter.catch(
+      new DomainError('rule', 'INVALID_ROLE_TRANSITION', 'Invalid role transition', {
+        detail: 'Transfer ownership first.',
+        source: { pointer: '/role' },
+        meta: { x: 1 },
+      }),
+      argumentsHost,
+    );
+    expect(sent.status).toBe(422);
+    expect(sent.body).toEqual({
+      errors: [
+        {
+          status: '422',
+          code: 'INVALID_ROLE_TRANSITION',
+          title: 'Invalid role transition',
+          detail: 'Transfer ownership first.',
+          source: { pointer: '/role' },
+          meta: { x: 1 },
+        },
+      ],
+    });
+  });
+
+  it('sets Retry-After for rate limits', () => {
+    const { sent, argumentsHost } = host();
+    filter.catch(
+      new DomainError('rate_limited', 'RATE_LIMITED', 'Too many', { retryAfter: 30 }),
+      argumentsHost,
+    );
+    expect(sent.status).toBe(429);
+    expect(sent.headers['retry-after']).toBe('30');
+  });
+
+  it('maps Nest HTTP errors such as unknown routes', () => {
+    const { sent, argumentsHost } = host();
+    filter.catch(new NotFoundException('Cannot GET /nowhere'), argumentsHost);
+    expect(sent.status).toBe(404);
+    expect((sent.body as { errors: { code: string }[] }).errors[0]!.code).toBe('NOT_FOUND');
+  });
+
+  it('maps Fastify parser errors to 400', () => {
+    const { sent, argumentsHost } = host();
+    filter.catch(
+      Object.assign(new Error('Unexpected end of JSON'), {
+        code: 'FST_ERR_CTP_INVALID_JSON',
+        statusCode: 400,
+      }),
+      argumentsHost,
+    );
+    expect(sent.status).toBe(400);
+  });
+
+  it('answers anything unexpected with 500, the request id and no internals', () => {
+    const { sent, argumentsHost } = host();
+    filter.catch(new TypeError('secret internal detail at line 12'), argumentsHost);
+    expect(sent.status).toBe(500);
+    const text = JSON.stringify(sent.body);
+    expect(text).not.toContain('secret internal detail');
+    expect(text).not.toContain('line 12');
+    expect((sent.body as { errors: { meta: unknown }[] }).errors[0]!.meta).toEqual({
+      requestId: 'req-42',
+    });
+  });
+});
