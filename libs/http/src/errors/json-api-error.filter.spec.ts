@@ -71,7 +71,7 @@ describe('JsonApiErrorFilter (ARCHITECTURE § 4 error body)', () => {
     const { sent, argumentsHost } = host();
     filter.catch(new NotFoundException('Cannot GET /nowhere'), argumentsHost);
     expect(sent.status).toBe(404);
-    expect((sent.body as { errors: { code: string }[] }).errors[0]!.code).toBe('NOT_FOUND');
+    expect((sent.body as { errors: { code: string }[] }).errors[0].code).toBe('NOT_FOUND');
   });
 
   it('maps Fastify parser errors to 400', () => {
@@ -93,7 +93,7 @@ describe('JsonApiErrorFilter (ARCHITECTURE § 4 error body)', () => {
     const text = JSON.stringify(sent.body);
     expect(text).not.toContain('secret internal detail');
     expect(text).not.toContain('line 12');
-    expect((sent.body as { errors: { meta: unknown }[] }).errors[0]!.meta).toEqual({
+    expect((sent.body as { errors: { meta: unknown }[] }).errors[0].meta).toEqual({
       requestId: 'req-42',
     });
   });
