@@ -4,3 +4,4 @@ export * from './sinks/mailbox.js';
 export * from './sinks/mime.js';
 export * from './sinks/smtp-sink.js';
 export * from './sinks/http-sink.js';
+export * from './route-audit.js';

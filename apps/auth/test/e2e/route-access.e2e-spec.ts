@@ -1,0 +1,50 @@
+import { IS_PUBLIC, NO_API_KEY } from '@wp/http';
+import { auditRoutes } from '@wp/testing';
+import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app.js';
+
+/**
+ * Every auth route needs Api-Key + bearer token except the contract's header set K
+ * (contract § Endpoints) and the infrastructure routes. A route added without a decision fails
+ * here.
+ */
+describe('auth route access', () => {
+  let ctx: AuthTestContext;
+  beforeAll(async () => {
+    ctx = await startAuthTestApp();
+  });
+  afterAll(() => ctx.close());
+
+  it('marks exactly the header-set-K routes public and only infrastructure keyless', () => {
+    const routes = auditRoutes(ctx.app, { isPublic: IS_PUBLIC, noApiKey: NO_API_KEY });
+    const keyless = routes.filter((r) => r.noApiKey).map((r) => r.route);
+    const publicOnly = routes.filter((r) => r.isPublic && !r.noApiKey).map((r) => r.route);
+    expect(keyless.sort()).toEqual([
+      'GET /health/live',
+      'GET /health/ready',
+      'GET /metrics',
+      'GET /oauth/jwks.json',
+    ]);
+    expect(publicOnly.sort()).toEqual(
+      [
+        'POST /oauth/token',
+        'POST /oauth/token/refresh',
+        'POST /users',
+        'POST /users/:userId/activate/email',
+        'POST /users/:userId/activate/phone',
+        'POST /users/:userId/resend_activation',
+        'GET /users/validate/email',
+        'GET /users/validate/phone',
+        'POST /users/password/reset_request',
+        'POST /users/password/reset',
+      ].sort(),
+    );
+    const guarded = routes.filter((r) => !r.isPublic && !r.noApiKey).map((r) => r.route);
+    expect(guarded).toEqual(
+      expect.arrayContaining([
+        'GET /oauth/token/revoke',
+        'GET /oauth/token/info',
+        'POST /users/password/change',
+      ]),
+    );
+  });
+});
