@@ -30,18 +30,18 @@ export function auditRoutes(
       for (const name of Object.getOwnPropertyNames(controller.prototype)) {
         const handler = (controller.prototype as Record<string, unknown>)[name];
         if (typeof handler !== 'function' || name === 'constructor') continue;
-        const path: unknown = Reflect.getMetadata(PATH_METADATA, handler);
-        const method: unknown = Reflect.getMetadata(METHOD_METADATA, handler);
+        const path = Reflect.getMetadata(PATH_METADATA, handler) as string | undefined;
+        const method = Reflect.getMetadata(METHOD_METADATA, handler) as number | undefined;
         if (path === undefined || method === undefined) continue;
         const flag = (key: string) =>
           Reflect.getMetadata(key, handler) === true ||
           Reflect.getMetadata(key, controller) === true;
-        const full = `/${[base, String(path)]
+        const full = `/${[base, path]
           .map((p) => p.replace(/^\/|\/$/g, ''))
           .filter(Boolean)
           .join('/')}`;
         out.push({
-          route: `${METHODS[method as number] ?? String(method)} ${full}`,
+          route: `${METHODS[method] ?? method} ${full}`,
           isPublic: flag(keys.isPublic),
           noApiKey: flag(keys.noApiKey),
         });
