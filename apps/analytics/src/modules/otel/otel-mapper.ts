@@ -348,23 +348,18 @@ function nanosToDate(nanos: string | null): Date | undefined {
   return new Date(Number(BigInt(nanos) / 1_000_000n));
 }
 
-/** Langfuse parses JSON-looking strings (its SDKs serialise input/output/metadata). */
+/**
+ * Langfuse SDKs serialise non-string values to JSON and Langfuse reads them back parsed; a string
+ * that is not JSON stays a string.
+ */
 function parseJson(value: unknown): unknown {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') return value;
-  const t = value.trim();
-  if (
-    (t.startsWith('{') && t.endsWith('}')) ||
-    (t.startsWith('[') && t.endsWith(']')) ||
-    t.startsWith('"')
-  ) {
-    try {
-      return JSON.parse(t);
-    } catch {
-      return value;
-    }
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
   }
-  return value;
 }
 
 function jsonObject(value: unknown): Record<string, unknown> | undefined {
