@@ -56,13 +56,13 @@ export class ProjectsRepository {
     version: number,
     keys: { id: string; publicKey: string; secretKeySha256: string; expiresAt: string | null }[],
   ): Promise<boolean> {
-    const updated: unknown[] = await manager.query(
+    // TypeORM answers an UPDATE with [rows, affected count].
+    const [, affected] = (await manager.query(
       `UPDATE analytics_project SET keys_version = $2, updated_at = now()
-       WHERE project_id = $1 AND keys_version < $2 AND deleted_at IS NULL
-       RETURNING project_id`,
+       WHERE project_id = $1 AND keys_version < $2 AND deleted_at IS NULL`,
       [projectId, version],
-    );
-    if (updated.length === 0) return false;
+    )) as [unknown[], number];
+    if (affected === 0) return false;
     await manager.query(`DELETE FROM project_api_key WHERE project_id = $1`, [projectId]);
     if (keys.length > 0) {
       await manager.query(
