@@ -28,6 +28,22 @@ export const datetimeField = z.preprocess(
     .optional(),
 );
 
+/** A datetime the caller must send (400 naming it when missing). */
+export function requiredDatetimeField(name: string) {
+  return z.preprocess(
+    blankToUndefined,
+    z.iso
+      .datetime({
+        offset: true,
+        error: (issue) =>
+          issue.input === undefined
+            ? `${name} is required (ISO 8601 datetime with offset)`
+            : 'expected an ISO 8601 datetime with offset, e.g. 2025-01-01T00:00:00Z',
+      })
+      .transform((v) => new Date(v)),
+  );
+}
+
 /** `a,b` and/or repeated `x=a&x=b` → `['a','b']` (trimmed, empties dropped). */
 export const listField = z.preprocess((v) => {
   if (v === undefined || v === '') return undefined;

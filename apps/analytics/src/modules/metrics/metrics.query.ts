@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { datetimeField, limitField, listField, pageField, stringField } from '../common/query.js';
+import {
+  limitField,
+  listField,
+  pageField,
+  requiredDatetimeField,
+  stringField,
+} from '../common/query.js';
 
 /**
  * `GET /api/public/metrics/daily` query (Langfuse metrics.yml GetDailyMetricsRequest). Our
@@ -12,14 +18,10 @@ export const DailyMetricsQuery = z
     traceName: stringField,
     userId: stringField,
     tags: listField,
-    fromTimestamp: datetimeField.refine((v) => v !== undefined, {
-      message: 'fromTimestamp is required (ISO 8601)',
-    }),
-    toTimestamp: datetimeField.refine((v) => v !== undefined, {
-      message: 'toTimestamp is required (ISO 8601)',
-    }),
+    fromTimestamp: requiredDatetimeField('fromTimestamp'),
+    toTimestamp: requiredDatetimeField('toTimestamp'),
   })
-  .refine((q) => !q.fromTimestamp || !q.toTimestamp || q.fromTimestamp < q.toTimestamp, {
+  .refine((q) => q.fromTimestamp < q.toTimestamp, {
     message: 'fromTimestamp must be before toTimestamp',
     path: ['fromTimestamp'],
   });

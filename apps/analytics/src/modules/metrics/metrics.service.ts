@@ -20,8 +20,8 @@ export class MetricsService {
   ): Promise<{ data: DailyMetricsDay[]; meta: MetaResponse }> {
     const days = await this.store.dailyMetrics({
       projectId,
-      fromTimestamp: query.fromTimestamp!,
-      toTimestamp: query.toTimestamp!,
+      fromTimestamp: query.fromTimestamp,
+      toTimestamp: query.toTimestamp,
       traceName: query.traceName,
       userId: query.userId,
       tags: query.tags,
