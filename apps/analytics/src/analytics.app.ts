@@ -2,7 +2,6 @@ import { Transform, type TransformCallback } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createServiceApp } from '@wp/platform';
-import type { FastifyInstance } from 'fastify';
 import { AnalyticsAppModule } from './app.module.js';
 import type { AnalyticsConfig } from './config/analytics.config.js';
 import { LangfuseErrorFilter } from './modules/common/langfuse-error.filter.js';
@@ -18,7 +17,7 @@ import { LangfuseErrorFilter } from './modules/common/langfuse-error.filter.js';
 export async function createAnalyticsApp(config: AnalyticsConfig): Promise<NestFastifyApplication> {
   const app = await createServiceApp(AnalyticsAppModule.forRoot(config), { config });
   app.useGlobalFilters(new LangfuseErrorFilter());
-  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  const fastify = app.getHttpAdapter().getInstance();
   fastify.addContentTypeParser(
     ['application/x-protobuf', 'application/protobuf'],
     { parseAs: 'buffer' },

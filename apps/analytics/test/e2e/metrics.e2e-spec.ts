@@ -31,7 +31,7 @@ describe('GET /api/public/metrics/daily', () => {
   const daily = (p: TestProject, query: Record<string, string | string[]>) => {
     const qs = new URLSearchParams();
     for (const [k, v] of Object.entries(query)) for (const x of [v].flat()) qs.append(k, x);
-    return ctx.request('GET', `/api/public/metrics/daily?${qs}`, { auth: p.basic });
+    return ctx.request('GET', `/api/public/metrics/daily?${qs.toString()}`, { auth: p.basic });
   };
   const generation = (
     traceId: string,

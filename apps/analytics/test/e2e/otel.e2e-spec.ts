@@ -68,7 +68,7 @@ describe('OTLP ingestion with @langfuse/otel and the OpenTelemetry Node SDK', ()
     });
     expect(byName['llm-call'].calculatedTotalCost).toBeCloseTo(200 * 2.5e-6 + 20 * 1e-5, 12);
     expect(byName['calculator']).toMatchObject({ type: 'TOOL', input: { a: 1, b: 1 }, output: 2 });
-    expect(trace.totalCost).toBeCloseTo(byName['llm-call'].calculatedTotalCost!, 12);
+    expect(trace.totalCost).toBeCloseTo(byName['llm-call'].calculatedTotalCost, 12);
 
     const listed = await client.api.trace.list({ userId: 'otel-user' });
     expect(listed.data.map((t) => t.id)).toEqual([traceId]);

@@ -86,7 +86,7 @@ export class AnalyticsTestApp {
       id,
       subject,
       occurredAt: new Date().toISOString(),
-      payload: EVENT_CATALOG[subject].parse(payload) as EventPayload<S>,
+      payload: EVENT_CATALOG[subject].parse(payload),
     });
     return id;
   }

@@ -47,10 +47,10 @@ export function requiredDatetimeField(name: string) {
 /** `a,b` and/or repeated `x=a&x=b` → `['a','b']` (trimmed, empties dropped). */
 export const listField = z.preprocess((v) => {
   if (v === undefined || v === '') return undefined;
-  const parts = Array.isArray(v) ? v : [v];
+  const parts: unknown[] = Array.isArray(v) ? (v as unknown[]) : [v];
   return parts
-    .flatMap((p) => (typeof p === 'string' ? p.split(',') : [p]))
-    .map((p) => (typeof p === 'string' ? p.trim() : p))
+    .flatMap((p): unknown[] => (typeof p === 'string' ? p.split(',') : [p]))
+    .map((p): unknown => (typeof p === 'string' ? p.trim() : p))
     .filter((p) => p !== '');
 }, z.array(z.string()).optional());
 

@@ -421,7 +421,7 @@ export function parseIngestionEvent(raw: unknown): ParseResult {
         eventId,
         timestamp,
         op: createType ? 'create' : 'update',
-        type: (createType ?? updateType)!,
+        type: createType ?? updateType,
         patch: r.data,
       },
     };

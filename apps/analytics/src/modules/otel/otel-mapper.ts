@@ -216,11 +216,11 @@ function mapSpan(
 }
 
 function observationType(a: Record<string, unknown>): ObservationType {
-  const direct = DIRECT_TYPES[String(a['langfuse.observation.type'] ?? '')];
+  const direct = DIRECT_TYPES[str(a['langfuse.observation.type']) ?? ''];
   if (direct) return direct;
-  const oi = OPENINFERENCE_TYPES[String(a['openinference.span.kind'] ?? '')];
+  const oi = OPENINFERENCE_TYPES[str(a['openinference.span.kind']) ?? ''];
   if (oi) return oi;
-  const op = GENAI_OPERATION_TYPES[String(a['gen_ai.operation.name'] ?? '')];
+  const op = GENAI_OPERATION_TYPES[str(a['gen_ai.operation.name']) ?? ''];
   if (op) return op;
   const hasModel = [
     'langfuse.observation.model.name',

@@ -98,8 +98,8 @@ function anyValue(raw: unknown): unknown {
   if ('stringValue' in v) return v['stringValue'];
   if ('boolValue' in v) return v['boolValue'];
   if ('intValue' in v) {
-    const n = Number(v['intValue'] as string | number);
-    return Number.isSafeInteger(n) ? n : String(v['intValue'] as string | number);
+    const n = Number(v['intValue']);
+    return Number.isSafeInteger(n) ? n : String(v['intValue']);
   }
   if ('doubleValue' in v) return Number(v['doubleValue']);
   if ('arrayValue' in v) return list(obj(v['arrayValue'])['values']).map(anyValue);

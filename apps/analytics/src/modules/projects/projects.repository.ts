@@ -57,11 +57,11 @@ export class ProjectsRepository {
     keys: { id: string; publicKey: string; secretKeySha256: string; expiresAt: string | null }[],
   ): Promise<boolean> {
     // TypeORM answers an UPDATE with [rows, affected count].
-    const [, affected] = (await manager.query(
+    const [, affected] = await manager.query<[unknown[], number]>(
       `UPDATE analytics_project SET keys_version = $2, updated_at = now()
        WHERE project_id = $1 AND keys_version < $2 AND deleted_at IS NULL`,
       [projectId, version],
-    )) as [unknown[], number];
+    );
     if (affected === 0) return false;
     await manager.query(`DELETE FROM project_api_key WHERE project_id = $1`, [projectId]);
     if (keys.length > 0) {
@@ -91,7 +91,7 @@ export class ProjectsRepository {
 
   /** Every live key pair. */
   async loadAll(): Promise<KeySnapshot> {
-    const [{ now }] = (await this.dataSource.query(`SELECT now() AS now`)) as { now: Date }[];
+    const [{ now }] = await this.dataSource.query<{ now: Date }[]>(`SELECT now() AS now`);
     const rows: (KeyRow & { deleted_at: Date | null })[] = await this.dataSource.query(
       `SELECT k.public_key, k.project_id, k.secret_key_sha256, k.expires_at
        FROM project_api_key k JOIN analytics_project p ON p.project_id = k.project_id
@@ -105,7 +105,7 @@ export class ProjectsRepository {
 
   /** The projects changed at or after `since`, with their current keys. */
   async changedSince(since: Date): Promise<KeySnapshot> {
-    const [{ now }] = (await this.dataSource.query(`SELECT now() AS now`)) as { now: Date }[];
+    const [{ now }] = await this.dataSource.query<{ now: Date }[]>(`SELECT now() AS now`);
     const projects: { project_id: number }[] = await this.dataSource.query(
       `SELECT project_id FROM analytics_project WHERE updated_at >= $1`,
       [since],

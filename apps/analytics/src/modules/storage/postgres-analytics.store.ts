@@ -42,10 +42,10 @@ export class PostgresAnalyticsStore extends AnalyticsStore {
   async listTraces(query: TraceQuery): Promise<{ items: TraceSummary[]; totalItems: number }> {
     const { where, params } = traceFilter(query);
     const order = orderClause(query.orderBy.field, query.orderBy.direction);
-    const [{ count }] = (await this.dataSource.query(
+    const [{ count }] = await this.dataSource.query<{ count: number }[]>(
       `SELECT count(*)::int AS count FROM trace t WHERE ${where}`,
       params,
-    )) as { count: number }[];
+    );
     if (count === 0) return { items: [], totalItems: 0 };
     const offset = (query.page - 1) * query.limit;
     const rows: (TraceRow & {
@@ -90,15 +90,15 @@ export class PostgresAnalyticsStore extends AnalyticsStore {
     );
     if (traces.length === 0) return null;
     const [observations, scores] = await Promise.all([
-      this.dataSource.query(
+      this.dataSource.query<ObservationRow[]>(
         `SELECT * FROM observation WHERE project_id = $1 AND trace_id = $2 ORDER BY start_time, id`,
         [projectId, traceId],
-      ) as Promise<ObservationRow[]>,
-      this.dataSource.query(
+      ),
+      this.dataSource.query<ScoreRow[]>(
         `SELECT * FROM score WHERE project_id = $1 AND trace_id = $2 AND data_type <> 'CORRECTION'
          ORDER BY timestamp, id`,
         [projectId, traceId],
-      ) as Promise<ScoreRow[]>,
+      ),
     ]);
     const obs = observations.map(toObservation);
     return {
@@ -139,14 +139,14 @@ export class PostgresAnalyticsStore extends AnalyticsStore {
     const params: unknown[] = [query.projectId, isoDay(start), isoDay(end)];
     const filters = rollupFilters(query, params);
     const [traces, usage] = await Promise.all([
-      this.dataSource.query(
+      this.dataSource.query<{ day: string; count_traces: string }[]>(
         `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(count_traces)::bigint AS count_traces
          FROM daily_trace_rollup
          WHERE project_id = $1 AND day >= $2::date AND day < $3::date ${filters}
          GROUP BY day HAVING sum(count_traces) <> 0`,
         params,
-      ) as Promise<{ day: string; count_traces: string }[]>,
-      this.dataSource.query(
+      ),
+      this.dataSource.query<UsageRow[]>(
         `SELECT to_char(day, 'YYYY-MM-DD') AS day, model,
                 sum(count_observations)::bigint AS count_observations,
                 sum(count_traces)::bigint AS count_traces,
@@ -156,7 +156,7 @@ export class PostgresAnalyticsStore extends AnalyticsStore {
          WHERE project_id = $1 AND day >= $2::date AND day < $3::date ${filters}
          GROUP BY day, model HAVING sum(count_observations) <> 0`,
         params,
-      ) as Promise<UsageRow[]>,
+      ),
     ]);
     return dayParts(traces, usage);
   }
@@ -166,15 +166,15 @@ export class PostgresAnalyticsStore extends AnalyticsStore {
     const params: unknown[] = [query.projectId, new Date(from), new Date(to)];
     const filters = rawTraceFilters(query, params);
     const [traces, usage] = await Promise.all([
-      this.dataSource.query(
+      this.dataSource.query<{ day: string; count_traces: string }[]>(
         `SELECT to_char((t.timestamp AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day,
                 count(*)::bigint AS count_traces
          FROM trace t
          WHERE t.project_id = $1 AND t.timestamp >= $2 AND t.timestamp < $3 ${filters}
          GROUP BY 1`,
         params,
-      ) as Promise<{ day: string; count_traces: string }[]>,
-      this.dataSource.query(
+      ),
+      this.dataSource.query<UsageRow[]>(
         `SELECT to_char((o.start_time AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day,
                 coalesce(o.model, '') AS model,
                 count(*)::bigint AS count_observations,
@@ -187,7 +187,7 @@ export class PostgresAnalyticsStore extends AnalyticsStore {
          WHERE o.project_id = $1 AND o.start_time >= $2 AND o.start_time < $3 ${filters}
          GROUP BY 1, 2`,
         params,
-      ) as Promise<UsageRow[]>,
+      ),
     ]);
     return dayParts(traces, usage);
   }
@@ -214,10 +214,10 @@ export class PostgresAnalyticsStore extends AnalyticsStore {
   }
 
   async forgetEventsOlderThan(hours: number): Promise<number> {
-    const [, count] = (await this.dataSource.query(
+    const [, count] = await this.dataSource.query<[unknown, number]>(
       `DELETE FROM ingestion_event WHERE seen_at < now() - make_interval(hours => $1)`,
       [hours],
-    )) as [unknown, number];
+    );
     return count;
   }
 
@@ -948,7 +948,7 @@ function json(value: unknown): unknown {
 
 /** PostgreSQL text cannot hold NUL. */
 function clean(value: string): string {
-  return value.includes('\u0000') ? value.replace(/\u0000/g, '') : value;
+  return value.includes('\u0000') ? value.split('\u0000').join('') : value;
 }
 
 function quote(column: string): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TRACE_ORDER_FIELDS, type TraceOrderField } from '../storage/records.js';
+import { TRACE_ORDER_FIELDS } from '../storage/records.js';
 import { datetimeField, limitField, listField, pageField, stringField } from '../common/query.js';
 
 /**
@@ -31,7 +31,7 @@ export const ListTracesQuery = z.object({
         const [field, direction] = v.split('.');
         const f = TRACE_ORDER_FIELDS.find((x) => x.toLowerCase() === field.toLowerCase())!;
         return {
-          field: f as TraceOrderField,
+          field: f,
           direction: direction.toLowerCase() as 'asc' | 'desc',
         };
       })
