@@ -4,6 +4,11 @@ import { PlatformModule } from '@wp/platform';
 import { ANALYTICS_CONFIG, type AnalyticsConfig } from './config/analytics.config.js';
 import { ANALYTICS_ENTITIES } from './database/entities.js';
 import { ANALYTICS_MIGRATIONS } from './migrations/index.js';
+import { IngestionModule } from './modules/ingestion/ingestion.module.js';
+import { MetricsModule } from './modules/metrics/metrics.module.js';
+import { OtelModule } from './modules/otel/otel.module.js';
+import { ProjectsModule } from './modules/projects/projects.module.js';
+import { TracesModule } from './modules/traces/traces.module.js';
 
 /** The analytics service ({analytics_url}): Langfuse-compatible ingestion, traces, metrics. */
 @Module({})
@@ -23,6 +28,11 @@ export class AnalyticsAppModule {
           },
           requireApiKey: config.ANALYTICS_REQUIRE_API_KEY,
         }),
+        ProjectsModule,
+        IngestionModule,
+        OtelModule,
+        TracesModule,
+        MetricsModule,
       ],
     };
   }

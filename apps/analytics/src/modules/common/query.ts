@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { LangfuseApiError } from './langfuse-errors.js';
+
+/**
+ * Query-string parsing shared by the read endpoints, with Langfuse's rules
+ * (`publicApiPaginationZod`): `page` ≥ 1 (default 1), `limit` 1-100 (default 50), datetimes ISO
+ * 8601 with an offset, lists repeated and/or comma-separated.
+ */
+const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+export const pageField = z.preprocess(blankToUndefined, z.coerce.number().int().gte(1).default(1));
+export const limitField = z.preprocess(
+  blankToUndefined,
+  z.coerce.number().int().gte(1).lte(100).default(50),
+);
+
+/** One value: a repeated parameter is refused rather than silently truncated. */
+export const stringField = z.preprocess(blankToUndefined, z.string().optional());
+
+export const datetimeField = z.preprocess(
+  blankToUndefined,
+  z.iso
+    .datetime({
+      offset: true,
+      message: 'expected an ISO 8601 datetime with offset, e.g. 2025-01-01T00:00:00Z',
+    })
+    .transform((v) => new Date(v))
+    .optional(),
+);
+
+/** A datetime the caller must send (400 naming it when missing). */
+export function requiredDatetimeField(name: string) {
+  return z.preprocess(
+    blankToUndefined,
+    z.iso
+      .datetime({
+        offset: true,
+        error: (issue) =>
+          issue.input === undefined
+            ? `${name} is required (ISO 8601 datetime with offset)`
+            : 'expected an ISO 8601 datetime with offset, e.g. 2025-01-01T00:00:00Z',
+      })
+      .transform((v) => new Date(v)),
+  );
+}
+
+/** `a,b` and/or repeated `x=a&x=b` → `['a','b']` (trimmed, empties dropped). */
+export const listField = z.preprocess((v) => {
+  if (v === undefined || v === '') return undefined;
+  const parts: unknown[] = Array.isArray(v) ? (v as unknown[]) : [v];
+  return parts
+    .flatMap((p): unknown[] => (typeof p === 'string' ? p.split(',') : [p]))
+    .map((p): unknown => (typeof p === 'string' ? p.trim() : p))
+    .filter((p) => p !== '');
+}, z.array(z.string()).optional());
+
+/** Parses a query object or throws a 400 `{message: "Invalid request data", error: issues}`. */
+export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.infer<S> {
+  const parsed = schema.safeParse(query ?? {});
+  if (parsed.success) return parsed.data;
+  throw LangfuseApiError.invalid(
+    parsed.error.issues.map((i) => ({
+      code: i.code,
+      message: i.message,
+      path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    })),
+  );
+}

@@ -1,0 +1,27 @@
+import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Public } from '@wp/http';
+import { parseQuery } from '../common/query.js';
+import { AuthedProject, BasicAuthGuard } from '../projects/basic-auth.guard.js';
+import type { DailyMetricsDay } from '../storage/records.js';
+import type { MetaResponse } from '../traces/traces.service.js';
+import { DailyMetricsQuery } from './metrics.query.js';
+import { MetricsService } from './metrics.service.js';
+
+/**
+ * Contract § Analytics: `GET /api/public/metrics/daily` → `{data: DailyMetricsDetails[], meta}`
+ * exactly as Langfuse's metrics.yml (no other keys). HTTP Basic with a project key pair.
+ */
+@Controller('api/public/metrics')
+@Public()
+@UseGuards(BasicAuthGuard)
+export class MetricsController {
+  constructor(private readonly metrics: MetricsService) {}
+
+  @Get('daily')
+  daily(
+    @AuthedProject() projectId: number,
+    @Query() query: Record<string, unknown>,
+  ): Promise<{ data: DailyMetricsDay[]; meta: MetaResponse }> {
+    return this.metrics.daily(projectId, parseQuery(DailyMetricsQuery, query));
+  }
+}

@@ -1,0 +1,43 @@
+import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { Public } from '@wp/http';
+import { parseQuery } from '../common/query.js';
+import { AuthedProject, BasicAuthGuard } from '../projects/basic-auth.guard.js';
+import {
+  toTraceWithDetails,
+  toTraceWithFullDetails,
+  type TraceWithDetails,
+  type TraceWithFullDetails,
+} from './trace.serializer.js';
+import { ListTracesQuery } from './traces.query.js';
+import { TracesService, type MetaResponse } from './traces.service.js';
+
+/**
+ * Contract § Analytics: `GET /api/public/traces` and `GET /api/public/traces/{traceId}`, shaped
+ * as Langfuse's `trace.yml` (Traces, TraceWithFullDetails). HTTP Basic with a project key pair
+ * (contract § Authentication 7); `Api-Key` optional but validated when sent.
+ */
+@Controller('api/public/traces')
+@Public()
+@UseGuards(BasicAuthGuard)
+export class TracesController {
+  constructor(private readonly traces: TracesService) {}
+
+  /** `{data: TraceWithDetails[], meta: {page, limit, totalItems, totalPages}}`; 400 on a bad query. */
+  @Get()
+  async list(
+    @AuthedProject() projectId: number,
+    @Query() query: Record<string, unknown>,
+  ): Promise<{ data: TraceWithDetails[]; meta: MetaResponse }> {
+    const { items, meta } = await this.traces.list(projectId, parseQuery(ListTracesQuery, query));
+    return { data: items.map(toTraceWithDetails), meta };
+  }
+
+  /** TraceWithFullDetails; 404 `{message, error: "LangfuseNotFoundError"}` when unknown here. */
+  @Get(':traceId')
+  async get(
+    @AuthedProject() projectId: number,
+    @Param('traceId') traceId: string,
+  ): Promise<TraceWithFullDetails> {
+    return toTraceWithFullDetails(await this.traces.get(projectId, traceId));
+  }
+}
