@@ -51,6 +51,9 @@ export interface MovementPointers {
   reference?: string;
 }
 
+/** SQLSTATEs of business outcomes (answered as 4xx, not logged as failed queries). */
+export const LEDGER_OUTCOME_CODES = ['WL001', 'WL002', 'WL003', 'WL004', 'WL005', 'WL006'];
+
 /**
  * The SQLSTATE codes the ledger functions raise (migration `LedgerFunctions`) as domain errors;
  * anything else is returned as is (a server error). CHECK violations on `balance` (the
