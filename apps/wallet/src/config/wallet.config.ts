@@ -82,7 +82,7 @@ export const walletConfigSchema = platformSchema
       .optional()
       .or(z.literal('').transform(() => undefined)),
     /** Lifetime of a verification code, and so of each pending transfer phase, seconds. */
-    WALLET_TRANSFER_CODE_TTL_SECONDS: env.int(600, 10),
+    WALLET_TRANSFER_CODE_TTL_SECONDS: env.int(600, 1),
     /** Wrong codes after which a transfer request is voided. */
     WALLET_TRANSFER_MAX_ATTEMPTS: env.int(5, 1),
     /** How often the sweeper voids expired transfer requests, ms. */

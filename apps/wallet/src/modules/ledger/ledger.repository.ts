@@ -178,13 +178,13 @@ export class LedgerRepository {
     asset: string,
     amount: Amount,
   ): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
+    // TypeORM answers an UPDATE with [rows, affected count].
+    const [, affected]: [unknown[], number] = await manager.query(
       `UPDATE balance SET available = available - $3, held = held + $3, updated_at = now()
-       WHERE wallet_address = $1 AND asset = $2 AND available >= $3
-       RETURNING 1`,
+       WHERE wallet_address = $1 AND asset = $2 AND available >= $3`,
       [address, asset, amount.text],
     );
-    return rows.length === 1;
+    return affected === 1;
   }
 
   /** Returns a reservation to the available balance (a voided transfer request). */

@@ -129,7 +129,8 @@ export class WalletsRepository {
     address: string,
     changes: { entityName?: string; description?: string },
   ): Promise<Wallet> {
-    const rows: WalletRow[] = await this.dataSource.query(
+    // TypeORM answers an UPDATE with [rows, affected count].
+    const [rows]: [WalletRow[], number] = await this.dataSource.query(
       `UPDATE wallet w SET entity_name = coalesce($2, w.entity_name),
               description = coalesce($3, w.description), updated_at = now()
        WHERE w.address_hash = $1
