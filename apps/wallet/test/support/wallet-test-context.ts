@@ -305,7 +305,9 @@ export class WalletTestContext {
   }
 
   async close(): Promise<void> {
-    await this.app?.close().catch(() => undefined);
+    await this.app
+      ?.close()
+      .catch((error: unknown) => console.error('wallet app close failed', error));
     await this.nc?.close().catch(() => undefined);
     await this.pool?.end().catch(() => undefined);
     await this.env.cleanup();

@@ -2,8 +2,8 @@ import {
   Inject,
   Injectable,
   Logger,
+  type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
 } from '@nestjs/common';
 import { WALLET_CONFIG, type WalletConfig } from '../../config/wallet.config.js';
 import { TransfersService } from './transfers.service.js';
@@ -17,7 +17,7 @@ const BATCH = 100;
  * expire an overdue request themselves, so correctness never waits for the sweeper.
  */
 @Injectable()
-export class TransfersSweeper implements OnApplicationBootstrap, OnApplicationShutdown {
+export class TransfersSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('TransfersSweeper');
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
@@ -32,7 +32,8 @@ export class TransfersSweeper implements OnApplicationBootstrap, OnApplicationSh
     this.timer.unref();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before any module shuts down, so a sweep in flight still has its database. */
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
     await this.running;
