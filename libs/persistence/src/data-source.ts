@@ -1,4 +1,13 @@
-import { DataSource, type DataSourceOptions, type MixedList, type EntitySchema } from 'typeorm';
+import {
+  AdvancedConsoleLogger,
+  DataSource,
+  type DataSourceOptions,
+  type EntitySchema,
+  type LoggerOptions,
+  type MixedList,
+  type ObjectLiteral,
+  type QueryRunner,
+} from 'typeorm';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 
 export interface DatabaseOptions {
@@ -11,6 +20,32 @@ export interface DatabaseOptions {
   /** Application name shown in pg_stat_activity. */
   applicationName?: string;
   logging?: boolean;
+  /**
+   * SQLSTATEs the service raises on purpose for business outcomes (e.g. the wallet ledger's
+   * `WL001` insufficient funds): such failures are answered, not logged as failed queries.
+   */
+  quietErrorCodes?: string[];
+}
+
+/** TypeORM's console logger, minus failed queries whose SQLSTATE is expected. */
+class QuietErrorsLogger extends AdvancedConsoleLogger {
+  constructor(
+    options: LoggerOptions,
+    private readonly quiet: ReadonlySet<string>,
+  ) {
+    super(options);
+  }
+
+  override logQueryError(
+    error: string,
+    query: string,
+    parameters?: unknown[] | ObjectLiteral,
+    queryRunner?: QueryRunner,
+  ): void {
+    const code = (error as unknown as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && this.quiet.has(code)) return;
+    super.logQueryError(error, query, parameters, queryRunner);
+  }
 }
 
 /**
@@ -18,6 +53,7 @@ export interface DatabaseOptions {
  * (never `synchronize`), UTC timestamps, bounded pool and statement timeout.
  */
 export function createDataSource(options: DatabaseOptions): DataSource {
+  const logging: LoggerOptions = options.logging ? ['query', 'error'] : ['error'];
   const config: DataSourceOptions = {
     type: 'postgres',
     url: options.url,
@@ -28,7 +64,10 @@ export function createDataSource(options: DatabaseOptions): DataSource {
     namingStrategy: new SnakeNamingStrategy(),
     synchronize: false,
     migrationsRun: false,
-    logging: options.logging ? ['query', 'error'] : ['error'],
+    logging,
+    logger: options.quietErrorCodes?.length
+      ? new QuietErrorsLogger(logging, new Set(options.quietErrorCodes))
+      : undefined,
     poolSize: options.poolSize ?? 10,
     applicationName: options.applicationName,
     extra: {

@@ -2,7 +2,12 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { EventBus } from '@wp/messaging';
 import { MembershipsRepository } from './memberships.repository.js';
 
-/** Keeps the membership read model in line with org (`org.membership.changed`). */
+/**
+ * Keeps the membership read model in line with org (ARCHITECTURE § 2):
+ * `org.membership.changed` (organization and project level, incl. `accessDenied`),
+ * `org.project.created` / `.deleted` (which organization a project belongs to),
+ * `org.organization.deleted`, and `org.sentinel_pass.changed` (which project an agent belongs to).
+ */
 @Injectable()
 export class MembershipsHandlers implements OnModuleInit {
   constructor(
@@ -12,9 +17,27 @@ export class MembershipsHandlers implements OnModuleInit {
 
   onModuleInit(): void {
     this.bus.on('org.membership.changed', 'memberships', async (event, manager) => {
-      if (event.payload.projectId === null) {
-        await this.memberships.applyOrganizationChange(event.payload, manager);
+      const change = event.payload;
+      if (change.projectId === null) {
+        await this.memberships.applyOrganizationChange(change, manager);
+      } else {
+        await this.memberships.applyProjectChange(
+          { ...change, projectId: change.projectId },
+          manager,
+        );
       }
     });
+    this.bus.on('org.project.created', 'projects', (event, manager) =>
+      this.memberships.projectCreated(event.payload, manager),
+    );
+    this.bus.on('org.project.deleted', 'project_deletions', (event, manager) =>
+      this.memberships.projectDeleted(event.payload, manager),
+    );
+    this.bus.on('org.organization.deleted', 'organization_deletions', (event, manager) =>
+      this.memberships.organizationDeleted(event.payload.organizationId, manager),
+    );
+    this.bus.on('org.sentinel_pass.changed', 'agents', (event, manager) =>
+      this.memberships.applyAgentChange(event.payload, manager),
+    );
   }
 }

@@ -1,4 +1,12 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryColumn,
+  UpdateDateColumn,
+} from 'typeorm';
 
 export const WALLET_ENTITY_TYPES = ['user', 'organization', 'project', 'agent'] as const;
 export type WalletEntityType = (typeof WALLET_ENTITY_TYPES)[number];
@@ -6,9 +14,17 @@ export type WalletEntityType = (typeof WALLET_ENTITY_TYPES)[number];
 /**
  * A wallet (contract § "Wallet"), identified by its address hash: `0x` + 40 lower-case hex
  * characters, random (ARCHITECTURE § 4 "Ids"). One wallet per (entity, purpose).
+ *
+ * `organizationId` / `projectId` say whose memberships govern access: set for organization
+ * wallets (organization), project wallets and agent wallets (both), from the org events, never
+ * from client input. A closed wallet (its organization, project or agent was deleted) keeps its
+ * ledger history and balances but moves no money any more.
  */
 @Entity('wallet')
 @Index('wallet_entity_purpose_key', ['entityType', 'entityId', 'purpose'], { unique: true })
+@Index('wallet_organization_idx', ['organizationId'])
+@Index('wallet_project_idx', ['projectId'])
+@Check('wallet_entity_type_check', `"entity_type" IN ('user', 'organization', 'project', 'agent')`)
 export class Wallet {
   @PrimaryColumn({ type: 'char', length: 42 })
   addressHash!: string;
@@ -33,6 +49,15 @@ export class Wallet {
 
   @Column('jsonb', { default: {} })
   metadata!: Record<string, unknown>;
+
+  @Column('int', { nullable: true })
+  organizationId!: number | null;
+
+  @Column('int', { nullable: true })
+  projectId!: number | null;
+
+  @Column('timestamptz', { nullable: true })
+  closedAt!: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;

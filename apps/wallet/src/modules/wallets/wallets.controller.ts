@@ -1,20 +1,88 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
 import { CurrentPrincipal, type Principal } from '@wp/security';
+import type { FastifyReply } from 'fastify';
+import { exactJson } from '../../common/exact-json.js';
+import { WalletAddressPipe } from './address.js';
+import { CreateEntityWalletBody } from './dto/create-entity-wallet.dto.js';
+import { GetWalletQuery } from './dto/get-wallet.query.js';
 import { ListWalletsQuery } from './dto/list-wallets.query.js';
-import { toWalletRecord, type WalletRecord } from './wallet.serializer.js';
+import { UpdateWalletBody } from './dto/update-wallet.dto.js';
+import type { WalletRecord } from './wallet.serializer.js';
 import { WalletsService } from './wallets.service.js';
 
+/** Contract § Wallets ({wallet_url}): the wallet resource itself. */
 @Controller('wallets')
 export class WalletsController {
   constructor(private readonly wallets: WalletsService) {}
 
-  /** `GET /wallets?entity_type=` (contract § Wallets): `{data: [wallet]}`. */
+  /** `GET /wallets?entity_type=`: `{data: [wallet]}`, the wallets the caller may see. */
   @Get()
   async list(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ListWalletsQuery,
   ): Promise<{ data: WalletRecord[] }> {
-    const wallets = await this.wallets.listVisible(principal, query.entity_type);
-    return { data: wallets.map(toWalletRecord) };
+    return { data: await this.wallets.listVisible(principal, query.entity_type) };
   }
+
+  /**
+   * `GET /wallets/{addressHash}?cache_bust=`: `{wallet}` with an `ETag`; `If-None-Match` with
+   * the current tag answers 304 without a body. Always fresh (no server-side cache).
+   */
+  @Get(':addressHash')
+  async get(
+    @CurrentPrincipal() principal: Principal,
+    @Param('addressHash', WalletAddressPipe) address: string,
+    @Query() _query: GetWalletQuery,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ wallet: WalletRecord } | undefined> {
+    const body = { wallet: await this.wallets.get(principal, address) };
+    const etag = `"${createHash('sha256').update(exactJson(body)).digest('base64url').slice(0, 27)}"`;
+    void reply.header('etag', etag).header('cache-control', 'private, no-cache');
+    if (ifNoneMatch !== undefined && matches(ifNoneMatch, etag)) {
+      void reply.status(304);
+      return undefined;
+    }
+    return body;
+  }
+
+  /** `PUT /wallets/{addressHash}` with `{wallet: {entity_name?, description?}}`: `{wallet}`. */
+  @Put(':addressHash')
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('addressHash', WalletAddressPipe) address: string,
+    @Body() body: UpdateWalletBody,
+  ): Promise<{ wallet: WalletRecord }> {
+    return { wallet: await this.wallets.update(principal, address, body.wallet) };
+  }
+
+  /** `POST /wallets/create_entity_wallet` with `{entity_wallet}`: 201 `{wallet}`. */
+  @Post('create_entity_wallet')
+  @HttpCode(201)
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateEntityWalletBody,
+  ): Promise<{ wallet: WalletRecord }> {
+    return { wallet: await this.wallets.createEntityWallet(principal, body.entity_wallet) };
+  }
+}
+
+/** RFC 9110 § 13.1.2 weak comparison of an `If-None-Match` list against one tag. */
+function matches(header: string, etag: string): boolean {
+  return header
+    .split(',')
+    .map((t) => t.trim().replace(/^W\//, ''))
+    .some((t) => t === '*' || t === etag);
 }

@@ -1,17 +1,21 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { EventBus } from '@wp/messaging';
+import { WalletsRepository } from './wallets.repository.js';
 import { WalletsService } from './wallets.service.js';
 
 /**
- * Wallets opened by events (ARCHITECTURE § 2): a personal wallet when an account is activated,
- * an `operating` wallet when an organization is created. Each exactly once, whatever the
- * redeliveries (processed-event record + unique (entity, purpose)).
+ * Wallets opened and closed by events (ARCHITECTURE § 2): a personal wallet when an account is
+ * activated, an `operating` wallet when an organization is created, each exactly once whatever
+ * the redeliveries (processed-event record + unique (entity, purpose)). When an organization,
+ * project or agent is deleted its wallets are closed: they keep their history and balances (the
+ * ledger never forgets money) but move nothing any more.
  */
 @Injectable()
 export class WalletsHandlers implements OnModuleInit {
   constructor(
     private readonly bus: EventBus,
     private readonly wallets: WalletsService,
+    private readonly repository: WalletsRepository,
   ) {}
 
   onModuleInit(): void {
@@ -25,6 +29,7 @@ export class WalletsHandlers implements OnModuleInit {
           purpose: 'operating',
           currency: 'CREDITS',
           metadata: {},
+          organizationId,
         },
         manager,
       );
@@ -42,6 +47,15 @@ export class WalletsHandlers implements OnModuleInit {
         },
         manager,
       );
+    });
+    this.bus.on('org.organization.deleted', 'organization_wallets_closing', (event, manager) =>
+      this.repository.closeOfOrganization(event.payload.organizationId, manager),
+    );
+    this.bus.on('org.project.deleted', 'project_wallets_closing', (event, manager) =>
+      this.repository.closeOfProject(event.payload.projectId, manager),
+    );
+    this.bus.on('org.sentinel_pass.changed', 'agent_wallets_closing', async (event, manager) => {
+      if (event.payload.deleted) await this.repository.closeOfAgent(event.payload.passId, manager);
     });
   }
 }

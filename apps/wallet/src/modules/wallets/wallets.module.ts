@@ -1,10 +1,14 @@
 import { Module } from '@nestjs/common';
+import { AssetsModule } from '../assets/assets.module.js';
+import { LedgerModule } from '../ledger/ledger.module.js';
+import { MembershipsModule } from '../memberships/memberships.module.js';
 import { WalletsController } from './wallets.controller.js';
 import { WalletsHandlers } from './wallets.handlers.js';
 import { WalletsRepository } from './wallets.repository.js';
 import { WalletsService } from './wallets.service.js';
 
 @Module({
+  imports: [MembershipsModule, LedgerModule, AssetsModule],
   controllers: [WalletsController],
   providers: [WalletsRepository, WalletsService, WalletsHandlers],
   exports: [WalletsService],

@@ -1,0 +1,41 @@
+import { ConfigError, loadConfig } from '@wp/config';
+import { walletConfigSchema } from './wallet.config.js';
+
+const base = { JWT_PUBLIC_KEY: '-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----' };
+
+describe('wallet configuration', () => {
+  it('seeds CREDITS and USD with both conversion directions by default', () => {
+    const config = loadConfig(walletConfigSchema, base);
+    expect(config.WALLET_ASSETS).toEqual(['CREDITS', 'USD']);
+    expect(config.WALLET_CONVERSION_RATES).toEqual([
+      { from: 'USD', to: 'CREDITS', rate: '100' },
+      { from: 'CREDITS', to: 'USD', rate: '0.01' },
+    ]);
+    expect(config.WALLET_TRANSFER_CODE_TTL_SECONDS).toBe(600);
+    expect(config.WALLET_TRANSFER_MAX_ATTEMPTS).toBe(5);
+  });
+
+  it.each([
+    ['WALLET_CONVERSION_RATES', 'USD:CREDITS'],
+    ['WALLET_CONVERSION_RATES', 'USD:USD=1'],
+    ['WALLET_CONVERSION_RATES', 'USD:CREDITS=-1'],
+    ['WALLET_CONVERSION_RATES', 'USD:EUR=2'],
+    ['WALLET_ASSETS', 'usd'],
+    ['WALLET_ASSETS', 'USD,EUR'],
+    ['WALLET_TRANSFER_CODE_SECRET', 'short'],
+  ])('refuses %s=%s at boot', (name, value) => {
+    expect(() => loadConfig(walletConfigSchema, { ...base, [name]: value })).toThrow(ConfigError);
+  });
+
+  it('requires the transfer code secret in production', () => {
+    expect(() => loadConfig(walletConfigSchema, { ...base, NODE_ENV: 'production' })).toThrow(
+      /WALLET_TRANSFER_CODE_SECRET/,
+    );
+    const config = loadConfig(walletConfigSchema, {
+      ...base,
+      NODE_ENV: 'production',
+      WALLET_TRANSFER_CODE_SECRET: 'x'.repeat(32),
+    });
+    expect(config.WALLET_TRANSFER_CODE_SECRET).toBe('x'.repeat(32));
+  });
+});

@@ -1,0 +1,115 @@
+import { DomainError, type ErrorSource } from '@wp/http';
+
+/** Error codes of money movements (docs/wallet.md § Errors). */
+export type LedgerErrorCode =
+  | 'INSUFFICIENT_FUNDS'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'RECIPIENT_NOT_FOUND'
+  | 'WALLET_CLOSED'
+  | 'CONVERSION_NOT_SUPPORTED'
+  | 'AMOUNT_TOO_SMALL'
+  | 'UNKNOWN_ASSET'
+  | 'CROSS_ASSET_TRANSFER_NOT_SUPPORTED'
+  | 'NOTHING_TO_MOVE';
+
+/** 422 and 409 answers of the ledger; `code` is one of {@link LedgerErrorCode}. */
+export class LedgerError extends DomainError {
+  constructor(code: LedgerErrorCode, detail: string, source?: ErrorSource) {
+    const [category, title] = describe(code);
+    super(category, code, title, { detail, source });
+  }
+}
+
+function describe(code: LedgerErrorCode): ['rule' | 'conflict', string] {
+  switch (code) {
+    case 'INSUFFICIENT_FUNDS':
+      return ['rule', 'Insufficient funds'];
+    case 'IDEMPOTENCY_KEY_REUSED':
+      return ['conflict', 'Idempotency key reused'];
+    case 'RECIPIENT_NOT_FOUND':
+      return ['rule', 'Recipient wallet not found'];
+    case 'WALLET_CLOSED':
+      return ['rule', 'Wallet closed'];
+    case 'CONVERSION_NOT_SUPPORTED':
+      return ['rule', 'Conversion not supported'];
+    case 'AMOUNT_TOO_SMALL':
+      return ['rule', 'Amount too small'];
+    case 'UNKNOWN_ASSET':
+      return ['rule', 'Unknown asset'];
+    case 'CROSS_ASSET_TRANSFER_NOT_SUPPORTED':
+      return ['rule', 'Cross-asset transfer not supported'];
+    case 'NOTHING_TO_MOVE':
+      return ['rule', 'Nothing to move'];
+  }
+}
+
+/** Where in the request body an error of a movement points. */
+export interface MovementPointers {
+  from?: string;
+  to?: string;
+  amount?: string;
+  reference?: string;
+}
+
+/** SQLSTATEs of business outcomes (answered as 4xx, not logged as failed queries). */
+export const LEDGER_OUTCOME_CODES = ['WL001', 'WL002', 'WL003', 'WL004', 'WL005', 'WL006'];
+
+/**
+ * The SQLSTATE codes the ledger functions raise (migration `LedgerFunctions`) as domain errors;
+ * anything else is returned as is (a server error). CHECK violations on `balance` (the
+ * last line of defence, never expected) are reported as insufficient funds.
+ */
+export function ledgerErrorFromDatabase(error: unknown, at: MovementPointers): unknown {
+  const code = sqlState(error);
+  if (code === undefined) return error;
+  switch (code) {
+    case 'WL001':
+    case '23514':
+      if (code === '23514' && !/balance_/.test(constraintOf(error))) return error;
+      return new LedgerError(
+        'INSUFFICIENT_FUNDS',
+        'The source wallet does not hold enough of the asset; nothing was moved.',
+        pointer(at.amount),
+      );
+    case 'WL002':
+      return new LedgerError(
+        'IDEMPOTENCY_KEY_REUSED',
+        'This idempotency key was already used with a different request.',
+        at.reference?.startsWith('/') ? pointer(at.reference) : { header: 'Idempotency-Key' },
+      );
+    case 'WL003':
+      return new LedgerError('RECIPIENT_NOT_FOUND', 'No wallet has this address.', pointer(at.to));
+    case 'WL004':
+      return new LedgerError('WALLET_CLOSED', 'The recipient wallet is closed.', pointer(at.to));
+    case 'WL005':
+      return new LedgerError(
+        'CONVERSION_NOT_SUPPORTED',
+        'No conversion rate is configured for this pair of assets.',
+      );
+    case 'WL006':
+      return new LedgerError(
+        'AMOUNT_TOO_SMALL',
+        'The converted amount rounds to zero at 8 decimals.',
+        pointer(at.amount),
+      );
+    default:
+      return error;
+  }
+}
+
+function pointer(path: string | undefined): ErrorSource | undefined {
+  return path === undefined ? undefined : { pointer: path };
+}
+
+/** The SQLSTATE of a pg / TypeORM error, if any. */
+export function sqlState(error: unknown): string | undefined {
+  const e = error as { code?: unknown; driverError?: { code?: unknown } } | null;
+  const code = e?.driverError?.code ?? e?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+function constraintOf(error: unknown): string {
+  const e = error as { constraint?: unknown; driverError?: { constraint?: unknown } } | null;
+  const c = e?.driverError?.constraint ?? e?.constraint;
+  return typeof c === 'string' ? c : '';
+}

@@ -1,0 +1,235 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { Amount } from '../../common/amount.js';
+import type { JournalEntryType } from './journal-entry.entity.js';
+import { ledgerErrorFromDatabase, type MovementPointers } from './ledger.errors.js';
+
+/** One money movement as the ledger function takes it (see migration `LedgerFunctions`). */
+export interface MoveCommand {
+  type: JournalEntryType;
+  /** Source wallet; null: the issuance account pays (credit). */
+  from: string | null;
+  fromAsset: string;
+  amount: Amount;
+  /** Destination wallet; null: the issuance account receives (debit). */
+  to: string | null;
+  toAsset: string;
+  description: string;
+  metadata: Record<string, unknown>;
+  referenceId: string | null;
+  initiatedBy: string | null;
+  idempotency: { scope: string; key: string; fingerprint: string } | null;
+  /** Take the amount from the source's held balance (accepting a transfer request). */
+  sourceHeld?: boolean;
+  transferRequestId?: string | null;
+}
+
+/** What a movement did, or, for an idempotent retry, what the original did. */
+export interface MoveResult {
+  entryId: string;
+  replayed: boolean;
+  createdAt: Date;
+  amount: Amount;
+  toAmount: Amount;
+  rate: Amount | null;
+  /** The source wallet's ledger balance in `fromAsset` after the movement (null: issuance). */
+  fromBalance: Amount | null;
+  /** The destination wallet's ledger balance in `toAsset` after the movement. */
+  toBalance: Amount | null;
+}
+
+/** available / held of one wallet in one asset. */
+export interface BalanceView {
+  walletAddress: string;
+  asset: string;
+  available: Amount;
+  held: Amount;
+}
+
+/** A posting of one wallet with its journal entry: a line of the transaction history. */
+export interface HistoryLine {
+  postingId: string;
+  entryId: string;
+  type: JournalEntryType;
+  asset: string;
+  amount: Amount;
+  balanceAfter: Amount | null;
+  counterparty: string | null;
+  description: string;
+  metadata: Record<string, unknown>;
+  referenceId: string | null;
+  transferRequestId: string | null;
+  createdAt: Date;
+}
+
+interface MoveRow {
+  r_entry_id: string;
+  r_replayed: boolean;
+  r_created_at: Date;
+  r_amount: string;
+  r_to_amount: string;
+  r_rate: string | null;
+  r_from_balance: string | null;
+  r_to_balance: string | null;
+}
+
+/** The only file of the ledger that touches the database. */
+@Injectable()
+export class LedgerRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Runs one movement as a single statement (its own transaction, unless `manager` is given).
+   * @throws LedgerError for the business outcomes the function raises (insufficient funds,
+   *   idempotency key reuse, unknown recipient, …), pointing at `pointers`.
+   */
+  async move(
+    command: MoveCommand,
+    pointers: MovementPointers,
+    manager?: EntityManager,
+  ): Promise<MoveResult> {
+    const params = [
+      command.type,
+      command.from,
+      command.fromAsset,
+      command.amount.text,
+      command.to,
+      command.toAsset,
+      command.description,
+      JSON.stringify(command.metadata),
+      command.referenceId,
+      command.initiatedBy,
+      command.idempotency?.scope ?? null,
+      command.idempotency?.key ?? null,
+      command.idempotency?.fingerprint ?? null,
+      command.sourceHeld ?? false,
+      command.transferRequestId ?? null,
+    ];
+    let rows: MoveRow[];
+    try {
+      rows = await (manager ?? this.dataSource).query(
+        'SELECT * FROM wallet_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)',
+        params,
+      );
+    } catch (error) {
+      throw ledgerErrorFromDatabase(error, pointers);
+    }
+    const row = rows[0];
+    return {
+      entryId: row.r_entry_id,
+      replayed: row.r_replayed,
+      createdAt: new Date(row.r_created_at),
+      amount: Amount.fromNumeric(row.r_amount),
+      toAmount: Amount.fromNumeric(row.r_to_amount),
+      rate: row.r_rate === null ? null : Amount.fromNumeric(row.r_rate),
+      fromBalance: row.r_from_balance === null ? null : Amount.fromNumeric(row.r_from_balance),
+      toBalance: row.r_to_balance === null ? null : Amount.fromNumeric(row.r_to_balance),
+    };
+  }
+
+  /** Balances of the given wallets (rows that exist; a missing row is a zero balance). */
+  async balancesOf(addresses: string[]): Promise<BalanceView[]> {
+    if (addresses.length === 0) return [];
+    const rows: { wallet_address: string; asset: string; available: string; held: string }[] =
+      await this.dataSource.query(
+        `SELECT wallet_address, asset, available, held FROM balance
+         WHERE wallet_address = ANY($1::bpchar[]) ORDER BY wallet_address, asset`,
+        [addresses],
+      );
+    return rows.map((r) => ({
+      walletAddress: r.wallet_address,
+      asset: r.asset,
+      available: Amount.fromNumeric(r.available),
+      held: Amount.fromNumeric(r.held),
+    }));
+  }
+
+  /** One page of a wallet's postings, newest first, and how many there are. */
+  async history(
+    address: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ lines: HistoryLine[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      this.dataSource.query<HistoryRow[]>(
+        `SELECT p.id AS posting_id, p.entry_id, j.type, p.asset, p.amount, p.balance_after,
+                p.counterparty_address, j.description, j.metadata, j.reference_id,
+                j.transfer_request_id, p.created_at
+         FROM posting p JOIN journal_entry j ON j.id = p.entry_id
+         WHERE p.wallet_address = $1
+         ORDER BY p.id DESC OFFSET $2 LIMIT $3`,
+        [address, offset, limit],
+      ),
+      this.dataSource.query<{ n: number }[]>(
+        'SELECT count(*)::int AS n FROM posting WHERE wallet_address = $1',
+        [address],
+      ),
+    ]);
+    return { lines: rows.map(toHistoryLine), total: count[0].n };
+  }
+
+  /**
+   * Moves `amount` from available to held (a transfer request's reservation).
+   * @returns false when the available balance is too small (nothing changed)
+   */
+  async reserve(
+    manager: EntityManager,
+    address: string,
+    asset: string,
+    amount: Amount,
+  ): Promise<boolean> {
+    // TypeORM answers an UPDATE with [rows, affected count].
+    const [, affected]: [unknown[], number] = await manager.query(
+      `UPDATE balance SET available = available - $3, held = held + $3, updated_at = now()
+       WHERE wallet_address = $1 AND asset = $2 AND available >= $3`,
+      [address, asset, amount.text],
+    );
+    return affected === 1;
+  }
+
+  /** Returns a reservation to the available balance (a voided transfer request). */
+  async release(
+    manager: EntityManager,
+    address: string,
+    asset: string,
+    amount: Amount,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE balance SET available = available + $3, held = held - $3, updated_at = now()
+       WHERE wallet_address = $1 AND asset = $2`,
+      [address, asset, amount.text],
+    );
+  }
+}
+
+interface HistoryRow {
+  posting_id: string;
+  entry_id: string;
+  type: JournalEntryType;
+  asset: string;
+  amount: string;
+  balance_after: string | null;
+  counterparty_address: string | null;
+  description: string;
+  metadata: Record<string, unknown>;
+  reference_id: string | null;
+  transfer_request_id: string | null;
+  created_at: Date;
+}
+
+function toHistoryLine(r: HistoryRow): HistoryLine {
+  return {
+    postingId: String(r.posting_id),
+    entryId: r.entry_id,
+    type: r.type,
+    asset: r.asset,
+    amount: Amount.fromNumeric(r.amount),
+    balanceAfter: r.balance_after === null ? null : Amount.fromNumeric(r.balance_after),
+    counterparty: r.counterparty_address,
+    description: r.description,
+    metadata: r.metadata,
+    referenceId: r.reference_id,
+    transferRequestId: r.transfer_request_id,
+    createdAt: new Date(r.created_at),
+  };
+}

@@ -1,0 +1,85 @@
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import type { PageMeta } from '@wp/http';
+import { AdminAccessGuard, CurrentPrincipal, type Principal } from '@wp/security';
+import type { FastifyReply } from 'fastify';
+import { WalletAddressPipe } from '../wallets/address.js';
+import { CreditBody, DebitBody } from './dto/adjustment.dto.js';
+import { PageQuery } from './dto/history.query.js';
+import { TransactBody } from './dto/transact.dto.js';
+import { IdempotencyKey } from './idempotency-key.js';
+import type { MovementRecord, TransactionRecord } from './transaction.serializer.js';
+import { TransactionsService, type MovementOutcome } from './transactions.service.js';
+
+/**
+ * Contract § Wallets ({wallet_url}): transact (transfer / conversion), debits, credits and the
+ * transaction history. Movements answer 201 with the movement wrapped as the contract's
+ * payload conventions say (`transaction`, `debit`, `credit`); an idempotent retry answers the
+ * same, with `Idempotent-Replayed: true`.
+ */
+@Controller('wallets')
+export class TransactionsController {
+  constructor(private readonly transactions: TransactionsService) {}
+
+  @Post('transact')
+  @HttpCode(201)
+  async transact(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: TransactBody,
+    @IdempotencyKey() idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ transaction: MovementRecord }> {
+    const outcome = await this.transactions.transact(principal, body.transaction, idempotencyKey);
+    return { transaction: answer(outcome, reply) };
+  }
+
+  @Post(':addressHash/debits')
+  @HttpCode(201)
+  async debit(
+    @CurrentPrincipal() principal: Principal,
+    @Param('addressHash', WalletAddressPipe) address: string,
+    @Body() body: DebitBody,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ debit: MovementRecord }> {
+    return { debit: answer(await this.transactions.debit(principal, address, body.debit), reply) };
+  }
+
+  /** Contract § Authentication 8: `Admin-Access` required besides the usual headers. */
+  @Post(':addressHash/credits')
+  @HttpCode(201)
+  @UseGuards(AdminAccessGuard)
+  async credit(
+    @CurrentPrincipal() principal: Principal,
+    @Param('addressHash', WalletAddressPipe) address: string,
+    @Body() body: CreditBody,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<{ credit: MovementRecord }> {
+    return {
+      credit: answer(await this.transactions.credit(principal, address, body.credit), reply),
+    };
+  }
+
+  /** `?page&per_page` (defaults 1 / 20, at most 100): `{data, meta}`, newest first. */
+  @Get(':addressHash/transactions')
+  history(
+    @CurrentPrincipal() principal: Principal,
+    @Param('addressHash', WalletAddressPipe) address: string,
+    @Query() query: PageQuery,
+  ): Promise<{ data: TransactionRecord[]; meta: PageMeta }> {
+    return this.transactions.history(principal, address, query.page, query.per_page);
+  }
+}
+
+function answer(outcome: MovementOutcome, reply: FastifyReply): MovementRecord {
+  if (outcome.replayed) void reply.header('idempotent-replayed', 'true');
+  return outcome.record;
+}

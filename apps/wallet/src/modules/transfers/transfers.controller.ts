@@ -1,0 +1,69 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { UuidPipe, type PageMeta } from '@wp/http';
+import { CurrentPrincipal, type Principal } from '@wp/security';
+import { PageQuery } from '../transactions/dto/history.query.js';
+import { CreateTransferBody, VerificationBody } from './dto/transfer.dto.js';
+import type { TransferRecord } from './transfer.serializer.js';
+import { TransfersService } from './transfers.service.js';
+
+/** Contract § Wallets ({wallet_url}): `/wallet_transfers`, the two-party transfer requests. */
+@Controller('wallet_transfers')
+export class TransfersController {
+  constructor(private readonly transfers: TransfersService) {}
+
+  /** `?page&per_page` (defaults 1 / 20, at most 100): `{data, meta}`, newest first. */
+  @Get()
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: PageQuery,
+  ): Promise<{ data: TransferRecord[]; meta: PageMeta }> {
+    return this.transfers.list(principal, query.page, query.per_page);
+  }
+
+  /** 201 `{transfer}` in `pending_sender_verification`; the code goes to the creator. */
+  @Post()
+  @HttpCode(201)
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateTransferBody,
+  ): Promise<{ transfer: TransferRecord }> {
+    return { transfer: await this.transfers.create(principal, body.transfer) };
+  }
+
+  /** `{data}`: requests awaiting the caller's code. */
+  @Get('pending')
+  pending(@CurrentPrincipal() principal: Principal): Promise<{ data: TransferRecord[] }> {
+    return this.transfers.pending(principal);
+  }
+
+  @Post(':transferId/verify_sender')
+  @HttpCode(200)
+  async verifySender(
+    @CurrentPrincipal() principal: Principal,
+    @Param('transferId', UuidPipe) id: string,
+    @Body() body: VerificationBody,
+  ): Promise<{ transfer: TransferRecord }> {
+    return {
+      transfer: await this.transfers.verifySender(principal, id, body.verification_code),
+    };
+  }
+
+  @Post(':transferId/accept')
+  @HttpCode(200)
+  async accept(
+    @CurrentPrincipal() principal: Principal,
+    @Param('transferId', UuidPipe) id: string,
+    @Body() body: VerificationBody,
+  ): Promise<{ transfer: TransferRecord }> {
+    return { transfer: await this.transfers.accept(principal, id, body.verification_code) };
+  }
+
+  @Post(':transferId/reject')
+  @HttpCode(200)
+  async reject(
+    @CurrentPrincipal() principal: Principal,
+    @Param('transferId', UuidPipe) id: string,
+  ): Promise<{ transfer: TransferRecord }> {
+    return { transfer: await this.transfers.reject(principal, id) };
+  }
+}

@@ -1,0 +1,14 @@
+import { IsOptional, Matches } from 'class-validator';
+
+/** Query of `GET /wallets/{addressHash}` (contract § Wallets). */
+export class GetWalletQuery {
+  /**
+   * A timestamp (any short token is accepted) a client adds to skip its own cache; the server
+   * never serves wallets from a cache, so it changes nothing here.
+   */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9:._+-]{1,64}$/, {
+    message: 'cache_bust must be a timestamp (letters, digits, : . _ + -; at most 64)',
+  })
+  cache_bust?: string;
+}

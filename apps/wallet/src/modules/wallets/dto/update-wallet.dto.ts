@@ -1,0 +1,33 @@
+import { Type } from 'class-transformer';
+import {
+  IsDefined,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+
+/** The fields of `wallet` in `PUT /wallets/{addressHash}`; at least one must be present. */
+export class WalletChangesDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  @Matches(/\S/, { message: 'entity_name must not be blank' })
+  entity_name?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  description?: string;
+}
+
+/** Body of `PUT /wallets/{addressHash}` (contract § Wallets): `{"wallet": {…}}`. */
+export class UpdateWalletBody {
+  @IsDefined({ message: 'wallet is required' })
+  @IsObject({ message: 'wallet must be an object' })
+  @ValidateNested()
+  @Type(() => WalletChangesDto)
+  wallet!: WalletChangesDto;
+}
