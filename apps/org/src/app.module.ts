@@ -4,6 +4,11 @@ import { PlatformModule } from '@wp/platform';
 import { ORG_CONFIG, type OrgConfig } from './config/org.config.js';
 import { ORG_ENTITIES } from './database/entities.js';
 import { ORG_MIGRATIONS } from './migrations/index.js';
+import { AccessModule } from './modules/access/access.module.js';
+import { IdentityModule } from './modules/identity/identity.module.js';
+import { InvitationsModule } from './modules/invitations/invitations.module.js';
+import { MembersModule } from './modules/members/members.module.js';
+import { MembershipsModule } from './modules/memberships/memberships.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
 import { DirectoryModule } from './modules/users/directory.module.js';
 
@@ -24,8 +29,13 @@ export class OrgAppModule {
             migrations: ORG_MIGRATIONS,
           },
         }),
+        AccessModule,
+        IdentityModule,
+        MembershipsModule,
         DirectoryModule,
         OrganizationsModule,
+        MembersModule,
+        InvitationsModule,
       ],
     };
   }

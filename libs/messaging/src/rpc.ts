@@ -10,6 +10,16 @@ const codec = JSONCodec<unknown>();
 type RpcReply = { ok: true; result: unknown } | { ok: false; error: string };
 
 /**
+ * The NATS subject an RPC travels on: the catalog name under `_rpc.` (then namespaced). Catalog
+ * names such as `auth.rpc.users.find_by_email` begin with a service name, so on their own they
+ * fall inside that service's event stream (`auth.>`), and JetStream would answer every request
+ * with a publish acknowledgement before the real responder could. Nothing stores `_rpc.>`.
+ */
+export function rpcWireSubject(subject: RpcSubject): string {
+  return `_rpc.${subject}`;
+}
+
+/**
  * NATS request/reply for questions that need an authoritative answer from another service
  * (ARCHITECTURE § 4 "Consistency"). Requests and responses are validated against the contracts
  * catalog. A missing or slow responder is a 503 `UPSTREAM_UNAVAILABLE`, never a guess.
@@ -30,7 +40,7 @@ export class RpcClient {
     let reply: RpcReply;
     try {
       const msg = await this.nc.request(
-        this.names.subject(subject),
+        this.names.subject(rpcWireSubject(subject)),
         codec.encode(spec.request.parse(request)),
         { timeout: timeoutMs },
       );
@@ -66,7 +76,7 @@ export class RpcServer implements OnApplicationShutdown {
     handler: (request: RpcRequest<S>) => Promise<RpcResponse<S>>,
   ): void {
     const spec = RPC_CATALOG[subject];
-    const sub = this.nc.subscribe(this.names.subject(subject), {
+    const sub = this.nc.subscribe(this.names.subject(rpcWireSubject(subject)), {
       queue: this.options.service,
       callback: (err, msg) => {
         if (err) return;

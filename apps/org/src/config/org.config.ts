@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { databaseUrlField, env, platformSchema } from '@wp/config';
 
-/** Org service settings (README § Configuration). */
+/** Org service settings (docs/org.md § Configuration). */
 export const orgConfigSchema = platformSchema.extend({
   ORG_PORT: env.port(8082),
   ORG_HOST: env.string('0.0.0.0'),
@@ -13,6 +13,16 @@ export const orgConfigSchema = platformSchema.extend({
   SECRETS_ENCRYPTION_KEY: z
     .string({ message: 'expected base64 of 32 bytes (run `npm start` once to generate one)' })
     .min(40, 'expected base64 of 32 bytes'),
+  /** Lifetime of an invitation (and of its mailed token), hours; default 7 days. */
+  INVITATION_TTL_HOURS: env.int(168, 1),
+  /** Minimum time between two mails of one invitation (`…/resend`), seconds. */
+  INVITATION_RESEND_COOLDOWN_SECONDS: env.int(60, 0),
+  /**
+   * Page of the web client that accepts invitations. The mail links to
+   * `<url>#invitation_id=<id>&token=<token>`: the token stays in the fragment, which browsers
+   * never send to a server (contract § Authentication 10).
+   */
+  INVITATION_ACCEPT_URL: env.url('http://localhost:3000/invitations', ['http', 'https']),
 });
 export type OrgConfig = z.infer<typeof orgConfigSchema>;
 

@@ -1,7 +1,16 @@
+import { Invitation } from '../modules/invitations/invitation.entity.js';
+import { MembershipVersion } from '../modules/memberships/membership-version.entity.js';
 import { OrganizationMembership } from '../modules/organizations/organization-membership.entity.js';
 import { Organization } from '../modules/organizations/organization.entity.js';
 import { Project } from '../modules/projects/project.entity.js';
 import { DirectoryUser } from '../modules/users/directory-user.entity.js';
 
 /** Every entity of the org database (the platform adds the outbox tables). */
-export const ORG_ENTITIES = [Organization, OrganizationMembership, Project, DirectoryUser];
+export const ORG_ENTITIES = [
+  Organization,
+  OrganizationMembership,
+  MembershipVersion,
+  Project,
+  Invitation,
+  DirectoryUser,
+];

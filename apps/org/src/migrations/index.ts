@@ -1,4 +1,8 @@
+import { Organizations1795332071711 } from './1795332071711-organizations.js';
 import { Init1795329926949 } from './1795329926949-init.js';
 
 /** Applied in this order; generated with `npm run migration:generate -- org <Name>`. */
-export const ORG_MIGRATIONS: (new () => unknown)[] = [Init1795329926949];
+export const ORG_MIGRATIONS: (new () => unknown)[] = [
+  Init1795329926949,
+  Organizations1795332071711,
+];

@@ -41,6 +41,11 @@ export interface DomainErrorOptions {
   retryAfter?: number;
   /** Further items of the same answer (e.g. one per invalid field). */
   items?: ErrorItem[];
+  /**
+   * Top-level `meta` of the error document, beside `errors` (e.g. `redirect_to_add_member`,
+   * which clients look for both in `errors[0]` and in `meta`).
+   */
+  documentMeta?: Record<string, unknown>;
 }
 
 /**
@@ -54,6 +59,7 @@ export class DomainError extends Error {
   readonly meta?: Record<string, unknown>;
   readonly retryAfter?: number;
   readonly extraItems: ErrorItem[];
+  readonly documentMeta?: Record<string, unknown>;
 
   constructor(
     readonly category: ErrorCategory,
@@ -69,6 +75,7 @@ export class DomainError extends Error {
     this.meta = options.meta;
     this.retryAfter = options.retryAfter;
     this.extraItems = options.items ?? [];
+    this.documentMeta = options.documentMeta;
   }
 
   /** The `errors` array of the response body. */

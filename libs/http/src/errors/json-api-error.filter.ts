@@ -29,6 +29,7 @@ const TITLES: Record<number, { code: string; title: string }> = {
 /** The JSON:API error document: `{"errors":[{status, code, title, detail?, source?, meta?}]}`. */
 export interface ErrorDocument {
   errors: ErrorItem[];
+  meta?: Record<string, unknown>;
 }
 
 /**
@@ -66,11 +67,9 @@ export class JsonApiErrorFilter implements ExceptionFilter {
     requestId: string,
   ): { status: number; body: ErrorDocument; retryAfter?: number } {
     if (exception instanceof DomainError) {
-      return {
-        status: exception.status,
-        body: { errors: exception.toItems() },
-        retryAfter: exception.retryAfter,
-      };
+      const body: ErrorDocument = { errors: exception.toItems() };
+      if (exception.documentMeta !== undefined) body.meta = exception.documentMeta;
+      return { status: exception.status, body, retryAfter: exception.retryAfter };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();

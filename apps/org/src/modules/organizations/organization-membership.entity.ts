@@ -1,9 +1,20 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  UpdateDateColumn,
+  type Relation,
+} from 'typeorm';
 import type { Role } from '@wp/contracts';
+import { Organization } from './organization.entity.js';
 
 /**
- * A user's role in an organization. `version` grows with every change and travels in
- * `org.membership.changed` so consumers ignore stale redeliveries.
+ * A user's role in an organization. `version` is the version of the last
+ * `org.membership.changed` about this (organization, user) pair (see `MembershipVersion`).
  */
 @Entity('organization_membership')
 @Index('organization_membership_user_idx', ['userId'])
@@ -28,4 +39,8 @@ export class OrganizationMembership {
 
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt!: Date;
+
+  @ManyToOne(() => Organization, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'organization_id' })
+  organization?: Relation<Organization>;
 }

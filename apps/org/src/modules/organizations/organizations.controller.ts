@@ -1,21 +1,45 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
-import { document, type Document, type Resource } from '@wp/http';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { document, IntIdPipe, type Document, type Resource } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
+import { toProjectResource } from '../projects/project.serializer.js';
 import { CreateOrganizationDto } from './dto/create-organization.dto.js';
-import { toOrganizationResource, type OrganizationAttributes } from './organization.serializer.js';
-import { OrganizationsService } from './organizations.service.js';
+import { OrganizationQueryDto } from './dto/organization-query.dto.js';
+import { UpdateOrganizationDto } from './dto/update-organization.dto.js';
+import {
+  identifiers,
+  toMembershipResource,
+  toOrganizationResource,
+  toUserResource,
+  type OrganizationAttributes,
+  type OrganizationRelationships,
+} from './organization.serializer.js';
+import { OrganizationsService, type OrganizationView } from './organizations.service.js';
 
+/** Contract § Organizations ({org_url}): the organization resource itself. */
 @Controller('organizations')
 export class OrganizationsController {
   constructor(private readonly organizations: OrganizationsService) {}
 
-  /** `GET /organizations` (contract § Organizations): `{data: [organization]}`. */
+  /**
+   * `GET /organizations`: `{data: [organization], included: [project, users,
+   * organization_memberships]}`. Each organization carries `relationships.projects` (projects
+   * the caller can access), `relationships.users` and `relationships.organization_memberships`,
+   * and `meta.role` / `meta.can` for the caller.
+   */
   @Get()
   async list(
     @CurrentPrincipal() principal: Principal,
   ): Promise<Document<Resource<OrganizationAttributes>[]>> {
-    const rows = await this.organizations.listForUser(principal);
-    return document(rows.map((r) => toOrganizationResource(r.organization, r.role)));
+    const views = await this.organizations.listForUser(principal);
+    const included = new Included();
+    const data = views.map((view) =>
+      toOrganizationResource(
+        view.organization,
+        view.role,
+        included.add(view, ['projects', 'users', 'organization_memberships']),
+      ),
+    );
+    return document(data, { included: included.all() });
   }
 
   /** `POST /organizations` → 200 (the contract's status) with the created organization. */
@@ -31,5 +55,76 @@ export class OrganizationsController {
     );
     const data = toOrganizationResource(organization, role);
     return document(data, { meta: data.meta });
+  }
+
+  /**
+   * `GET /organizations/{organizationId}`: `data.id` equals the requested id; `include` adds
+   * `included` resources and the matching `relationships`; `meta` repeats the caller's
+   * `role`/`can` at the top level.
+   */
+  @Get(':organizationId')
+  async get(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Query() query: OrganizationQueryDto,
+  ): Promise<Document<Resource<OrganizationAttributes>>> {
+    const include = query.include ?? [];
+    const view = await this.organizations.get(principal, organizationId, include);
+    const included = new Included();
+    const relationships = include.length > 0 ? included.add(view, include) : undefined;
+    const data = toOrganizationResource(view.organization, view.role, relationships);
+    return document(data, {
+      ...(include.length > 0 ? { included: included.all() } : {}),
+      meta: data.meta,
+    });
+  }
+
+  /** `PATCH /organizations/{organizationId}` (name): ADMIN or OWNER. */
+  @Patch(':organizationId')
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Body() dto: UpdateOrganizationDto,
+  ): Promise<Document<Resource<OrganizationAttributes>>> {
+    const view = await this.organizations.rename(principal, organizationId, {
+      id: dto.data.id,
+      name: dto.data.attributes.name,
+    });
+    const data = toOrganizationResource(view.organization, view.role);
+    return document(data, { meta: data.meta });
+  }
+}
+
+/** Collects `included` resources once each (JSON:API: no duplicates of type + id). */
+class Included {
+  private readonly resources = new Map<string, Resource>();
+
+  /** Adds a view's related resources; returns the organization's relationships to them. */
+  add(view: OrganizationView, kinds: string[]): OrganizationRelationships {
+    const relationships: OrganizationRelationships = {};
+    if (kinds.includes('projects') && view.projects) {
+      const projects = view.projects.map((p) => toProjectResource(p.project, p.role));
+      projects.forEach((r) => this.put(r));
+      relationships['projects'] = { data: identifiers(projects) };
+    }
+    if (kinds.includes('users') && view.members) {
+      const users = view.members.map(toUserResource);
+      users.forEach((r) => this.put(r));
+      relationships['users'] = { data: identifiers(users) };
+    }
+    if (kinds.includes('organization_memberships') && view.members) {
+      const memberships = view.members.map(toMembershipResource);
+      memberships.forEach((r) => this.put(r));
+      relationships['organization_memberships'] = { data: identifiers(memberships) };
+    }
+    return relationships;
+  }
+
+  all(): Resource[] {
+    return [...this.resources.values()];
+  }
+
+  private put(resource: Resource): void {
+    this.resources.set(`${resource.type}:${resource.id}`, resource);
   }
 }

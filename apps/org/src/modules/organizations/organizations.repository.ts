@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Role } from '@wp/contracts';
-import { Project } from '../projects/project.entity.js';
 import { OrganizationMembership } from './organization-membership.entity.js';
 import { Organization } from './organization.entity.js';
 
@@ -10,6 +9,7 @@ export interface OrganizationWithRole {
   role: Role;
 }
 
+/** Organizations: the only code that reads or writes `organization`. */
 @Injectable()
 export class OrganizationsRepository {
   constructor(private readonly dataSource: DataSource) {}
@@ -19,18 +19,10 @@ export class OrganizationsRepository {
     return manager.save(organization);
   }
 
-  async insertMembership(
-    membership: Pick<OrganizationMembership, 'organizationId' | 'userId' | 'role'>,
-    manager: EntityManager,
-  ): Promise<OrganizationMembership> {
-    return manager.save(manager.create(OrganizationMembership, { ...membership, version: 1 }));
-  }
-
-  async insertProject(
-    project: Pick<Project, 'organizationId' | 'name' | 'isDefault'>,
-    manager: EntityManager,
-  ): Promise<Project> {
-    return manager.save(manager.create(Project, project));
+  /** Renames; returns the row as stored (new `updatedAt`). */
+  async rename(id: number, name: string, manager: EntityManager): Promise<Organization> {
+    await manager.update(Organization, { id }, { name });
+    return manager.findOneByOrFail(Organization, { id });
   }
 
   /** Organizations the user belongs to, with the user's role, oldest first (one query). */

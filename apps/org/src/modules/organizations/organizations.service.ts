@@ -1,51 +1,82 @@
 import { Injectable } from '@nestjs/common';
+import { effectiveProjectRole, type Role } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
 import type { Principal } from '@wp/security';
 import { DataSource } from 'typeorm';
+import { AccessService } from '../access/access.service.js';
+import { MembershipEvents } from '../memberships/membership-events.js';
+import {
+  OrganizationMembersRepository,
+  type MemberRow,
+} from '../memberships/organization-members.repository.js';
+import type { Project } from '../projects/project.entity.js';
+import { ProjectsRepository } from '../projects/projects.repository.js';
+import type { OrganizationInclude } from './dto/organization-query.dto.js';
 import type { Organization } from './organization.entity.js';
+import { OrganizationIdMismatchError } from './organizations.errors.js';
 import { OrganizationsRepository, type OrganizationWithRole } from './organizations.repository.js';
 
 /** Name of the project every new organization starts with (ARCHITECTURE § 4 "Default project"). */
 export const DEFAULT_PROJECT_NAME = 'Default project';
+
+/** A project with the caller's effective role in it. */
+export interface VisibleProject {
+  project: Project;
+  role: Role;
+}
+
+/** One organization as the caller sees it, with what the list or an include asks for. */
+export interface OrganizationView {
+  organization: Organization;
+  role: Role | null;
+  projects?: VisibleProject[];
+  members?: MemberRow[];
+}
 
 @Injectable()
 export class OrganizationsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly organizations: OrganizationsRepository,
+    private readonly members: OrganizationMembersRepository,
+    private readonly projects: ProjectsRepository,
+    private readonly access: AccessService,
+    private readonly membershipEvents: MembershipEvents,
     private readonly outbox: Outbox,
   ) {}
 
   /**
-   * `POST /organizations`: the creator becomes OWNER and a default project is made, all in one
-   * transaction with `org.organization.created`, `org.membership.changed` and
-   * `org.project.created` (the wallet service opens the organization wallet from the first).
+   * `POST /organizations` (contract § Organizations): the creator becomes OWNER and a default
+   * project is made, all in one transaction with `org.organization.created` (the wallet service
+   * opens the organization wallet from it), `org.membership.changed` and `org.project.created`.
    */
   async create(principal: Principal, name: string): Promise<OrganizationWithRole> {
     return this.dataSource.transaction(async (manager) => {
-      const organization: Organization = await this.organizations.insert(name.trim(), manager);
-      const membership = await this.organizations.insertMembership(
-        { organizationId: organization.id, userId: principal.id, role: 'OWNER' },
-        manager,
-      );
-      const project = await this.organizations.insertProject(
-        { organizationId: organization.id, name: DEFAULT_PROJECT_NAME, isDefault: true },
-        manager,
-      );
+      const organization = await this.organizations.insert(name, manager);
       await this.outbox.enqueue(manager, 'org.organization.created', {
         organizationId: organization.id,
         name: organization.name,
         createdBy: principal.id,
         createdAt: organization.createdAt.toISOString(),
       });
-      await this.outbox.enqueue(manager, 'org.membership.changed', {
-        organizationId: organization.id,
-        projectId: null,
-        userId: principal.id,
-        role: 'OWNER',
-        accessDenied: false,
-        version: membership.version,
-      });
+      const version = await this.membershipEvents.changed(
+        {
+          organizationId: organization.id,
+          projectId: null,
+          userId: principal.id,
+          role: 'OWNER',
+          accessDenied: false,
+        },
+        manager,
+      );
+      await this.members.insert(
+        { organizationId: organization.id, userId: principal.id, role: 'OWNER', version },
+        manager,
+      );
+      const project = await this.projects.insert(
+        { organizationId: organization.id, name: DEFAULT_PROJECT_NAME, isDefault: true },
+        manager,
+      );
       await this.outbox.enqueue(manager, 'org.project.created', {
         organizationId: organization.id,
         projectId: project.id,
@@ -58,8 +89,101 @@ export class OrganizationsService {
     });
   }
 
-  /** `GET /organizations`: every organization the caller belongs to. */
-  listForUser(principal: Principal): Promise<OrganizationWithRole[]> {
-    return this.organizations.findForUser(principal.id);
+  /**
+   * `GET /organizations`: every organization the caller belongs to, each with the projects the
+   * caller can access and the members. Three queries whatever the number of organizations.
+   */
+  async listForUser(principal: Principal): Promise<OrganizationView[]> {
+    const rows = await this.organizations.findForUser(principal.id);
+    const ids = rows.map((r) => r.organization.id);
+    const [projects, members] = await Promise.all([
+      this.visibleProjects(rows),
+      this.members.findByOrganizations(ids),
+    ]);
+    const membersByOrganization = groupBy(members, (m) => m.organizationId);
+    return rows.map(({ organization, role }) => ({
+      organization,
+      role,
+      projects: projects.get(organization.id) ?? [],
+      members: membersByOrganization.get(organization.id) ?? [],
+    }));
   }
+
+  /**
+   * `GET /organizations/{id}` with `include` (`users`, `projects`, `organization_memberships`).
+   * @throws OrganizationNotFoundError 404 for a non-member
+   */
+  async get(
+    principal: Principal,
+    organizationId: number,
+    include: OrganizationInclude[],
+  ): Promise<OrganizationView> {
+    const access = await this.access.organization(principal, organizationId);
+    const view: OrganizationView = { organization: access.organization, role: access.role };
+    const entry = { organization: access.organization, role: access.role as Role };
+    if (include.includes('projects')) {
+      view.projects = (await this.visibleProjects([entry])).get(organizationId) ?? [];
+    }
+    if (include.includes('users') || include.includes('organization_memberships')) {
+      view.members = await this.members.findByOrganizations([organizationId]);
+    }
+    return view;
+  }
+
+  /**
+   * `PATCH /organizations/{id}`: renames (ADMIN or OWNER: `organization.manageSettings`) and
+   * announces `org.organization.updated`.
+   * @throws 404 non-member, 403 `FORBIDDEN`, 409 `ORGANIZATION_ID_MISMATCH`
+   */
+  async rename(
+    principal: Principal,
+    organizationId: number,
+    body: { id?: string; name: string },
+  ): Promise<OrganizationView> {
+    return this.dataSource.transaction(async (manager) => {
+      const access = await this.access.organizationWith(
+        principal,
+        organizationId,
+        'organization.manageSettings',
+        { manager, lock: true },
+      );
+      if (body.id !== undefined && body.id !== String(organizationId)) {
+        throw new OrganizationIdMismatchError();
+      }
+      const organization = await this.organizations.rename(organizationId, body.name, manager);
+      await this.outbox.enqueue(manager, 'org.organization.updated', {
+        organizationId,
+        name: organization.name,
+      });
+      return { organization, role: access.role };
+    });
+  }
+
+  /** Projects the caller can access, by organization, with the effective role (one query). */
+  private async visibleProjects(
+    entries: { organization: Organization; role: Role }[],
+  ): Promise<Map<number, VisibleProject[]>> {
+    const roles = new Map(entries.map((e) => [e.organization.id, e.role]));
+    const projects = await this.projects.findInOrganizations([...roles.keys()]);
+    const visible: VisibleProject[] = [];
+    for (const project of projects) {
+      const role = effectiveProjectRole({
+        organizationRole: roles.get(project.organizationId) ?? null,
+        projectRole: null,
+        accessDenied: false,
+      });
+      if (role !== null) visible.push({ project, role });
+    }
+    return groupBy(visible, (v) => v.project.organizationId);
+  }
+}
+
+function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const item of items) {
+    const list = out.get(key(item));
+    if (list) list.push(item);
+    else out.set(key(item), [item]);
+  }
+  return out;
 }

@@ -1,7 +1,9 @@
 import { Type } from 'class-transformer';
 import { Equals, IsNotEmpty, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { Trim } from '../../../common/transforms.js';
 
 export class OrganizationAttributesDto {
+  @Trim()
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)

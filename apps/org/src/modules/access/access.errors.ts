@@ -1,0 +1,27 @@
+import { DomainError, ForbiddenError } from '@wp/http';
+
+export type AccessErrorCode = 'NOT_FOUND' | 'FORBIDDEN';
+
+/**
+ * 404 for an organization that does not exist or that the caller does not belong to
+ * (ARCHITECTURE § 3: never 403 for a foreign tenant, so existence does not leak).
+ */
+export class OrganizationNotFoundError extends DomainError {
+  constructor() {
+    super('not_found', 'NOT_FOUND', 'Organization not found');
+  }
+}
+
+/** 404 for a project that does not exist, is in another organization, or is hidden from the caller. */
+export class ProjectNotFoundError extends DomainError {
+  constructor() {
+    super('not_found', 'NOT_FOUND', 'Project not found');
+  }
+}
+
+/** 403 `FORBIDDEN`: a member of the tenant without the permission the action needs. */
+export class PermissionDeniedError extends ForbiddenError {
+  constructor(permission: string) {
+    super(`Your role does not grant ${permission}.`, 'FORBIDDEN');
+  }
+}

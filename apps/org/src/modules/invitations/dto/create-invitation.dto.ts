@@ -1,0 +1,46 @@
+import { Type } from 'class-transformer';
+import {
+  Equals,
+  IsEmail,
+  IsIn,
+  IsObject,
+  IsOptional,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { INVITATION_ROLES, type InvitationRole } from '@wp/contracts';
+import { LowerCase, Trim } from '../../../common/transforms.js';
+
+export class OrganizationInvitationAttributesDto {
+  @Trim()
+  @MaxLength(254)
+  @IsEmail({}, { message: 'must be an email address' })
+  email!: string;
+
+  /** Default `member`. Either case accepted; answered lower case. */
+  @IsOptional()
+  @LowerCase()
+  @IsIn(INVITATION_ROLES, { message: `must be one of ${INVITATION_ROLES.join(', ')}` })
+  orgRole?: InvitationRole;
+}
+
+export class OrganizationInvitationDataDto {
+  @Equals('membershipInvitation', { message: 'must be membershipInvitation' })
+  type!: 'membershipInvitation';
+
+  @IsObject()
+  @ValidateNested()
+  @Type(() => OrganizationInvitationAttributesDto)
+  attributes!: OrganizationInvitationAttributesDto;
+}
+
+/**
+ * Body of `POST /organizations/{id}/invitations` (contract § Organizations):
+ * `{data: {type: 'membershipInvitation', attributes: {email, orgRole?}}}`.
+ */
+export class CreateOrganizationInvitationDto {
+  @IsObject()
+  @ValidateNested()
+  @Type(() => OrganizationInvitationDataDto)
+  data!: OrganizationInvitationDataDto;
+}

@@ -1,0 +1,354 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Role } from '@wp/contracts';
+import type { Principal } from '@wp/security';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
+import { AccessService } from '../access/access.service.js';
+import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
+import { assertMayGrant } from '../memberships/role-rules.js';
+import { DirectoryRepository } from '../users/directory.repository.js';
+import { InvitationAcceptance } from './invitation-acceptance.js';
+import type { Invitation } from './invitation.entity.js';
+import { InvitationMailer } from './invitation-mailer.js';
+import { newInvitationToken } from './invitation-token.js';
+import {
+  InvitationAlreadyPendingError,
+  InvitationExpiredError,
+  InvitationNotFoundError,
+  InvitationNotPendingError,
+  InvitationResendTooSoonError,
+  RedirectToAddMemberError,
+} from './invitations.errors.js';
+import { InvitationsRepository, type InvitationWithNames } from './invitations.repository.js';
+
+/** Where an invitation leads: an organization (`projectId` null) or one of its projects. */
+export interface InvitationScope {
+  organizationId: number;
+  projectId: number | null;
+}
+
+export interface InvitationGrant {
+  /** Organization role on acceptance; null for project-only invitations. */
+  orgRole: Role | null;
+  /** Project role on acceptance (project invitations). */
+  projectRole: Role | null;
+  projectOnly: boolean;
+}
+
+/**
+ * Resolves the caller's role at an invitation scope and checks the manage-members permission
+ * (organization or project). Throws 404 for non-members and 403 `FORBIDDEN` without it.
+ */
+export type ScopeAuthorizer = (
+  principal: Principal,
+  scope: InvitationScope,
+  manager: EntityManager,
+) => Promise<Role>;
+
+/**
+ * Invitations (contract § Organizations and § Projects, invitation endpoints; States and
+ * transitions, Invitation rows). States: `pending` → `accepted` | `rejected` (by the invitee)
+ * | `cancelled` (by an inviter); a pending invitation past `expiresAt` shows as `expired` and a
+ * resend renews it. One transaction per command, with its `notify.requested` mail and
+ * `org.membership.changed` events.
+ */
+@Injectable()
+export class InvitationsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly invitations: InvitationsRepository,
+    private readonly mailer: InvitationMailer,
+    private readonly acceptance: InvitationAcceptance,
+    private readonly access: AccessService,
+    private readonly users: UserLookup,
+    private readonly directory: DirectoryRepository,
+    @Inject(ORG_CONFIG) private readonly config: OrgConfig,
+  ) {}
+
+  /** Organization scope: `organization.manageMembers` (ADMIN or OWNER). */
+  readonly organizationScope: ScopeAuthorizer = async (principal, scope, manager) => {
+    const access = await this.access.organizationWith(
+      principal,
+      scope.organizationId,
+      'organization.manageMembers',
+      { manager, lock: true },
+    );
+    return access.role;
+  };
+
+  /**
+   * `POST …/invitations`: mails an invitation. An email that already has an account is 422
+   * `redirect_to_add_member` (asked of auth synchronously, so a fresh account counts).
+   * @throws 404, 403 `FORBIDDEN`, 403 `INSUFFICIENT_PERMISSIONS` (role above the caller's),
+   *   422 `redirect_to_add_member`, 409 `INVITATION_ALREADY_PENDING`
+   */
+  async invite(
+    principal: Principal,
+    scope: InvitationScope,
+    email: string,
+    grant: InvitationGrant,
+    authorize: ScopeAuthorizer,
+  ): Promise<Invitation> {
+    const address = normalizeEmail(email);
+    // Permission first (404/403 before anything about the email leaks), then ask auth outside
+    // any transaction, then write under the organization lock.
+    const actorRole = await this.dataSource.transaction((m) => authorize(principal, scope, m));
+    assertMayGrant(actorRole, scope.projectId === null ? grant.orgRole : grant.projectRole);
+    if (await this.users.findByEmail(address)) throw new RedirectToAddMemberError(address);
+    return this.dataSource.transaction(async (manager) => {
+      const role = await authorize(principal, scope, manager);
+      return this.create(principal, role, scope, address, grant, manager);
+    });
+  }
+
+  /**
+   * Creates a pending invitation (or renews an expired one for the same email) and enqueues
+   * its mail, in the caller's transaction; the caller holds the organization lock and has
+   * checked the permission. Used by `invite` and by `add_user` for unknown emails.
+   * @throws 403 `INSUFFICIENT_PERMISSIONS`, 409 `INVITATION_ALREADY_PENDING`
+   */
+  async create(
+    principal: Principal,
+    actorRole: Role,
+    scope: InvitationScope,
+    email: string,
+    grant: InvitationGrant,
+    manager: EntityManager,
+  ): Promise<Invitation> {
+    assertMayGrant(actorRole, scope.projectId === null ? grant.orgRole : grant.projectRole);
+    const existing = await this.invitations.findPending(
+      scope.organizationId,
+      scope.projectId,
+      email,
+      manager,
+    );
+    const now = new Date();
+    if (existing && existing.expiresAt > now) throw new InvitationAlreadyPendingError(existing.id);
+    const { token, hash } = newInvitationToken();
+    const fresh = {
+      ...grant,
+      tokenHash: hash,
+      invitedBy: principal.id,
+      expiresAt: this.expiryFrom(now),
+      lastSentAt: now,
+    };
+    const invitation = existing
+      ? await this.invitations.update(
+          existing.id,
+          { ...fresh, sendCount: existing.sendCount + 1 },
+          manager,
+        )
+      : await this.invitations.insert(
+          Object.assign(newInvitation(), {
+            ...fresh,
+            id: randomUUID(),
+            organizationId: scope.organizationId,
+            projectId: scope.projectId,
+            email,
+            status: 'pending',
+            sendCount: 1,
+          }),
+          manager,
+        );
+    await this.mail(invitation, token, principal, manager);
+    return invitation;
+  }
+
+  /** `GET …/invitations`: pending invitations of the scope, expired ones included (shown as such). */
+  async list(
+    principal: Principal,
+    scope: InvitationScope,
+    authorize: ScopeAuthorizer,
+  ): Promise<Invitation[]> {
+    await this.dataSource.transaction((m) => authorize(principal, scope, m));
+    return this.invitations.listPending(scope.organizationId, scope.projectId);
+  }
+
+  /**
+   * `POST …/invitations/{id}/resend`: a new token and mail, expiry renewed; at most one mail
+   * per invitation per `INVITATION_RESEND_COOLDOWN_SECONDS`.
+   * @throws 404, 403, 409 `INVITATION_NOT_PENDING`, 429 `INVITATION_RESEND_TOO_SOON`
+   */
+  async resend(
+    principal: Principal,
+    scope: InvitationScope,
+    invitationId: string,
+    authorize: ScopeAuthorizer,
+  ): Promise<Invitation> {
+    return this.dataSource.transaction(async (manager) => {
+      const { invitation } = await this.pendingInScope(
+        principal,
+        scope,
+        invitationId,
+        authorize,
+        manager,
+      );
+      const now = Date.now();
+      const wait = invitation.lastSentAt.getTime() + this.cooldownMs() - now;
+      if (wait > 0) throw new InvitationResendTooSoonError(Math.ceil(wait / 1000));
+      const { token, hash } = newInvitationToken();
+      const renewed = await this.invitations.update(
+        invitation.id,
+        {
+          tokenHash: hash,
+          expiresAt: this.expiryFrom(new Date(now)),
+          lastSentAt: new Date(now),
+          sendCount: invitation.sendCount + 1,
+        },
+        manager,
+      );
+      await this.mail(renewed, token, principal, manager);
+      return renewed;
+    });
+  }
+
+  /** `DELETE …/invitations/{id}`: cancels (state `cancelled`; the invitee can no longer accept). */
+  async cancel(
+    principal: Principal,
+    scope: InvitationScope,
+    invitationId: string,
+    authorize: ScopeAuthorizer,
+  ): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const { invitation } = await this.pendingInScope(
+        principal,
+        scope,
+        invitationId,
+        authorize,
+        manager,
+      );
+      await this.invitations.update(invitation.id, { status: 'cancelled' }, manager);
+    });
+  }
+
+  /**
+   * `PATCH /organizations/{id}/invitations/{invitationId}`: changes `orgRole` of a pending
+   * organization invitation (the mail is not sent again).
+   */
+  async changeOrganizationRole(
+    principal: Principal,
+    organizationId: number,
+    invitationId: string,
+    orgRole: Role,
+  ): Promise<Invitation> {
+    return this.dataSource.transaction(async (manager) => {
+      const scope = { organizationId, projectId: null };
+      const { invitation, actorRole } = await this.pendingInScope(
+        principal,
+        scope,
+        invitationId,
+        this.organizationScope,
+        manager,
+      );
+      assertMayGrant(actorRole, orgRole);
+      return this.invitations.update(invitation.id, { orgRole }, manager);
+    });
+  }
+
+  /** `GET /me/pending_invitations`: unexpired pending invitations sent to the caller's email. */
+  async pendingFor(principal: Principal): Promise<InvitationWithNames[]> {
+    const email = await this.callerEmail(principal);
+    return email ? this.invitations.listPendingForEmail(email) : [];
+  }
+
+  /**
+   * `POST /me/accept_invitation/{id}`: the invited user (account email equal to the invitation's,
+   * case-insensitively) joins with the invited role(s).
+   * @throws 404 (unknown, cancelled or someone else's), 409 `INVITATION_NOT_PENDING`,
+   *   422 `INVITATION_EXPIRED`
+   */
+  async accept(principal: Principal, invitationId: string): Promise<Invitation> {
+    return this.respond(principal, invitationId, 'accepted');
+  }
+
+  /** `DELETE /me/reject_invitation/{id}`: the invited user declines. */
+  async reject(principal: Principal, invitationId: string): Promise<Invitation> {
+    return this.respond(principal, invitationId, 'rejected');
+  }
+
+  private async respond(
+    principal: Principal,
+    invitationId: string,
+    outcome: 'accepted' | 'rejected',
+  ): Promise<Invitation> {
+    const email = await this.callerEmail(principal);
+    const peek = await this.invitations.findById(invitationId);
+    if (!peek || !email || peek.email !== email) throw new InvitationNotFoundError();
+    return this.dataSource.transaction(async (manager) => {
+      // Lock order of every membership command: the organization, then the invitation.
+      await this.acceptance.lockOrganization(peek.organizationId, manager);
+      const invitation = await this.invitations.findById(invitationId, { manager, lock: true });
+      if (!invitation || invitation.status === 'cancelled') throw new InvitationNotFoundError();
+      if (invitation.status !== 'pending') throw new InvitationNotPendingError(invitation.status);
+      if (outcome === 'accepted') {
+        if (invitation.expiresAt <= new Date()) throw new InvitationExpiredError();
+        await this.acceptance.grant(invitation, principal.id, manager);
+      }
+      return this.invitations.update(
+        invitation.id,
+        { status: outcome, respondedAt: new Date(), respondedBy: principal.id },
+        manager,
+      );
+    });
+  }
+
+  /** The pending invitation `id` of the scope, locked, with the caller's role there. */
+  private async pendingInScope(
+    principal: Principal,
+    scope: InvitationScope,
+    invitationId: string,
+    authorize: ScopeAuthorizer,
+    manager: EntityManager,
+  ): Promise<{ invitation: Invitation; actorRole: Role }> {
+    const actorRole = await authorize(principal, scope, manager);
+    const invitation = await this.invitations.findById(invitationId, { manager, lock: true });
+    if (
+      !invitation ||
+      invitation.organizationId !== scope.organizationId ||
+      invitation.projectId !== scope.projectId ||
+      invitation.status === 'cancelled'
+    ) {
+      throw new InvitationNotFoundError();
+    }
+    if (invitation.status !== 'pending') throw new InvitationNotPendingError(invitation.status);
+    // Acting on an invitation above one's own role is acting above one's role.
+    assertMayGrant(
+      actorRole,
+      scope.projectId === null ? invitation.orgRole : invitation.projectRole,
+    );
+    return { invitation, actorRole };
+  }
+
+  private async mail(
+    invitation: Invitation,
+    token: string,
+    principal: Principal,
+    manager: EntityManager,
+  ): Promise<void> {
+    const names = await this.invitations.names(
+      invitation.organizationId,
+      invitation.projectId,
+      manager,
+    );
+    await this.mailer.send(invitation, token, { ...names, inviter: principal.email }, manager);
+  }
+
+  /** The caller's account email: the access token's `email` claim, else the user directory. */
+  private async callerEmail(principal: Principal): Promise<string | null> {
+    const email = principal.email ?? (await this.directory.findEmail(principal.id));
+    return email ? normalizeEmail(email) : null;
+  }
+
+  private expiryFrom(now: Date): Date {
+    return new Date(now.getTime() + this.config.INVITATION_TTL_HOURS * 3600_000);
+  }
+
+  private cooldownMs(): number {
+    return this.config.INVITATION_RESEND_COOLDOWN_SECONDS * 1000;
+  }
+}
+
+function newInvitation(): Invitation {
+  return { respondedAt: null, respondedBy: null } as Invitation;
+}

@@ -1,0 +1,197 @@
+import { Injectable } from '@nestjs/common';
+import type { Role } from '@wp/contracts';
+import type { Principal } from '@wp/security';
+import { DataSource } from 'typeorm';
+import { AccessService, requireOrganizationPermission } from '../access/access.service.js';
+import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
+import type { Invitation } from '../invitations/invitation.entity.js';
+import { InvitationsService } from '../invitations/invitations.service.js';
+import {
+  AlreadyMemberError,
+  InvalidRoleTransitionError,
+  MemberNotFoundError,
+} from '../memberships/membership.errors.js';
+import { MembershipEvents } from '../memberships/membership-events.js';
+import {
+  OrganizationMembersRepository,
+  type MemberRow,
+} from '../memberships/organization-members.repository.js';
+import { assertMayGrant, assertRoleChangeAllowed } from '../memberships/role-rules.js';
+import { DirectoryRepository } from '../users/directory.repository.js';
+import { MemberCleanup } from './member-cleanup.js';
+
+export type AddMemberResult =
+  { kind: 'member_added'; member: MemberRow } | { kind: 'invitation_sent'; invitation: Invitation };
+
+/**
+ * Organization members (contract § Organizations: users, add_user, members/{userId}/role,
+ * remove_user; § Errors for the role codes). Every change runs under the organization row lock
+ * and publishes `org.membership.changed`.
+ */
+@Injectable()
+export class MembersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessService,
+    private readonly members: OrganizationMembersRepository,
+    private readonly membershipEvents: MembershipEvents,
+    private readonly invitations: InvitationsService,
+    private readonly users: UserLookup,
+    private readonly directory: DirectoryRepository,
+    private readonly cleanup: MemberCleanup,
+  ) {}
+
+  /** `GET /organizations/{id}/users`: every member with their role (any member may look). */
+  async list(principal: Principal, organizationId: number): Promise<MemberRow[]> {
+    await this.access.organizationWith(principal, organizationId, 'organization.read');
+    return this.members.findByOrganizations([organizationId]);
+  }
+
+  /**
+   * `POST /organizations/{id}/add_user`: an existing account (asked of auth synchronously)
+   * becomes a member with `role`; an unknown email gets an invitation mailed instead.
+   * @throws 404, 403 `FORBIDDEN`, 403 `INSUFFICIENT_PERMISSIONS` (role above the caller's),
+   *   409 `ALREADY_MEMBER`, 409 `INVITATION_ALREADY_PENDING`
+   */
+  async add(
+    principal: Principal,
+    organizationId: number,
+    email: string,
+    role: Role,
+  ): Promise<AddMemberResult> {
+    const address = normalizeEmail(email);
+    const actor = await this.access.organizationWith(
+      principal,
+      organizationId,
+      'organization.manageMembers',
+    );
+    assertMayGrant(actor.role, role);
+    const user = await this.users.findByEmail(address);
+    return this.dataSource.transaction(async (manager): Promise<AddMemberResult> => {
+      const locked = await this.access.organizationWith(
+        principal,
+        organizationId,
+        'organization.manageMembers',
+        { manager, lock: true },
+      );
+      if (!user) {
+        const invitation = await this.invitations.create(
+          principal,
+          locked.role,
+          { organizationId, projectId: null },
+          address,
+          { orgRole: role, projectRole: null, projectOnly: false },
+          manager,
+        );
+        return { kind: 'invitation_sent', invitation };
+      }
+      assertMayGrant(locked.role, role);
+      if (await this.members.find(organizationId, user.userId, manager)) {
+        throw new AlreadyMemberError('organization');
+      }
+      await this.directory.insertIfAbsent(user, manager);
+      const version = await this.membershipEvents.changed(
+        { organizationId, projectId: null, userId: user.userId, role, accessDenied: false },
+        manager,
+      );
+      const membership = await this.members.insert(
+        { organizationId, userId: user.userId, role, version },
+        manager,
+      );
+      return {
+        kind: 'member_added',
+        member: {
+          ...membership,
+          email: user.email,
+          firstName: user.firstName,
+          lastName: user.lastName,
+        },
+      };
+    });
+  }
+
+  /**
+   * `PATCH /organizations/{id}/members/{userId}/role`.
+   * @throws 404 (non-member caller, or target not a member), 403 `FORBIDDEN`,
+   *   422 `CANNOT_CHANGE_OWN_ROLE`, 403 `INSUFFICIENT_PERMISSIONS`, 422 `INVALID_ROLE_TRANSITION`
+   */
+  async changeRole(
+    principal: Principal,
+    organizationId: number,
+    userId: string,
+    role: Role,
+  ): Promise<MemberRow> {
+    return this.dataSource.transaction(async (manager) => {
+      const actor = await this.access.organizationWith(
+        principal,
+        organizationId,
+        'organization.manageMembers',
+        { manager, lock: true },
+      );
+      const target = await this.members.find(organizationId, userId, manager);
+      if (!target) throw new MemberNotFoundError();
+      assertRoleChangeAllowed({
+        actorId: principal.id,
+        actorRole: actor.role,
+        targetId: userId,
+        currentRole: target.role,
+        newRole: role,
+      });
+      if (target.role === 'OWNER' && role !== 'OWNER') {
+        if ((await this.members.countOwners(organizationId, manager)) <= 1) {
+          throw new InvalidRoleTransitionError();
+        }
+      }
+      if (target.role !== role) {
+        const version = await this.membershipEvents.changed(
+          { organizationId, projectId: null, userId, role, accessDenied: false },
+          manager,
+        );
+        await this.members.updateRole(organizationId, userId, role, version, manager);
+      }
+      return (await this.members.findMember(organizationId, userId, manager))!;
+    });
+  }
+
+  /**
+   * `DELETE /organizations/{id}/remove_user/{userId}`: removes the member (and their project
+   * memberships in this organization). A member may remove themselves (leave) without the
+   * manage-members permission; the last OWNER cannot leave.
+   * @throws 404, 403 `FORBIDDEN`, 403 `INSUFFICIENT_PERMISSIONS`, 422 `INVALID_ROLE_TRANSITION`
+   */
+  async remove(principal: Principal, organizationId: number, userId: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const actor = await this.access.organization(principal, organizationId, {
+        manager,
+        lock: true,
+      });
+      const leaving = userId === principal.id;
+      if (!leaving) requireOrganizationPermission(actor, 'organization.manageMembers');
+      const target = await this.members.find(organizationId, userId, manager);
+      if (!target) throw new MemberNotFoundError();
+      if (!leaving) {
+        assertRoleChangeAllowed({
+          actorId: principal.id,
+          actorRole: actor.role!,
+          targetId: userId,
+          currentRole: target.role,
+          newRole: null,
+        });
+      }
+      if (
+        target.role === 'OWNER' &&
+        (await this.members.countOwners(organizationId, manager)) <= 1
+      ) {
+        throw new InvalidRoleTransitionError(
+          'The last owner cannot leave or be removed; transfer ownership first.',
+        );
+      }
+      await this.members.delete(organizationId, userId, manager);
+      await this.membershipEvents.changed(
+        { organizationId, projectId: null, userId, role: null, accessDenied: false },
+        manager,
+      );
+      await this.cleanup.afterOrganizationExit(organizationId, userId, manager);
+    });
+  }
+}

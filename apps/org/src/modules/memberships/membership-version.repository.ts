@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+
+@Injectable()
+export class MembershipVersionRepository {
+  /**
+   * Increments and returns the version of (organization, project, user); the first is 1. The
+   * upsert keeps the counter row locked until the transaction ends, so versions follow commit
+   * order.
+   */
+  async next(
+    organizationId: number,
+    projectId: number,
+    userId: string,
+    manager: EntityManager,
+  ): Promise<number> {
+    const rows: { version: string }[] = await manager.query(
+      `INSERT INTO membership_version (organization_id, project_id, user_id, version)
+       VALUES ($1, $2, $3, 1)
+       ON CONFLICT (organization_id, project_id, user_id)
+         DO UPDATE SET version = membership_version.version + 1
+       RETURNING version`,
+      [organizationId, projectId, userId],
+    );
+    return Number(rows[0].version);
+  }
+}

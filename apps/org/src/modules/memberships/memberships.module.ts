@@ -1,0 +1,15 @@
+import { Global, Module } from '@nestjs/common';
+import { MembershipEvents } from './membership-events.js';
+import { MembershipVersionRepository } from './membership-version.repository.js';
+import { OrganizationMembersRepository } from './organization-members.repository.js';
+
+/**
+ * Membership storage and `org.membership.changed` with per-triple versions, shared by every
+ * feature that changes members (members, invitations, projects).
+ */
+@Global()
+@Module({
+  providers: [MembershipVersionRepository, MembershipEvents, OrganizationMembersRepository],
+  exports: [MembershipEvents, OrganizationMembersRepository],
+})
+export class MembershipsModule {}

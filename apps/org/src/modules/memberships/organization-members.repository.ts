@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import type { Role } from '@wp/contracts';
+import { DataSource, type EntityManager } from 'typeorm';
+import { OrganizationMembership } from '../organizations/organization-membership.entity.js';
+
+/** A membership with the user's directory entry (names and email may lag auth by ≤ 2 s). */
+export interface MemberRow {
+  organizationId: number;
+  userId: string;
+  role: Role;
+  createdAt: Date;
+  updatedAt: Date;
+  email: string | null;
+  firstName: string;
+  lastName: string;
+}
+
+interface RawMemberRow {
+  organization_id: number;
+  user_id: string;
+  role: Role;
+  created_at: Date;
+  updated_at: Date;
+  email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+}
+
+const MEMBER_SELECT = `SELECT m.organization_id, m.user_id, m.role, m.created_at, m.updated_at,
+         d.email, d.first_name, d.last_name
+       FROM organization_membership m
+       LEFT JOIN directory_user d ON d.id = m.user_id`;
+
+function toMemberRow(r: RawMemberRow): MemberRow {
+  return {
+    organizationId: r.organization_id,
+    userId: r.user_id,
+    role: r.role,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    email: r.email,
+    firstName: r.first_name ?? '',
+    lastName: r.last_name ?? '',
+  };
+}
+
+/** Organization memberships: the only code that reads or writes `organization_membership`. */
+@Injectable()
+export class OrganizationMembersRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Members of several organizations at once (one query), oldest membership first. */
+  async findByOrganizations(organizationIds: number[]): Promise<MemberRow[]> {
+    if (organizationIds.length === 0) return [];
+    const rows: RawMemberRow[] = await this.dataSource.query(
+      `${MEMBER_SELECT} WHERE m.organization_id = ANY($1::int[])
+       ORDER BY m.organization_id, m.created_at, m.user_id`,
+      [organizationIds],
+    );
+    return rows.map(toMemberRow);
+  }
+
+  /** One member with directory entry, or null. */
+  async findMember(
+    organizationId: number,
+    userId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<MemberRow | null> {
+    const rows: RawMemberRow[] = await manager.query(
+      `${MEMBER_SELECT} WHERE m.organization_id = $1 AND m.user_id = $2`,
+      [organizationId, userId],
+    );
+    return rows[0] ? toMemberRow(rows[0]) : null;
+  }
+
+  find(
+    organizationId: number,
+    userId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<OrganizationMembership | null> {
+    return manager.findOneBy(OrganizationMembership, { organizationId, userId });
+  }
+
+  async insert(
+    membership: Pick<OrganizationMembership, 'organizationId' | 'userId' | 'role' | 'version'>,
+    manager: EntityManager,
+  ): Promise<OrganizationMembership> {
+    return manager.save(manager.create(OrganizationMembership, membership));
+  }
+
+  async updateRole(
+    organizationId: number,
+    userId: string,
+    role: Role,
+    version: number,
+    manager: EntityManager,
+  ): Promise<void> {
+    await manager.update(OrganizationMembership, { organizationId, userId }, { role, version });
+  }
+
+  async delete(organizationId: number, userId: string, manager: EntityManager): Promise<void> {
+    await manager.delete(OrganizationMembership, { organizationId, userId });
+  }
+
+  /** Row-locks the organization: every membership command takes this lock first. */
+  async lockOrganization(organizationId: number, manager: EntityManager): Promise<void> {
+    await manager.query('SELECT id FROM organization WHERE id = $1 FOR UPDATE', [organizationId]);
+  }
+
+  /** Number of OWNERs (call with the organization row locked). */
+  countOwners(organizationId: number, manager: EntityManager): Promise<number> {
+    return manager.countBy(OrganizationMembership, { organizationId, role: 'OWNER' });
+  }
+}

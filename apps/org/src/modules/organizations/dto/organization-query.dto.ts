@@ -1,0 +1,25 @@
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { ToBoolean, ToList } from '@wp/http';
+
+export const ORGANIZATION_INCLUDES = ['users', 'projects', 'organization_memberships'] as const;
+export type OrganizationInclude = (typeof ORGANIZATION_INCLUDES)[number];
+
+/**
+ * Query of `GET /organizations/{id}` (contract § Organizations): `include` comma list (an unknown
+ * value is a 400), `forceRefresh` boolean — accepted and validated; the server never answers
+ * stale data (docs/org.md § Caching), so it changes nothing.
+ */
+export class OrganizationQueryDto {
+  @IsOptional()
+  @ToList()
+  @IsIn(ORGANIZATION_INCLUDES, {
+    each: true,
+    message: `each value must be one of ${ORGANIZATION_INCLUDES.join(', ')}`,
+  })
+  include?: OrganizationInclude[];
+
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean({ message: 'must be true or false' })
+  forceRefresh?: boolean;
+}
