@@ -5,6 +5,7 @@ import { MESSAGING_ENTITIES, MessagingModule } from '@wp/messaging';
 import { ObservabilityModule } from '@wp/observability';
 import { DatabaseModule, RedisModule, type DatabaseOptions } from '@wp/persistence';
 import { SecurityModule } from '@wp/security';
+import { ACTIVITY_OPTIONS, ActivityRecorder } from './activity-recorder.js';
 
 export interface PlatformModuleOptions {
   /** Service name: logs, metrics, durable consumer names, RPC queue group. */
@@ -16,12 +17,14 @@ export interface PlatformModuleOptions {
   adminAccessTokens?: string[];
   /** false: Api-Key optional but validated when sent (analytics). */
   requireApiKey?: boolean;
+  /** Sentinel Pass activity buffer tuning (flush period, batch size, bound). */
+  activity?: { flushIntervalMs?: number; batchSize?: number; maxBuffered?: number };
 }
 
 /**
  * Everything a domain service stands on, wired the same way in every app: JSON logs, metrics and
  * health; its PostgreSQL database; Redis; NATS events and request/reply; Api-Key and bearer
- * guards.
+ * guards; recording of Sentinel Pass agent activity (`ActivityRecorder`).
  */
 @Module({})
 export class PlatformModule {
@@ -29,6 +32,7 @@ export class PlatformModule {
     const { config, service } = options;
     return {
       module: PlatformModule,
+      global: true,
       imports: [
         ObservabilityModule.forRoot({ service, level: config.LOG_LEVEL }),
         DatabaseModule.forRoot({
@@ -49,6 +53,11 @@ export class PlatformModule {
           requireApiKey: options.requireApiKey ?? true,
         }),
       ],
+      providers: [
+        { provide: ACTIVITY_OPTIONS, useValue: { service, ...options.activity } },
+        ActivityRecorder,
+      ],
+      exports: [ActivityRecorder],
     };
   }
 }

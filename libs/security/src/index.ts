@@ -9,3 +9,4 @@ export * from './jwt-auth.guard.js';
 export * from './admin-access.guard.js';
 export * from './secret-box.js';
 export * from './security.module.js';
+export * from './sentinel-key.js';

@@ -263,12 +263,11 @@ describe('auth: input validation of every field (400, nothing written)', () => {
     });
   });
 
-  it('refuses grant_type other than password with 400 UNSUPPORTED_GRANT_TYPE, and accepts grant_type=password', async () => {
+  it('refuses grant_type other than password and client_credentials with 400 UNSUPPORTED_GRANT_TYPE, and accepts grant_type=password', async () => {
     const user = await registerActive(ctx);
     const other = await ctx.post('/v1/api/oauth/token', {
-      grant_type: 'client_credentials',
-      client_id: 'x',
-      client_secret: 'y',
+      grant_type: 'authorization_code',
+      code: 'x',
     });
     expect(other.statusCode).toBe(400);
     expect(other.json().errors[0].code).toBe('UNSUPPORTED_GRANT_TYPE');

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Headers, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Post, Req } from '@nestjs/common';
 import { UnauthenticatedError, Public } from '@wp/http';
 import {
   CurrentClientApp,
@@ -8,7 +8,9 @@ import {
   type AccessTokenClaims,
   type Principal,
 } from '@wp/security';
+import type { FastifyRequest } from 'fastify';
 import jwt from 'jsonwebtoken';
+import { AgentTokenService, type AgentSessionResource } from '../sentinel/agent-token.service.js';
 import { RefreshRequestDto, TokenRequestDto } from './dto/token-request.dto.js';
 import { LoginService } from './login.service.js';
 import { RefreshService } from './refresh.service.js';
@@ -24,16 +26,34 @@ export class OAuthController {
     private readonly login: LoginService,
     private readonly refreshes: RefreshService,
     private readonly sessions: SessionsService,
+    private readonly agents: AgentTokenService,
   ) {}
 
   /**
    * `POST /oauth/token` (K): 200 session; 400 validation / `UNSUPPORTED_GRANT_TYPE`;
    * 401 `INVALID_CREDENTIALS`; 403 `ACTIVATION_REQUIRED`; 429 `RATE_LIMITED` + Retry-After.
+   * `grant_type=client_credentials` (Sentinel Pass agents): 200 agent session without refresh
+   * token; 401 `INVALID_CLIENT`; 403 `REFERER_NOT_ALLOWED`.
    */
   @Post('token')
   @Public()
   @HttpCode(200)
-  token(@Body() dto: TokenRequestDto, @CurrentClientApp() appId: string): Promise<SessionResource> {
+  token(
+    @Body() dto: TokenRequestDto,
+    @CurrentClientApp() appId: string,
+    @Req() request: FastifyRequest,
+  ): Promise<SessionResource | AgentSessionResource> {
+    if (dto.grant_type === 'client_credentials') {
+      const { referer, origin } = request.headers;
+      return this.agents.exchange({
+        clientId: dto.client_id,
+        clientSecret: dto.client_secret,
+        appId,
+        referer: (typeof referer === 'string' ? referer : undefined) ?? origin ?? null,
+        clientAddress: request.ip ?? null,
+        startedAt: performance.now(),
+      });
+    }
     if (dto.grant_type !== undefined && dto.grant_type !== 'password') {
       throw new UnsupportedGrantTypeError();
     }

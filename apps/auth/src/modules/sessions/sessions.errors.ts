@@ -26,11 +26,11 @@ export class ActivationRequiredError extends DomainError {
   }
 }
 
-/** 400: `grant_type` other than `password` (agent tokens arrive with issue 8). */
+/** 400: `grant_type` other than `password` or `client_credentials`. */
 export class UnsupportedGrantTypeError extends DomainError {
   constructor() {
     super('invalid', 'UNSUPPORTED_GRANT_TYPE', 'Unsupported grant type', {
-      detail: 'grant_type must be "password" (or omitted).',
+      detail: 'grant_type must be "password" (or omitted) or "client_credentials".',
       source: { pointer: '/grant_type' },
     });
   }

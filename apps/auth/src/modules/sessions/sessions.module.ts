@@ -3,6 +3,7 @@ import { SecretBox } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { PasswordsModule } from '../passwords/passwords.module.js';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
+import { SentinelModule } from '../sentinel/sentinel.module.js';
 import { UsersRepositoryModule } from '../users/users-repository.module.js';
 import { LoginService } from './login.service.js';
 import { OAuthController } from './oauth.controller.js';
@@ -12,7 +13,7 @@ import { SessionsService } from './sessions.service.js';
 import { TokenService } from './token.service.js';
 
 @Module({
-  imports: [PasswordsModule, RateLimitsModule, UsersRepositoryModule],
+  imports: [PasswordsModule, RateLimitsModule, UsersRepositoryModule, SentinelModule],
   controllers: [OAuthController],
   providers: [
     SessionsRepository,

@@ -3,11 +3,12 @@ import { IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-va
 const isPasswordGrant = (dto: TokenRequestDto) =>
   dto.grant_type === undefined || dto.grant_type === 'password';
 
+const isClientCredentials = (dto: TokenRequestDto) => dto.grant_type === 'client_credentials';
+
 /**
  * Body of `POST /oauth/token` (contract § Accounts and sessions): `username` (email or phone)
- * and `password`. `grant_type` is optional and, when sent, must be `password` for now; the body
- * stays open for `client_credentials` (Sentinel Pass agents, ARCHITECTURE § 4), whose fields
- * are then validated by that grant.
+ * and `password` for the `password` grant (the default); `client_id` (Sentinel Pass id) and
+ * `client_secret` (its key) for `client_credentials` (agents, ARCHITECTURE § 4).
  */
 export class TokenRequestDto {
   @IsOptional()
@@ -27,6 +28,20 @@ export class TokenRequestDto {
   @MinLength(1)
   @MaxLength(128)
   password!: string;
+
+  /** Sentinel Pass id (`client_credentials`). */
+  @ValidateIf(isClientCredentials)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  client_id!: string;
+
+  /** Sentinel Pass key (`client_credentials`). */
+  @ValidateIf(isClientCredentials)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  client_secret!: string;
 }
 
 /** Body of `POST /oauth/token/refresh`. */

@@ -1,0 +1,235 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError, ValidationFailedError, pageMeta, type PageMeta } from '@wp/http';
+import type { Principal } from '@wp/security';
+import { DataSource } from 'typeorm';
+import {
+  SORT_COLUMNS,
+  type ActivityFilterDto,
+  type ActivityLogsQueryDto,
+  type ActivityMetricsQueryDto,
+} from './dto/activity-query.dto.js';
+import { SentinelPassRepository, type SentinelPassRow } from './sentinel-pass.repository.js';
+
+/** One activity log entry as the endpoints show it. */
+export interface ActivityLogEntry {
+  id: string;
+  agent_user_id: string;
+  timestamp: string;
+  activity_type: string;
+  service: string;
+  endpoint: string;
+  method: string;
+  status_code: number;
+  latency_ms: number;
+  success: boolean;
+  client_address: string | null;
+  error_message: string | null;
+}
+
+export const ENTRY_FIELDS: (keyof ActivityLogEntry)[] = [
+  'id',
+  'agent_user_id',
+  'timestamp',
+  'activity_type',
+  'service',
+  'endpoint',
+  'method',
+  'status_code',
+  'latency_ms',
+  'success',
+  'client_address',
+  'error_message',
+];
+
+export interface MetricPoint {
+  timestamp: string;
+  request_count: number;
+  error_count: number;
+  success_rate: number;
+  token_generations: number;
+  p50_latency_ms: number;
+  p95_latency_ms: number;
+}
+
+const COLUMNS = `id, agent_user_id, occurred_at, occurred_at::text AS cursor_at, activity_type,
+  service, endpoint, method, status_code, latency_ms, success, client_address, error_message`;
+const EXPORT_BATCH = 1000;
+const MAX_BUCKETS = 2000;
+/** Default metrics window ending now, per `group_by`. */
+const DEFAULT_WINDOW_MS = { hour: 24 * 3600e3, day: 30 * 86400e3, week: 12 * 7 * 86400e3 };
+
+type Row = Record<string, unknown>;
+
+/**
+ * The activity endpoints on {auth_url}: paged logs, streamed export (keyset batches, constant
+ * memory) and time-bucketed metrics of one Sentinel Pass, readable only by members of its
+ * project; anyone else gets 404, as for an unknown pass.
+ */
+@Injectable()
+export class ActivityService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly passes: SentinelPassRepository,
+  ) {}
+
+  /** The pass, if the caller may read its activity; 404 otherwise (never reveals a pass). */
+  async readablePass(principal: Principal, passId: string): Promise<SentinelPassRow> {
+    const pass = principal.type === 'user' ? await this.passes.findPass(passId) : null;
+    if (!pass || !(await this.passes.mayRead(principal.id, pass))) {
+      throw new NotFoundError('Sentinel Pass', 'No Sentinel Pass with this id is visible to you.');
+    }
+    return pass;
+  }
+
+  async logs(query: ActivityLogsQueryDto): Promise<{ data: ActivityLogEntry[]; meta: PageMeta }> {
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? 25;
+    const { where, params } = filterSql(query);
+    const direction = query.sort_order === 'asc' ? 'ASC' : 'DESC';
+    const column = SORT_COLUMNS[query.sort_by ?? 'timestamp'];
+    const [count] = await this.dataSource.query<{ n: string }[]>(
+      `SELECT count(*) AS n FROM agent_activity WHERE ${where}`,
+      params,
+    );
+    const rows = await this.dataSource.query<Row[]>(
+      `SELECT ${COLUMNS} FROM agent_activity WHERE ${where}
+       ORDER BY ${column} ${direction}, occurred_at ${direction}, id ${direction}
+       LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`,
+      params,
+    );
+    return { data: rows.map(toEntry), meta: pageMeta(page, perPage, Number(count.n)) };
+  }
+
+  /**
+   * Every matching entry in timestamp order (`sort_order`), read in keyset batches of 1000 so
+   * memory stays constant whatever the count.
+   */
+  async *exportEntries(query: ActivityFilterDto): AsyncGenerator<ActivityLogEntry> {
+    const { where, params } = filterSql(query);
+    const asc = query.sort_order === 'asc';
+    let cursor: { at: string; id: string } | null = null;
+    for (;;) {
+      const keyset: string = cursor
+        ? `AND (occurred_at, id) ${asc ? '>' : '<'} ($${params.length + 1}::timestamptz, $${params.length + 2}::uuid)`
+        : '';
+      const rows: Row[] = await this.dataSource.query<Row[]>(
+        `SELECT ${COLUMNS} FROM agent_activity WHERE ${where} ${keyset}
+         ORDER BY occurred_at ${asc ? 'ASC' : 'DESC'}, id ${asc ? 'ASC' : 'DESC'}
+         LIMIT ${EXPORT_BATCH}`,
+        cursor ? [...params, cursor.at, cursor.id] : params,
+      );
+      for (const row of rows) yield toEntry(row);
+      if (rows.length < EXPORT_BATCH) return;
+      const last = rows[rows.length - 1];
+      cursor = { at: last['cursor_at'] as string, id: last['id'] as string };
+    }
+  }
+
+  async metrics(query: ActivityMetricsQueryDto): Promise<{
+    data: MetricPoint[];
+    meta: { period: { start_date: string; end_date: string; group_by: string } };
+  }> {
+    const groupBy = query.group_by ?? 'day';
+    const end = query.end_date ? new Date(query.end_date) : new Date();
+    const start = query.start_date
+      ? new Date(query.start_date)
+      : new Date(end.getTime() - DEFAULT_WINDOW_MS[groupBy]);
+    if (start.getTime() > end.getTime()) {
+      throw ValidationFailedError.at(
+        { parameter: 'start_date' },
+        'start_date must not be after end_date.',
+      );
+    }
+    const unit = { hour: 3600e3, day: 86400e3, week: 7 * 86400e3 }[groupBy];
+    if ((end.getTime() - start.getTime()) / unit > MAX_BUCKETS) {
+      throw ValidationFailedError.at(
+        { parameter: 'group_by' },
+        `The period spans more than ${MAX_BUCKETS} ${groupBy} buckets; narrow it or group coarser.`,
+      );
+    }
+    const rows = await this.dataSource.query<Row[]>(
+      `WITH buckets AS (
+         SELECT generate_series(date_trunc($1, $2::timestamptz AT TIME ZONE 'UTC'),
+                                date_trunc($1, $3::timestamptz AT TIME ZONE 'UTC'),
+                                ('1 ' || $1)::interval) AS bucket),
+       points AS (
+         SELECT date_trunc($1, occurred_at AT TIME ZONE 'UTC') AS bucket,
+           count(*) FILTER (WHERE activity_type <> 'token_generation') AS requests,
+           count(*) FILTER (WHERE activity_type = 'error') AS errors,
+           count(*) FILTER (WHERE activity_type = 'token_generation') AS tokens,
+           percentile_cont(0.5) WITHIN GROUP (ORDER BY latency_ms)
+             FILTER (WHERE activity_type <> 'token_generation') AS p50,
+           percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms)
+             FILTER (WHERE activity_type <> 'token_generation') AS p95
+         FROM agent_activity
+         WHERE agent_user_id = $4 AND occurred_at >= $2 AND occurred_at <= $3
+         GROUP BY 1)
+       SELECT to_char(b.bucket, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS bucket,
+         coalesce(p.requests, 0) AS requests, coalesce(p.errors, 0) AS errors,
+         coalesce(p.tokens, 0) AS tokens, coalesce(p.p50, 0) AS p50, coalesce(p.p95, 0) AS p95
+       FROM buckets b LEFT JOIN points p USING (bucket) ORDER BY b.bucket`,
+      [groupBy, start.toISOString(), end.toISOString(), query.agent_user_id],
+    );
+    return {
+      data: rows.map((r) => {
+        const requests = Number(r['requests']);
+        const errors = Number(r['errors']);
+        return {
+          timestamp: r['bucket'] as string,
+          request_count: requests,
+          error_count: errors,
+          success_rate: requests === 0 ? 0 : round((requests - errors) / requests, 4),
+          token_generations: Number(r['tokens']),
+          p50_latency_ms: round(Number(r['p50']), 3),
+          p95_latency_ms: round(Number(r['p95']), 3),
+        };
+      }),
+      meta: {
+        period: { start_date: start.toISOString(), end_date: end.toISOString(), group_by: groupBy },
+      },
+    };
+  }
+}
+
+function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+function filterSql(query: ActivityFilterDto): { where: string; params: unknown[] } {
+  if (query.start_date && query.end_date && new Date(query.start_date) > new Date(query.end_date)) {
+    throw ValidationFailedError.at(
+      { parameter: 'start_date' },
+      'start_date must not be after end_date.',
+    );
+  }
+  const params: unknown[] = [query.agent_user_id];
+  const clauses = ['agent_user_id = $1'];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    clauses.push(sql.replace('?', `$${params.length}`));
+  };
+  if (query.start_date) add('occurred_at >= ?', query.start_date);
+  if (query.end_date) add('occurred_at <= ?', query.end_date);
+  if (query.activity_type) add('activity_type = ?', query.activity_type);
+  if (query.endpoint !== undefined) add('endpoint = ?', query.endpoint);
+  if (query.success !== undefined) add('success = ?', query.success);
+  return { where: clauses.join(' AND '), params };
+}
+
+function toEntry(r: Row): ActivityLogEntry {
+  return {
+    id: r['id'] as string,
+    agent_user_id: r['agent_user_id'] as string,
+    timestamp: (r['occurred_at'] as Date).toISOString(),
+    activity_type: r['activity_type'] as string,
+    service: r['service'] as string,
+    endpoint: r['endpoint'] as string,
+    method: r['method'] as string,
+    status_code: r['status_code'] as number,
+    latency_ms: r['latency_ms'] as number,
+    success: r['success'] as boolean,
+    client_address: r['client_address'] as string | null,
+    error_message: r['error_message'] as string | null,
+  };
+}

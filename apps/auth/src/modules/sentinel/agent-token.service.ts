@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ActivityRecorder } from '@wp/platform';
+import { refererAllowed, sentinelKeyMatches } from '@wp/security';
+import { TokenService } from '../sessions/token.service.js';
+import { InvalidClientError, RefererNotAllowedError } from './sentinel.errors.js';
+import { SentinelPassRepository } from './sentinel-pass.repository.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ENDPOINT = '/v1/api/oauth/token';
+
+/** The answer to a `client_credentials` exchange: a session without refresh token. */
+export interface AgentSessionResource {
+  data: {
+    id: string;
+    type: 'session';
+    attributes: { accessToken: string; tokenType: 'Bearer'; expiresIn: number };
+  };
+}
+
+export interface ExchangeRequest {
+  clientId: string;
+  clientSecret: string;
+  appId: string;
+  /** `Referer`, else `Origin`, else null. */
+  referer: string | null;
+  clientAddress: string | null;
+  startedAt: number;
+}
+
+/**
+ * Sentinel Pass token exchange (ARCHITECTURE § 4): `client_credentials` with the pass id and
+ * key → an agent access token (`typ` agent, `sub` pass id, `org`, `prj`, `scp`, `prm`), no
+ * refresh token (the agent holds the key and exchanges again). Each exchange is recorded as
+ * `token_generation`, each refusal of a known pass as `error`.
+ */
+@Injectable()
+export class AgentTokenService {
+  constructor(
+    private readonly passes: SentinelPassRepository,
+    private readonly tokens: TokenService,
+    private readonly activity: ActivityRecorder,
+  ) {}
+
+  async exchange(request: ExchangeRequest): Promise<AgentSessionResource> {
+    const pass = UUID.test(request.clientId)
+      ? await this.passes.findPass(request.clientId.toLowerCase())
+      : null;
+    // Always compare (against a dummy when unknown): one timing for every refusal.
+    const keyOk = sentinelKeyMatches(request.clientSecret, pass?.keyHash ?? null);
+    const note = (statusCode: number, errorMessage: string | null) => {
+      if (!pass) return;
+      this.activity.record({
+        agentUserId: pass.id,
+        activityType: errorMessage === null ? 'token_generation' : 'error',
+        endpoint: ENDPOINT,
+        method: 'POST',
+        statusCode,
+        latencyMs: Math.round((performance.now() - request.startedAt) * 1000) / 1000,
+        success: errorMessage === null,
+        clientAddress: request.clientAddress,
+        errorMessage,
+      });
+    };
+    if (!pass) throw new InvalidClientError();
+    const refusal = !keyOk
+      ? 'invalid key'
+      : !pass.active
+        ? 'pass revoked'
+        : pass.expiresAt !== null && pass.expiresAt.getTime() <= Date.now()
+          ? 'pass expired'
+          : null;
+    if (refusal !== null) {
+      note(401, refusal);
+      throw new InvalidClientError();
+    }
+    if (!refererAllowed(request.referer, pass.allowedReferers)) {
+      note(403, 'referer not allowed');
+      throw new RefererNotAllowedError();
+    }
+    const issued = this.tokens.signAccessToken({
+      sub: pass.id,
+      sid: randomUUID(),
+      typ: 'agent',
+      app: request.appId,
+      email: null,
+      org: pass.organizationId,
+      prj: pass.projectId,
+      scp: pass.scopes,
+      prm: pass.permissions,
+    });
+    note(200, null);
+    return {
+      data: {
+        id: pass.id,
+        type: 'session',
+        attributes: {
+          accessToken: issued.token,
+          tokenType: 'Bearer',
+          expiresIn: this.tokens.accessTokenTtl,
+        },
+      },
+    };
+  }
+}

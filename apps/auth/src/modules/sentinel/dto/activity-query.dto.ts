@@ -1,0 +1,104 @@
+import { ToBoolean, ToInt } from '@wp/http';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsISO8601,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+
+export const ACTIVITY_TYPES = ['api_request', 'token_generation', 'error'] as const;
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
+
+/** `sort_by` values of the logs endpoint → column (documented in docs/auth.md). */
+export const SORT_COLUMNS = {
+  timestamp: 'occurred_at',
+  latency_ms: 'latency_ms',
+  status_code: 'status_code',
+  endpoint: 'endpoint',
+  activity_type: 'activity_type',
+} as const;
+export type SortBy = keyof typeof SORT_COLUMNS;
+
+/** Filters shared by logs and export. */
+export class ActivityFilterDto {
+  @IsUUID()
+  agent_user_id!: string;
+
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  start_date?: string;
+
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  end_date?: string;
+
+  @IsOptional()
+  @IsIn(ACTIVITY_TYPES)
+  activity_type?: ActivityType;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  endpoint?: string;
+
+  @IsOptional()
+  @ToBoolean()
+  @IsBoolean()
+  success?: boolean;
+
+  @IsOptional()
+  @IsIn(['asc', 'desc'])
+  sort_order?: 'asc' | 'desc';
+}
+
+/** `GET /oauth/agent/activity/logs`. */
+export class ActivityLogsQueryDto extends ActivityFilterDto {
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  page?: number;
+
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  per_page?: number;
+
+  @IsOptional()
+  @IsIn(Object.keys(SORT_COLUMNS))
+  sort_by?: SortBy;
+}
+
+/** `GET /oauth/agent/activity/export`. */
+export class ActivityExportQueryDto extends ActivityFilterDto {
+  @IsOptional()
+  @IsIn(['json', 'csv', 'jsonl'])
+  format?: 'json' | 'csv' | 'jsonl';
+}
+
+/** `GET /oauth/agent/activity/metrics`. */
+export class ActivityMetricsQueryDto {
+  @IsUUID()
+  agent_user_id!: string;
+
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  start_date?: string;
+
+  @IsOptional()
+  @IsISO8601({ strict: true })
+  end_date?: string;
+
+  @IsOptional()
+  @IsIn(['hour', 'day', 'week'])
+  group_by?: 'hour' | 'day' | 'week';
+}

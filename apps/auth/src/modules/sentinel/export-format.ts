@@ -1,0 +1,43 @@
+import { ENTRY_FIELDS, type ActivityLogEntry } from './activity.service.js';
+
+export type ExportFormat = 'json' | 'csv' | 'jsonl';
+
+export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
+  json: 'application/json; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  jsonl: 'application/x-ndjson; charset=utf-8',
+};
+
+/** One CSV field per RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes doubled. */
+export function csvField(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * Turns a stream of entries into the chunks of an export file: `json` one array of entries,
+ * `jsonl` one entry per line, `csv` a header row of {@link ENTRY_FIELDS} then one row per entry
+ * (CRLF line ends, RFC 4180 quoting).
+ */
+export async function* exportChunks(
+  entries: AsyncIterable<ActivityLogEntry>,
+  format: ExportFormat,
+): AsyncGenerator<string> {
+  if (format === 'csv') {
+    yield `${ENTRY_FIELDS.join(',')}\r\n`;
+    for await (const e of entries) yield `${ENTRY_FIELDS.map((f) => csvField(e[f])).join(',')}\r\n`;
+    return;
+  }
+  if (format === 'jsonl') {
+    for await (const e of entries) yield `${JSON.stringify(e)}\n`;
+    return;
+  }
+  yield '[';
+  let first = true;
+  for await (const e of entries) {
+    yield `${first ? '' : ','}\n${JSON.stringify(e)}`;
+    first = false;
+  }
+  yield first ? ']\n' : '\n]\n';
+}

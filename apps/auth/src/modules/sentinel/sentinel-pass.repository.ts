@@ -1,0 +1,185 @@
+import { Injectable } from '@nestjs/common';
+import { effectiveProjectRole, type ActivityEntry, type Role } from '@wp/contracts';
+import { DataSource, type EntityManager } from 'typeorm';
+
+/** A Sentinel Pass as auth knows it (read model of `org.sentinel_pass.changed`). */
+export interface SentinelPassRow {
+  id: string;
+  organizationId: number;
+  projectId: number;
+  active: boolean;
+  deleted: boolean;
+  keyHash: string | null;
+  expiresAt: Date | null;
+  allowedReferers: string[];
+  scopes: string[];
+  permissions: string[];
+  version: number;
+  usageCount: number;
+}
+
+export interface PassChange {
+  passId: string;
+  organizationId: number;
+  projectId: number;
+  active: boolean;
+  deleted: boolean;
+  keyHash: string | null;
+  expiresAt: string | null;
+  allowedReferers: string[];
+  scopes: string[];
+  permissions: string[];
+  version: number;
+}
+
+export interface MembershipChange {
+  organizationId: number;
+  projectId: number | null;
+  userId: string;
+  role: Role | null;
+  accessDenied: boolean;
+  version: number;
+}
+
+/** Organization-level memberships are stored with project id 0 (ids are positive). */
+const ORGANIZATION_LEVEL = 0;
+
+/**
+ * The read models auth keeps for Sentinel Pass: passes (credentials), memberships (who may read
+ * a pass's activity) and the activity rows. Plain SQL: every write is a single conditional
+ * statement (version check, idempotent insert).
+ */
+@Injectable()
+export class SentinelPassRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Applies a pass change when its version is newer than the stored one. A deletion keeps a
+   * tombstone row (deleted, no key) so an older redelivery cannot bring the pass back.
+   */
+  async applyPassChange(manager: EntityManager, change: PassChange): Promise<void> {
+    await manager.query(
+      `INSERT INTO sentinel_pass (id, organization_id, project_id, active, deleted, key_hash,
+         expires_at, allowed_referers, scopes, permissions, version, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
+       ON CONFLICT (id) DO UPDATE SET organization_id = EXCLUDED.organization_id,
+         project_id = EXCLUDED.project_id, active = EXCLUDED.active, deleted = EXCLUDED.deleted,
+         key_hash = EXCLUDED.key_hash, expires_at = EXCLUDED.expires_at,
+         allowed_referers = EXCLUDED.allowed_referers, scopes = EXCLUDED.scopes,
+         permissions = EXCLUDED.permissions, version = EXCLUDED.version, updated_at = now()
+       WHERE sentinel_pass.version < EXCLUDED.version`,
+      [
+        change.passId,
+        change.organizationId,
+        change.projectId,
+        change.active && !change.deleted,
+        change.deleted,
+        change.deleted ? null : change.keyHash,
+        change.expiresAt,
+        change.allowedReferers,
+        change.scopes,
+        change.permissions,
+        change.version,
+      ],
+    );
+  }
+
+  async applyMembershipChange(manager: EntityManager, change: MembershipChange): Promise<void> {
+    await manager.query(
+      `INSERT INTO membership (organization_id, project_id, user_id, role, access_denied, version)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (user_id, organization_id, project_id) DO UPDATE SET role = EXCLUDED.role,
+         access_denied = EXCLUDED.access_denied, version = EXCLUDED.version
+       WHERE membership.version < EXCLUDED.version`,
+      [
+        change.organizationId,
+        change.projectId ?? ORGANIZATION_LEVEL,
+        change.userId,
+        change.role,
+        change.accessDenied,
+        change.version,
+      ],
+    );
+  }
+
+  /** A pass that is not deleted, or null. */
+  async findPass(id: string): Promise<SentinelPassRow | null> {
+    const rows = await this.dataSource.query<Record<string, unknown>[]>(
+      `SELECT id, organization_id, project_id, active, deleted, key_hash, expires_at,
+         allowed_referers, scopes, permissions, version, usage_count
+       FROM sentinel_pass WHERE id = $1 AND NOT deleted`,
+      [id],
+    );
+    const r = rows[0];
+    if (!r) return null;
+    return {
+      id: r['id'] as string,
+      organizationId: r['organization_id'] as number,
+      projectId: r['project_id'] as number,
+      active: r['active'] as boolean,
+      deleted: r['deleted'] as boolean,
+      keyHash: r['key_hash'] as string | null,
+      expiresAt: r['expires_at'] as Date | null,
+      allowedReferers: r['allowed_referers'] as string[],
+      scopes: r['scopes'] as string[],
+      permissions: r['permissions'] as string[],
+      version: r['version'] as number,
+      usageCount: Number(r['usage_count']),
+    };
+  }
+
+  /**
+   * Whether a user may read a pass's activity ("members of the pass's project"): the effective
+   * project role (organization OWNER/ADMIN, or a project member not denied) is not null.
+   */
+  async mayRead(userId: string, pass: SentinelPassRow): Promise<boolean> {
+    const rows = await this.dataSource.query<
+      { project_id: number; role: Role | null; access_denied: boolean }[]
+    >(
+      `SELECT project_id, role, access_denied FROM membership
+       WHERE user_id = $1 AND organization_id = $2 AND project_id IN ($3, $4)`,
+      [userId, pass.organizationId, ORGANIZATION_LEVEL, pass.projectId],
+    );
+    const org = rows.find((r) => r.project_id === ORGANIZATION_LEVEL);
+    const project = rows.find((r) => r.project_id === pass.projectId);
+    if (!org?.role && !project?.role) return false;
+    return (
+      effectiveProjectRole({
+        organizationRole: org?.role ?? null,
+        projectRole: project?.role ?? null,
+        accessDenied: project?.access_denied ?? false,
+      }) !== null
+    );
+  }
+
+  /**
+   * Stores a batch of activity entries in one statement, skipping ids already stored
+   * (redelivery), and adds the newly stored `api_request` entries to each pass's usage count.
+   */
+  async insertActivity(manager: EntityManager, entries: ActivityEntry[]): Promise<number> {
+    const inserted = await manager.query<{ agent_user_id: string; activity_type: string }[]>(
+      `INSERT INTO agent_activity (id, agent_user_id, activity_type, service, endpoint, method,
+         status_code, latency_ms, success, client_address, error_message, occurred_at)
+       SELECT id, "agentUserId", "activityType", service, endpoint, method, "statusCode",
+         "latencyMs", success, "clientAddress", "errorMessage", "occurredAt"
+       FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, "agentUserId" uuid, "activityType" text,
+         service text, endpoint text, method text, "statusCode" int, "latencyMs" double precision,
+         success boolean, "clientAddress" text, "errorMessage" text, "occurredAt" timestamptz)
+       ON CONFLICT (id) DO NOTHING
+       RETURNING agent_user_id, activity_type`,
+      [JSON.stringify(entries)],
+    );
+    const usage = new Map<string, number>();
+    for (const row of inserted) {
+      if (row.activity_type !== 'api_request') continue;
+      usage.set(row.agent_user_id, (usage.get(row.agent_user_id) ?? 0) + 1);
+    }
+    for (const [passId, n] of usage) {
+      await manager.query('UPDATE sentinel_pass SET usage_count = usage_count + $2 WHERE id = $1', [
+        passId,
+        n,
+      ]);
+    }
+    return inserted.length;
+  }
+}

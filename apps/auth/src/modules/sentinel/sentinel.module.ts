@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { TokenService } from '../sessions/token.service.js';
+import { ActivityController } from './activity.controller.js';
+import { ActivityService } from './activity.service.js';
+import { AgentTokenService } from './agent-token.service.js';
+import { SentinelEventsHandler } from './sentinel-events.handler.js';
+import { SentinelPassRepository } from './sentinel-pass.repository.js';
+
+/**
+ * Sentinel Pass on the auth side (issue 8): credential and membership read models, agent token
+ * exchange (used by `POST /oauth/token` of the sessions module, which imports this one), activity storage and the activity endpoints.
+ */
+@Module({
+  controllers: [ActivityController],
+  providers: [
+    TokenService,
+    SentinelPassRepository,
+    SentinelEventsHandler,
+    AgentTokenService,
+    ActivityService,
+  ],
+  exports: [AgentTokenService],
+})
+export class SentinelModule {}
