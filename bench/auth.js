@@ -1,0 +1,397 @@
+// Auth service benchmarks through the gateway (issue 3 § Benchmark). Each figure is printed next
+// to a ceiling measured in the same invocation, as the median of several short runs:
+//
+// - login       POST /v1/api/oauth/token      ceiling: argon2id verifications/s on all cores
+//                                             (same parameters as PasswordHasher); target ≥ 70%
+// - refresh     POST /v1/api/oauth/token/refresh, every virtual client rotating its own token
+//                                             chain; target ≥ 1,000/s (no-op route for reference)
+// - token-info  GET /v1/api/oauth/token/info  ceiling: GET /v1/api/oauth/jwks.json, a no-op route
+//                                             of auth proxied by the gateway; target ≥ 65%
+//
+// Throughput comes from a closed loop (connections kept busy); latency (p50/p99) from an open
+// loop at a fixed rate (a fraction of the closed-loop figure), measured from each request's
+// scheduled send time.
+'use strict';
+const { availableParallelism } = require('node:os');
+const { join } = require('node:path');
+const { argon2Rate } = require('./lib/ceilings.js');
+const { machineLine, withServices } = require('./lib/harness.js');
+const { closedLoop, httpPool, openLoop, request } = require('./lib/load.js');
+const { fmtMs, fmtPct, fmtRate, printTable, progress } = require('./lib/report.js');
+const { summarize } = require('./lib/stats.js');
+
+const description = 'auth service through the gateway: login, refresh, token info';
+const scenarios = ['token-info', 'refresh', 'login'];
+
+const USERS = 64; // registered up front; each registration also opens a session
+const PASSWORD = 'bench-Passw0rd-long-enough';
+const CONNECTIONS = { login: 8, refresh: 32, 'token-info': 32, jwks: 32 };
+
+async function run(options) {
+  const started = new Date();
+  const rows = [];
+  const latencyRows = [];
+  const notes = [];
+  progress(
+    `auth bench: ${options.scenarios.join(', ')}; ${options.runs} run(s) × ${options.durationMs / 1000} s per figure`,
+  );
+  const machineBefore = machineLine();
+
+  await withServices(
+    {
+      services: ['auth'],
+      envOverrides: {
+        AUTH_EMAIL_ACTIVATION_REQUIRED: 'false',
+        LOGIN_RATE_LIMIT: '0',
+        REGISTRATION_RATE_LIMIT: '0',
+      },
+    },
+    async ({ gatewayUrl, apiKey }) => {
+      const pool = httpPool(gatewayUrl, 64);
+      try {
+        const ctx = { pool, apiKey, options, rows, latencyRows, notes, jwks: null };
+        ctx.users = await registerUsers(ctx);
+        for (const name of options.scenarios) await SCENARIOS[name](ctx);
+      } finally {
+        await pool.close();
+      }
+    },
+  );
+
+  const out = process.stdout;
+  out.write(`\nAuth service through the gateway — ${started.toISOString().slice(0, 16)}Z\n`);
+  out.write(`Machine at start: ${machineBefore}\nMachine at end:   ${machineLine()}\n`);
+  out.write(
+    `Figures: median of ${options.runs} run(s) of ${options.durationMs / 1000} s; ` +
+      `throughput closed-loop, latency open-loop at ${Math.round(options.openFraction * 100)}% of it.\n\n`,
+  );
+  printTable(
+    ['scenario', 'req/s', 'min–max', 'ceiling', 'ceiling/s', 'ratio', 'target', 'result'],
+    rows,
+  );
+  out.write('\nLatency, open loop (from scheduled send time):\n');
+  printTable(['route', 'offered/s', 'done/s', 'p50', 'p99', 'max', 'errors'], latencyRows);
+  if (notes.length > 0) out.write(`\n${notes.map((n) => `- ${n}`).join('\n')}\n`);
+  return rows.some((r) => r[7] === 'ERRORS') ? 1 : 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Set-up
+
+/** Registers USERS accounts (no activation) through the gateway; each answer is a session. */
+async function registerUsers({ pool, apiKey }) {
+  progress(`registering ${USERS} users…`);
+  const users = [];
+  const suffix = Date.now().toString(36);
+  let next = 0;
+  const lane = async () => {
+    while (next < USERS) {
+      const i = next++;
+      const username = `bench-${suffix}-${i}@example.com`;
+      const res = await request(pool, {
+        method: 'POST',
+        path: '/v1/api/users',
+        headers: { 'api-key': apiKey },
+        body: { username, password: PASSWORD },
+      });
+      if (res.status !== 200) {
+        throw new Error(`registration answered ${res.status}: ${JSON.stringify(res.json)}`);
+      }
+      const a = res.json.data.attributes;
+      users[i] = { username, accessToken: a.accessToken, refreshToken: a.refreshToken };
+    }
+  };
+  await Promise.all(Array.from({ length: availableParallelism() * 2 }, lane));
+  return users;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operations (one request each; true = the expected answer)
+
+function jwksOp({ pool }) {
+  return async () => {
+    const res = await request(pool, { path: '/v1/api/oauth/jwks.json', raw: true });
+    return res.status === 200 || `status ${res.status}`;
+  };
+}
+
+function tokenInfoOp({ pool, apiKey, users }) {
+  let i = 0;
+  return async () => {
+    const user = users[i++ % users.length];
+    const res = await request(pool, {
+      path: '/v1/api/oauth/token/info',
+      headers: { 'api-key': apiKey, authorization: `Bearer ${user.accessToken}` },
+      raw: true,
+    });
+    return res.status === 200 || `status ${res.status}`;
+  };
+}
+
+function loginOp({ pool, apiKey, users }) {
+  let i = 0;
+  return async () => {
+    const user = users[i++ % users.length];
+    const res = await request(pool, {
+      method: 'POST',
+      path: '/v1/api/oauth/token',
+      headers: { 'api-key': apiKey },
+      body: { username: user.username, password: PASSWORD },
+      raw: true,
+    });
+    return res.status === 200 || `status ${res.status}`;
+  };
+}
+
+/**
+ * Refresh with token chains: each chain is one session whose latest refresh token is rotated by
+ * every request. In the closed loop worker i owns chain i; in the open loop a request takes a
+ * free chain (waiting, inside its measured latency, if all are busy) and gives it back. A chain
+ * answered with an error is dropped.
+ */
+function refreshOp({ pool, apiKey }, chains) {
+  const free = [...chains];
+  const waiting = [];
+  const take = () =>
+    free.length > 0 ? Promise.resolve(free.pop()) : new Promise((r) => waiting.push(r));
+  const give = (chain) => {
+    const next = waiting.shift();
+    if (next) next(chain);
+    else free.push(chain);
+  };
+  const rotate = async (chain) => {
+    const res = await request(pool, {
+      method: 'POST',
+      path: '/v1/api/oauth/token/refresh',
+      headers: { 'api-key': apiKey },
+      body: { refresh_token: chain.refreshToken },
+    });
+    if (res.status !== 200) {
+      chain.dead = true;
+      return `status ${res.status} ${res.json?.errors?.[0]?.code ?? ''}`.trim();
+    }
+    chain.refreshToken = res.json.data.attributes.refreshToken;
+    return true;
+  };
+  return async ({ worker }) => {
+    if (worker !== null) {
+      const chain = chains[worker];
+      if (chain.dead) throw new Error('chain dead after an earlier error');
+      return rotate(chain);
+    }
+    const chain = await take();
+    try {
+      return await rotate(chain);
+    } finally {
+      if (!chain.dead) give(chain);
+    }
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurement helpers
+
+async function warmup(name, op, connections, options) {
+  if (options.warmupMs <= 0) return;
+  progress(`  warm-up ${name} (${options.warmupMs / 1000} s)`);
+  await closedLoop({ op, connections, durationMs: options.warmupMs });
+}
+
+/** Interleaves runs of several measurements (so machine noise hits them alike); medians. */
+async function interleaved(options, measurements) {
+  const runs = measurements.map(() => []);
+  for (let r = 0; r < options.runs; r++) {
+    for (const [i, m] of measurements.entries()) {
+      const result = await m.once();
+      runs[i].push(result);
+      progress(
+        `  run ${r + 1}/${options.runs} ${m.name}: ${fmtRate(result.rate)}/s` +
+          (result.errors
+            ? ` (${result.errors} errors: ${result.errorSamples.map(([k]) => k).join('; ')})`
+            : ''),
+      );
+    }
+  }
+  return runs.map(summarize);
+}
+
+function closed(name, op, connections, options) {
+  return { name, once: () => closedLoop({ op, connections, durationMs: options.durationMs }) };
+}
+
+/** Open-loop runs of one route at `rate`/s; appends a latency row. */
+async function latency(ctx, name, op, rate) {
+  const { options } = ctx;
+  const runs = [];
+  for (let r = 0; r < options.runs; r++) {
+    const result = await openLoop({ op, rate, durationMs: options.durationMs });
+    runs.push(result);
+    progress(
+      `  open loop ${r + 1}/${options.runs} ${name} @ ${rate}/s: p50 ${fmtMs(result.p50)}, p99 ${fmtMs(result.p99)}` +
+        (result.errors ? `, ${result.errors} errors` : '') +
+        (result.lagP99 > 10
+          ? ` (sender lag p99 ${fmtMs(result.lagP99)}: generator saturated)`
+          : ''),
+    );
+  }
+  const s = summarize(runs);
+  const maxOfRuns = Math.max(...runs.map((r) => r.max ?? 0));
+  ctx.latencyRows.push([
+    name,
+    fmtRate(rate),
+    fmtRate(s.rate),
+    fmtMs(s.p50),
+    fmtMs(s.p99),
+    fmtMs(maxOfRuns),
+    s.errors,
+  ]);
+  if (runs.some((r) => r.lagP99 > 10)) {
+    ctx.notes.push(
+      `${name}: the load generator itself fell behind schedule (lag p99 > 10 ms); its latencies include that.`,
+    );
+  }
+  return s;
+}
+
+/** Open-loop rate: a fraction of the measured closed-loop rate, rounded to 2 significant digits. */
+function openRate(options, closedRate) {
+  const raw = Math.max(1, closedRate * options.openFraction);
+  const magnitude = 10 ** Math.max(0, Math.floor(Math.log10(raw)) - 1);
+  return Math.max(1, Math.round(raw / magnitude) * magnitude);
+}
+
+function resultCell(s, ratio, target) {
+  if (s.errors > 0) return 'ERRORS';
+  return ratio >= target ? 'met' : 'MISSED';
+}
+
+function spread(s) {
+  return `${fmtRate(s.rateMin)}–${fmtRate(s.rateMax)}`;
+}
+
+function errorNote(ctx, name, s) {
+  if (s.errors === 0) return;
+  const samples = new Map();
+  for (const run of s.perRun)
+    for (const [k, n] of run.errorSamples) samples.set(k, (samples.get(k) || 0) + n);
+  ctx.notes.push(
+    `${name}: ${s.errors} failed requests (${[...samples].map(([k, n]) => `${n}× ${k}`).join('; ')})`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+/** The no-op route ceiling, measured once per invocation and shared (token-info, refresh). */
+async function measureJwksWith(ctx, name, op, connections) {
+  const { options } = ctx;
+  const jwks = jwksOp(ctx);
+  await warmup('jwks.json', jwks, CONNECTIONS.jwks, options);
+  await warmup(name, op, connections, options);
+  progress(`${name} vs jwks.json (closed loop)`);
+  const [ceiling, scenario] = await interleaved(options, [
+    closed('jwks.json', jwks, CONNECTIONS.jwks, options),
+    closed(name, op, connections, options),
+  ]);
+  return { ceiling, scenario, jwks };
+}
+
+const SCENARIOS = {
+  async 'token-info'(ctx) {
+    const op = tokenInfoOp(ctx);
+    const { ceiling, scenario, jwks } = await measureJwksWith(
+      ctx,
+      'token-info',
+      op,
+      CONNECTIONS['token-info'],
+    );
+    ctx.jwks = ceiling;
+    const ratio = scenario.rate / ceiling.rate;
+    ctx.rows.push([
+      'token/info',
+      fmtRate(scenario.rate),
+      spread(scenario),
+      'jwks.json via gateway',
+      fmtRate(ceiling.rate),
+      fmtPct(ratio),
+      '≥ 65%',
+      resultCell(scenario, ratio, 0.65),
+    ]);
+    errorNote(ctx, 'token/info', scenario);
+    errorNote(ctx, 'jwks.json', ceiling);
+    const rate = openRate(ctx.options, scenario.rate);
+    progress('token-info latency (open loop)');
+    await latency(ctx, 'GET /oauth/token/info', op, rate);
+    await latency(ctx, 'GET /oauth/jwks.json (ceiling)', jwks, rate);
+  },
+
+  async refresh(ctx) {
+    const { options } = ctx;
+    // Closed loop: one chain per connection (sessions opened at registration).
+    const chains = ctx.users
+      .slice(0, CONNECTIONS.refresh)
+      .map((u) => ({ refreshToken: u.refreshToken }));
+    const op = refreshOp(ctx, chains);
+    await warmup('refresh', op, CONNECTIONS.refresh, options);
+    progress('refresh (closed loop)');
+    const [scenario] = await interleaved(options, [
+      closed('refresh', op, CONNECTIONS.refresh, options),
+    ]);
+    const ratio = scenario.rate / 1000;
+    ctx.rows.push([
+      'refresh',
+      fmtRate(scenario.rate),
+      spread(scenario),
+      ctx.jwks ? 'jwks.json (reference)' : 'none',
+      ctx.jwks ? fmtRate(ctx.jwks.rate) : '-',
+      `${fmtPct(ratio)} of 1,000`,
+      '≥ 1,000/s',
+      resultCell(scenario, ratio, 1),
+    ]);
+    errorNote(ctx, 'refresh', scenario);
+    // Open loop: all chains shared by the arrivals (more chains than requests in flight).
+    const openChains = ctx.users
+      .slice(CONNECTIONS.refresh)
+      .map((u) => ({ refreshToken: u.refreshToken }));
+    progress('refresh latency (open loop)');
+    await latency(
+      ctx,
+      'POST /oauth/token/refresh',
+      refreshOp(ctx, openChains),
+      openRate(options, scenario.rate),
+    );
+  },
+
+  async login(ctx) {
+    const { options } = ctx;
+    const { ARGON2_OPTIONS } = require(
+      join(__dirname, '..', 'apps', 'auth', 'dist', 'modules', 'passwords', 'password-hasher.js'),
+    );
+    const op = loginOp(ctx);
+    await warmup('login', op, CONNECTIONS.login, options);
+    progress(`login vs argon2id verifications on ${availableParallelism()} cores (closed loop)`);
+    const [ceiling, scenario] = await interleaved(options, [
+      {
+        name: 'argon2id',
+        once: () => argon2Rate({ options: ARGON2_OPTIONS, durationMs: options.durationMs }),
+      },
+      closed('login', op, CONNECTIONS.login, options),
+    ]);
+    const ratio = scenario.rate / ceiling.rate;
+    ctx.rows.push([
+      'login',
+      fmtRate(scenario.rate),
+      spread(scenario),
+      `argon2id × ${availableParallelism()} cores`,
+      fmtRate(ceiling.rate),
+      fmtPct(ratio),
+      '≥ 70%',
+      resultCell(scenario, ratio, 0.7),
+    ]);
+    errorNote(ctx, 'login', scenario);
+    progress('login latency (open loop)');
+    await latency(ctx, 'POST /oauth/token', op, openRate(options, scenario.rate));
+  },
+};
+
+module.exports = { description, scenarios, run };
