@@ -15,10 +15,11 @@
 const { availableParallelism } = require('node:os');
 const { join } = require('node:path');
 const { argon2Rate } = require('./lib/ceilings.js');
+const { cpuMeter } = require('./lib/cpu.js');
 const { machineLine, withServices } = require('./lib/harness.js');
 const { closedLoop, httpPool, openLoop, request } = require('./lib/load.js');
 const { fmtMs, fmtPct, fmtRate, printTable, progress } = require('./lib/report.js');
-const { summarize } = require('./lib/stats.js');
+const { median, summarize } = require('./lib/stats.js');
 
 const description = 'auth service through the gateway: login, refresh, token info';
 const scenarios = ['token-info', 'refresh', 'login'];
@@ -31,6 +32,7 @@ async function run(options) {
   const started = new Date();
   const rows = [];
   const latencyRows = [];
+  const cpuRows = [];
   const notes = [];
   progress(
     `auth bench: ${options.scenarios.join(', ')}; ${options.runs} run(s) × ${options.durationMs / 1000} s per figure`,
@@ -46,10 +48,14 @@ async function run(options) {
         REGISTRATION_RATE_LIMIT: '0',
       },
     },
-    async ({ gatewayUrl, apiKey }) => {
+    async ({ stack, gatewayUrl, apiKey }) => {
       const pool = httpPool(gatewayUrl, 64);
+      const pids = {
+        auth: stack.services.get('auth').child.pid,
+        gateway: stack.services.get('gateway').child.pid,
+      };
       try {
-        const ctx = { pool, apiKey, options, rows, latencyRows, notes, jwks: null };
+        const ctx = { pool, apiKey, options, rows, latencyRows, cpuRows, notes, pids, jwks: null };
         ctx.users = await registerUsers(ctx);
         for (const name of options.scenarios) await SCENARIOS[name](ctx);
       } finally {
@@ -71,6 +77,10 @@ async function run(options) {
   );
   out.write('\nLatency, open loop (from scheduled send time):\n');
   printTable(['route', 'offered/s', 'done/s', 'p50', 'p99', 'max', 'errors'], latencyRows);
+  out.write(
+    '\nCPU time per request, closed loop (ms; rest = PostgreSQL, Redis, NATS, other users):\n',
+  );
+  printTable(['measurement', 'auth', 'gateway', 'generator', 'rest', 'machine busy'], cpuRows);
   if (notes.length > 0) out.write(`\n${notes.map((n) => `- ${n}`).join('\n')}\n`);
   return rows.some((r) => r[7] === 'ERRORS') ? 1 : 0;
 }
@@ -198,7 +208,8 @@ async function warmup(name, op, connections, options) {
 }
 
 /** Interleaves runs of several measurements (so machine noise hits them alike); medians. */
-async function interleaved(options, measurements) {
+async function interleaved(ctx, measurements) {
+  const { options } = ctx;
   const runs = measurements.map(() => []);
   for (let r = 0; r < options.runs; r++) {
     for (const [i, m] of measurements.entries()) {
@@ -212,11 +223,37 @@ async function interleaved(options, measurements) {
       );
     }
   }
+  for (const [i, m] of measurements.entries()) cpuRow(ctx, m.name, runs[i]);
   return runs.map(summarize);
 }
 
-function closed(name, op, connections, options) {
-  return { name, once: () => closedLoop({ op, connections, durationMs: options.durationMs }) };
+/** Appends the median CPU ms per successful request of each process over `runs`. */
+function cpuRow(ctx, name, runs) {
+  const per = (key) =>
+    median(runs.map((r) => (r.cpu && r.cpu[key] !== null && r.ok > 0 ? r.cpu[key] / r.ok : null)));
+  const busy = median(runs.map((r) => r.cpu?.busyShare ?? null));
+  const ms = (v) => (v === null ? '-' : v.toFixed(2));
+  ctx.cpuRows.push([
+    name,
+    ms(per('auth')),
+    ms(per('gateway')),
+    ms(per('self')),
+    ms(per('rest')),
+    fmtPct(busy),
+  ]);
+}
+
+/** Runs `measure()` with a CPU meter on the services and this process; adds `cpu` to its result. */
+async function metered(ctx, measure) {
+  const meter = cpuMeter(ctx.pids);
+  const result = await measure();
+  result.cpu = meter.end();
+  return result;
+}
+
+function closed(ctx, name, op, connections) {
+  const durationMs = ctx.options.durationMs;
+  return { name, once: () => metered(ctx, () => closedLoop({ op, connections, durationMs })) };
 }
 
 /** Open-loop runs of one route at `rate`/s; appends a latency row. */
@@ -289,9 +326,9 @@ async function measureJwksWith(ctx, name, op, connections) {
   await warmup('jwks.json', jwks, CONNECTIONS.jwks, options);
   await warmup(name, op, connections, options);
   progress(`${name} vs jwks.json (closed loop)`);
-  const [ceiling, scenario] = await interleaved(options, [
-    closed('jwks.json', jwks, CONNECTIONS.jwks, options),
-    closed(name, op, connections, options),
+  const [ceiling, scenario] = await interleaved(ctx, [
+    closed(ctx, 'jwks.json', jwks, CONNECTIONS.jwks),
+    closed(ctx, name, op, connections),
   ]);
   return { ceiling, scenario, jwks };
 }
@@ -334,9 +371,7 @@ const SCENARIOS = {
     const op = refreshOp(ctx, chains);
     await warmup('refresh', op, CONNECTIONS.refresh, options);
     progress('refresh (closed loop)');
-    const [scenario] = await interleaved(options, [
-      closed('refresh', op, CONNECTIONS.refresh, options),
-    ]);
+    const [scenario] = await interleaved(ctx, [closed(ctx, 'refresh', op, CONNECTIONS.refresh)]);
     const ratio = scenario.rate / 1000;
     ctx.rows.push([
       'refresh',
@@ -370,12 +405,15 @@ const SCENARIOS = {
     const op = loginOp(ctx);
     await warmup('login', op, CONNECTIONS.login, options);
     progress(`login vs argon2id verifications on ${availableParallelism()} cores (closed loop)`);
-    const [ceiling, scenario] = await interleaved(options, [
+    const [ceiling, scenario] = await interleaved(ctx, [
       {
-        name: 'argon2id',
-        once: () => argon2Rate({ options: ARGON2_OPTIONS, durationMs: options.durationMs }),
+        name: 'argon2id (generator process)',
+        once: () =>
+          metered(ctx, () =>
+            argon2Rate({ options: ARGON2_OPTIONS, durationMs: options.durationMs }),
+          ),
       },
-      closed('login', op, CONNECTIONS.login, options),
+      closed(ctx, 'login', op, CONNECTIONS.login),
     ]);
     const ratio = scenario.rate / ceiling.rate;
     ctx.rows.push([
