@@ -41,14 +41,21 @@ function machineCpuMs() {
   }
 }
 
+/** CPU ms of a group of processes: per pid, so one that exits in between is left out. */
+function groupCpuMs(pids) {
+  return new Map(pids.map((pid) => [pid, processCpuMs(pid)]));
+}
+
 /**
- * Takes a snapshot now; `.end()` returns CPU ms used since, per named pid, by this process
- * (`self`), by everything else (`rest`), and the machine's busy share (0-1).
- * @param {Record<string, number>} pids e.g. {auth: 123, gateway: 456}
+ * Takes a snapshot now; `.end()` returns CPU ms used since, per named process or group of
+ * processes, by this process (`self`), by everything else (`rest`), and the machine's busy
+ * share (0-1).
+ * @param {Record<string, number | number[]>} pids e.g. {auth: 123, postgres: [456, 457]}
  */
 function cpuMeter(pids) {
+  const groups = Object.entries(pids).map(([k, v]) => [k, Array.isArray(v) ? v : [v]]);
   const start = {
-    procs: Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, processCpuMs(pid)])),
+    procs: new Map(groups.map(([k, list]) => [k, groupCpuMs(list)])),
     self: process.cpuUsage(),
     machine: machineCpuMs(),
   };
@@ -56,10 +63,16 @@ function cpuMeter(pids) {
     end() {
       const used = {};
       let ours = 0;
-      for (const [name, pid] of Object.entries(pids)) {
-        const now = processCpuMs(pid);
-        used[name] = now === null || start.procs[name] === null ? null : now - start.procs[name];
-        ours += used[name] ?? 0;
+      for (const [name, list] of groups) {
+        const before = start.procs.get(name);
+        let sum = null;
+        for (const [pid, now] of groupCpuMs(list)) {
+          const then = before.get(pid);
+          if (now === null || then === null || then === undefined) continue;
+          sum = (sum ?? 0) + (now - then);
+        }
+        used[name] = sum;
+        ours += sum ?? 0;
       }
       const self = process.cpuUsage(start.self);
       used.self = (self.user + self.system) / 1000;

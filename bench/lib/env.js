@@ -116,6 +116,26 @@ class BenchEnvironment {
     return url;
   }
 
+  /** Process ids of the PostgreSQL backends connected to a service's database (for CPU time). */
+  async backendPids(service) {
+    const url = this.env[`${service.toUpperCase()}_DATABASE_URL`];
+    if (!url) return [];
+    const parsed = new URL(url);
+    const name = parsed.pathname.slice(1);
+    parsed.pathname = '/postgres';
+    const client = new Client({ connectionString: parsed.toString() });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [name],
+      );
+      return rows.map((r) => r.pid);
+    } finally {
+      await client.end();
+    }
+  }
+
   /** Drops this run's databases, NATS streams and Redis keys; never throws. */
   async cleanup() {
     const problems = [];

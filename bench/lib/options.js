@@ -2,7 +2,7 @@
 //   node bench/run.js <suite> [scenario …] [--runs N] [--duration SECONDS] [--quick]
 'use strict';
 
-const DEFAULTS = { runs: 3, durationMs: 3000, warmupMs: 1500, openFraction: 0.7 };
+const DEFAULTS = { runs: 5, durationMs: 2000, warmupMs: 1500, openFraction: 0.7 };
 
 function parseOptions(argv) {
   const options = { ...DEFAULTS, scenarios: [] };
