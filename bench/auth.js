@@ -38,6 +38,7 @@ async function run(options) {
     `auth bench: ${options.scenarios.join(', ')}; ${options.runs} run(s) × ${options.durationMs / 1000} s per figure`,
   );
   const machineBefore = machineLine();
+  const extraEnv = Object.entries(options.env).map(([k, v]) => `${k}=${v}`);
 
   await withServices(
     {
@@ -46,6 +47,7 @@ async function run(options) {
         AUTH_EMAIL_ACTIVATION_REQUIRED: 'false',
         LOGIN_RATE_LIMIT: '0',
         REGISTRATION_RATE_LIMIT: '0',
+        ...options.env,
       },
     },
     async ({ stack, env, gatewayUrl, apiKey }) => {
@@ -68,6 +70,7 @@ async function run(options) {
   const out = process.stdout;
   out.write(`\nAuth service through the gateway — ${started.toISOString().slice(0, 16)}Z\n`);
   out.write(`Machine at start: ${machineBefore}\nMachine at end:   ${machineLine()}\n`);
+  if (extraEnv.length > 0) out.write(`Service variables added: ${extraEnv.join(' ')}\n`);
   out.write(
     `Figures: median of ${options.runs} run(s) of ${options.durationMs / 1000} s; ` +
       `throughput closed-loop, latency open-loop at ${Math.round(options.openFraction * 100)}% of it.\n\n`,
