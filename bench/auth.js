@@ -76,7 +76,18 @@ async function run(options) {
       `throughput closed-loop, latency open-loop at ${Math.round(options.openFraction * 100)}% of it.\n\n`,
   );
   printTable(
-    ['scenario', 'req/s', 'min–max', 'ceiling', 'ceiling/s', 'ratio', 'by CPU', 'target', 'result'],
+    [
+      'scenario',
+      'req/s',
+      'min–max',
+      'ceiling',
+      'ceiling/s',
+      'ratio',
+      'by CPU',
+      'target',
+      'p50 / p99 (open loop)',
+      'result',
+    ],
     rows,
   );
   out.write('\nLatency, open loop (from scheduled send time):\n');
@@ -352,6 +363,12 @@ function cpuRatio(ceiling, scenario) {
   return ceiling.cpu.ours && scenario.cpu.ours ? ceiling.cpu.ours / scenario.cpu.ours : null;
 }
 
+/** Fills the p50/p99 cell of the last throughput row from an open-loop summary. */
+function setLatency(ctx, s) {
+  const row = ctx.rows[ctx.rows.length - 1];
+  row[row.length - 2] = `${fmtMs(s.p50)} / ${fmtMs(s.p99)}`;
+}
+
 function spread(s) {
   return `${fmtRate(s.rateMin)}–${fmtRate(s.rateMax)}`;
 }
@@ -403,13 +420,14 @@ const SCENARIOS = {
       fmtPct(ratio),
       fmtPct(cpuRatio(ceiling, scenario)),
       '≥ 65%',
+      '',
       resultCell(scenario, ratio, 0.65),
     ]);
     errorNote(ctx, 'token/info', scenario);
     errorNote(ctx, 'jwks.json', ceiling);
     const rate = openRate(ctx.options, scenario.rate);
     progress('token-info latency (open loop)');
-    await latency(ctx, 'GET /oauth/token/info', op, rate);
+    setLatency(ctx, await latency(ctx, 'GET /oauth/token/info', op, rate));
     await latency(ctx, 'GET /oauth/jwks.json (ceiling)', jwks, rate);
   },
 
@@ -433,6 +451,7 @@ const SCENARIOS = {
       `${fmtPct(ratio)} of 1,000`,
       scenario.cpu.ours ? fmtPct((availableParallelism() * 1000) / scenario.cpu.ours / 1000) : '-',
       '≥ 1,000/s',
+      '',
       resultCell(scenario, ratio, 1),
     ]);
     errorNote(ctx, 'refresh', scenario);
@@ -441,12 +460,9 @@ const SCENARIOS = {
       .slice(CONNECTIONS.refresh)
       .map((u) => ({ refreshToken: u.refreshToken }));
     progress('refresh latency (open loop)');
-    await latency(
-      ctx,
-      'POST /oauth/token/refresh',
-      refreshOp(ctx, openChains),
-      openRate(options, scenario.rate),
-    );
+    const openOp = refreshOp(ctx, openChains);
+    const rate = openRate(options, scenario.rate);
+    setLatency(ctx, await latency(ctx, 'POST /oauth/token/refresh', openOp, rate));
   },
 
   async login(ctx) {
@@ -477,11 +493,12 @@ const SCENARIOS = {
       fmtPct(ratio),
       fmtPct(cpuRatio(ceiling, scenario)),
       '≥ 70%',
+      '',
       resultCell(scenario, ratio, 0.7),
     ]);
     errorNote(ctx, 'login', scenario);
     progress('login latency (open loop)');
-    await latency(ctx, 'POST /oauth/token', op, openRate(options, scenario.rate));
+    setLatency(ctx, await latency(ctx, 'POST /oauth/token', op, openRate(options, scenario.rate)));
   },
 };
 
