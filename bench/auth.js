@@ -24,7 +24,7 @@ const { median, summarize } = require('./lib/stats.js');
 const description = 'auth service through the gateway: login, refresh, token info';
 const scenarios = ['token-info', 'refresh', 'login'];
 
-const USERS = 160; // registered up front; each registration also opens a session
+const USERS = 96; // registered up front; each registration also opens a session
 const PASSWORD = 'bench-Passw0rd-long-enough';
 const CONNECTIONS = { login: 8, refresh: 32, 'token-info': 32, jwks: 32 };
 
@@ -60,7 +60,16 @@ async function run(options) {
       try {
         const ctx = { pool, apiKey, options, rows, latencyRows, cpuRows, notes, pids, jwks: null };
         ctx.users = await registerUsers(ctx);
-        for (const name of options.scenarios) await SCENARIOS[name](ctx);
+        for (const name of options.scenarios) {
+          await SCENARIOS[name](ctx);
+          const dead = stack.dead();
+          if (dead.length > 0) {
+            throw new Error(
+              `${dead.map((d) => d.name).join(', ')} exited during ${name}:\n` +
+                dead.map((d) => d.output()).join('\n'),
+            );
+          }
+        }
       } finally {
         await pool.close();
       }
@@ -120,6 +129,7 @@ async function run(options) {
 /** Registers USERS accounts (no activation) through the gateway; each answer is a session. */
 async function registerUsers({ pool, apiKey }) {
   progress(`registering ${USERS} users…`);
+  const t0 = Date.now();
   const users = [];
   const suffix = Date.now().toString(36);
   let next = 0;
@@ -141,6 +151,7 @@ async function registerUsers({ pool, apiKey }) {
     }
   };
   await Promise.all(Array.from({ length: availableParallelism() * 2 }, lane));
+  progress(`  ${USERS} users registered in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return users;
 }
 
