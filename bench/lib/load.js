@@ -133,15 +133,12 @@ async function openLoop({ op, rate, durationMs, drainMs = 10_000 }) {
     } catch (error) {
       promise = Promise.reject(error);
     }
-    promise
-      .then(
-        (outcome) => outcomes.note(outcome),
-        (error) => outcomes.failure(error.message || error),
-      )
-      .finally(() => {
-        if (!open.delete(entry)) return; // already counted as a timeout
-        recordMs(histogram, performance.now() - scheduled);
-      });
+    const settle = (outcome) => {
+      if (!open.delete(entry)) return; // already counted as a timeout
+      recordMs(histogram, performance.now() - scheduled);
+      outcomes.note(outcome);
+    };
+    promise.then(settle, (error) => settle(String(error?.message || error)));
   };
 
   await new Promise((resolve) => {
