@@ -17,11 +17,8 @@ const entry = (id: string): ActivityLogEntry => ({
 });
 
 async function render(format: 'json' | 'jsonl' | 'csv', ids: string[]): Promise<string> {
-  async function* source() {
-    for (const id of ids) yield entry(id);
-  }
   let out = '';
-  for await (const chunk of exportChunks(source(), format)) out += chunk;
+  for await (const chunk of exportChunks(ids.map(entry), format)) out += chunk;
   return out;
 }
 

@@ -23,7 +23,7 @@ const CHUNK_CHARS = 64 * 1024;
  * one row per entry (CRLF line ends, RFC 4180 quoting).
  */
 export async function* exportChunks(
-  entries: AsyncIterable<ActivityLogEntry>,
+  entries: AsyncIterable<ActivityLogEntry> | Iterable<ActivityLogEntry>,
   format: ExportFormat,
 ): AsyncGenerator<string> {
   let pending = '';
@@ -38,7 +38,7 @@ export async function* exportChunks(
 }
 
 async function* exportPieces(
-  entries: AsyncIterable<ActivityLogEntry>,
+  entries: AsyncIterable<ActivityLogEntry> | Iterable<ActivityLogEntry>,
   format: ExportFormat,
 ): AsyncGenerator<string> {
   if (format === 'csv') {
