@@ -298,7 +298,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
       'SELECT count(*) AS n FROM agent_activity WHERE agent_user_id = $1',
       [member.userId],
     );
-    expect(rows[0]!.n).toBe('0');
+    expect(rows[0].n).toBe('0');
   });
 
   describe('who may read a pass activity', () => {
