@@ -10,7 +10,7 @@ export class SentinelPassActivity1795400000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
-      `CREATE TABLE "sentinel_pass" ("id" uuid NOT NULL, "organization_id" integer NOT NULL, "project_id" integer NOT NULL, "active" boolean NOT NULL, "deleted" boolean NOT NULL DEFAULT false, "key_hash" character(64), "expires_at" TIMESTAMP WITH TIME ZONE, "allowed_referers" text array NOT NULL DEFAULT '{}', "scopes" text array NOT NULL DEFAULT '{}', "permissions" text array NOT NULL DEFAULT '{}', "version" integer NOT NULL, "usage_count" bigint NOT NULL DEFAULT 0, "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_sentinel_pass" PRIMARY KEY ("id"))`,
+      `CREATE TABLE "sentinel_pass" ("id" uuid NOT NULL, "organization_id" integer NOT NULL, "project_id" integer NOT NULL, "active" boolean NOT NULL, "deleted" boolean NOT NULL DEFAULT false, "key_hash" character(64), "expires_at" TIMESTAMP WITH TIME ZONE, "allowed_referers" text array NOT NULL DEFAULT '{}', "scopes" text array NOT NULL DEFAULT '{}', "permissions" text array NOT NULL DEFAULT '{}', "version" integer NOT NULL, "usage_count" bigint NOT NULL DEFAULT 0, "credential_epoch" integer NOT NULL DEFAULT 0, "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_sentinel_pass" PRIMARY KEY ("id"))`,
     );
     await queryRunner.query(
       `CREATE TABLE "membership" ("organization_id" integer NOT NULL, "project_id" integer NOT NULL, "user_id" uuid NOT NULL, "role" text, "access_denied" boolean NOT NULL DEFAULT false, "version" integer NOT NULL, CONSTRAINT "PK_membership" PRIMARY KEY ("user_id", "organization_id", "project_id"))`,

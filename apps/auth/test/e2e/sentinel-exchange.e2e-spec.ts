@@ -259,17 +259,46 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     expect(Number(row.usage_count)).toBe(1);
   });
 
+  it('makes every service refuse agent tokens issued before a revocation or key rotation, but not tokens issued after', async () => {
+    const pass = await upsertPass(ctx, events, {});
+    const tokenOf = async (key: string) =>
+      (await exchange(pass.passId, key)).json().data.attributes.accessToken as string;
+    const call = (token: string) =>
+      probe.inject({
+        method: 'GET',
+        url: '/v1/api/organizations/1',
+        headers: { 'api-key': ctx.apiKey, authorization: `Bearer ${token}` },
+      });
+    const before = await tokenOf(pass.key);
+    expect((await call(before)).statusCode).toBe(200);
+    await upsertPass(ctx, events, { ...pass, active: false, version: 2 });
+    const refused = await call(before);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().errors[0].code).toBe('TOKEN_REVOKED');
+
+    await upsertPass(ctx, events, { ...pass, active: true, version: 3 });
+    const reactivated = await tokenOf(pass.key);
+    expect((await call(reactivated)).statusCode).toBe(200);
+    expect((await call(before)).statusCode).toBe(401);
+
+    const rotated = await upsertPass(ctx, events, { passId: pass.passId, version: 4 });
+    expect((await call(reactivated)).statusCode).toBe(401);
+    expect((await call(await tokenOf(rotated.key))).statusCode).toBe(200);
+  });
+
   it('does not record calls made with user tokens', async () => {
-    const before = await ctx.db.query<{ n: string }[]>('SELECT count(*) AS n FROM agent_activity');
     const res = await probe.inject({
       method: 'GET',
       url: '/v1/api/organizations/1',
       headers: { 'api-key': ctx.apiKey, authorization: `Bearer ${member.accessToken}` },
     });
     expect(res.statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 1500));
-    const after = await ctx.db.query<{ n: string }[]>('SELECT count(*) AS n FROM agent_activity');
-    expect(after[0].n).toBe(before[0].n);
+    await new Promise((r) => setTimeout(r, 1500)); // > the flush periods of both services
+    const rows = await ctx.db.query<{ n: string }[]>(
+      'SELECT count(*) AS n FROM agent_activity WHERE agent_user_id = $1',
+      [member.userId],
+    );
+    expect(rows[0].n).toBe('0');
   });
 
   describe('who may read a pass activity', () => {

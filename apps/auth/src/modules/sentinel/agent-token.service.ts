@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ActivityRecorder } from '@wp/platform';
 import { refererAllowed, sentinelKeyMatches } from '@wp/security';
 import { TokenService } from '../sessions/token.service.js';
+import { agentSessionId } from './agent-session-id.js';
 import { InvalidClientError, RefererNotAllowedError } from './sentinel.errors.js';
 import { SentinelPassRepository } from './sentinel-pass.repository.js';
 
@@ -80,7 +80,7 @@ export class AgentTokenService {
     }
     const issued = this.tokens.signAccessToken({
       sub: pass.id,
-      sid: randomUUID(),
+      sid: agentSessionId(pass.id, pass.credentialEpoch),
       typ: 'agent',
       app: request.appId,
       email: null,

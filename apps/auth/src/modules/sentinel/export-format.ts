@@ -15,13 +15,30 @@ export function csvField(value: string | number | boolean | null | undefined): s
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+const CHUNK_CHARS = 64 * 1024;
+
 /**
- * Turns a stream of entries into the chunks of an export file: `json` one array of entries,
- * `jsonl` one entry per line, `csv` a header row of {@link ENTRY_FIELDS} then one row per entry
- * (CRLF line ends, RFC 4180 quoting).
+ * Turns a stream of entries into the chunks (about 64 KiB each) of an export file: `json` one
+ * array of entries, `jsonl` one entry per line, `csv` a header row of {@link ENTRY_FIELDS} then
+ * one row per entry (CRLF line ends, RFC 4180 quoting).
  */
 export async function* exportChunks(
-  entries: AsyncIterable<ActivityLogEntry>,
+  entries: AsyncIterable<ActivityLogEntry> | Iterable<ActivityLogEntry>,
+  format: ExportFormat,
+): AsyncGenerator<string> {
+  let pending = '';
+  for await (const piece of exportPieces(entries, format)) {
+    pending += piece;
+    if (pending.length >= CHUNK_CHARS) {
+      yield pending;
+      pending = '';
+    }
+  }
+  if (pending !== '') yield pending;
+}
+
+async function* exportPieces(
+  entries: AsyncIterable<ActivityLogEntry> | Iterable<ActivityLogEntry>,
   format: ExportFormat,
 ): AsyncGenerator<string> {
   if (format === 'csv') {

@@ -1,10 +1,14 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { EventBus } from '@wp/messaging';
+import { RevocationList } from '@wp/security';
+import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
+import { agentSessionId } from './agent-session-id.js';
 import { SentinelPassRepository } from './sentinel-pass.repository.js';
 
 /**
  * Consumers of the Sentinel Pass read models (ARCHITECTURE § 2): `org.sentinel_pass.changed`
- * (credentials; newer versions only), `org.membership.changed` (who may read activity;
+ * (credentials; newer versions only; a revocation, deletion or key rotation deny-lists the
+ * `sid` of every agent token issued before it, in every service), `org.membership.changed` (who may read activity;
  * newer versions only), and the activity of every service (`auth|org|wallet.activity.recorded`),
  * stored idempotently by entry id.
  */
@@ -13,12 +17,21 @@ export class SentinelEventsHandler implements OnModuleInit {
   constructor(
     private readonly bus: EventBus,
     private readonly passes: SentinelPassRepository,
+    private readonly revocations: RevocationList,
+    @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
   onModuleInit(): void {
-    this.bus.on('org.sentinel_pass.changed', 'sentinel-passes', (event, manager) =>
-      this.passes.applyPassChange(manager, event.payload),
-    );
+    this.bus.on('org.sentinel_pass.changed', 'sentinel-passes', async (event, manager) => {
+      const endedEpoch = await this.passes.applyPassChange(manager, event.payload);
+      // Inside the transaction: a Redis failure rolls back and the event is redelivered.
+      if (endedEpoch !== null) {
+        await this.revocations.revokeSession(
+          agentSessionId(event.payload.passId, endedEpoch),
+          this.config.ACCESS_TOKEN_TTL_SECONDS,
+        );
+      }
+    });
     this.bus.on('org.membership.changed', 'sentinel-memberships', (event, manager) =>
       this.passes.applyMembershipChange(manager, event.payload),
     );

@@ -16,6 +16,8 @@ export interface SentinelPassRow {
   permissions: string[];
   version: number;
   usageCount: number;
+  /** Grows when the key changes or the pass is revoked or deleted; part of agent tokens' `sid`. */
+  credentialEpoch: number;
 }
 
 export interface PassChange {
@@ -56,32 +58,57 @@ export class SentinelPassRepository {
   /**
    * Applies a pass change when its version is newer than the stored one. A deletion keeps a
    * tombstone row (deleted, no key) so an older redelivery cannot bring the pass back.
+   * @returns the credential epoch whose tokens must now be refused (key changed, pass revoked
+   *   or deleted), or null
    */
-  async applyPassChange(manager: EntityManager, change: PassChange): Promise<void> {
+  async applyPassChange(manager: EntityManager, change: PassChange): Promise<number | null> {
+    const [current] = await manager.query<
+      {
+        version: number;
+        active: boolean;
+        deleted: boolean;
+        key_hash: string | null;
+        credential_epoch: number;
+      }[]
+    >(
+      `SELECT version, active, deleted, key_hash, credential_epoch FROM sentinel_pass
+       WHERE id = $1 FOR UPDATE`,
+      [change.passId],
+    );
+    if (current && current.version >= change.version) return null;
+    const keyHash = change.deleted ? null : change.keyHash;
+    const active = change.active && !change.deleted;
+    const ended =
+      current !== undefined &&
+      !current.deleted &&
+      ((current.active && !active) || change.deleted || current.key_hash !== keyHash);
+    const epoch = (current?.credential_epoch ?? 0) + (ended ? 1 : 0);
     await manager.query(
       `INSERT INTO sentinel_pass (id, organization_id, project_id, active, deleted, key_hash,
-         expires_at, allowed_referers, scopes, permissions, version, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
+         expires_at, allowed_referers, scopes, permissions, version, credential_epoch, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
        ON CONFLICT (id) DO UPDATE SET organization_id = EXCLUDED.organization_id,
          project_id = EXCLUDED.project_id, active = EXCLUDED.active, deleted = EXCLUDED.deleted,
          key_hash = EXCLUDED.key_hash, expires_at = EXCLUDED.expires_at,
          allowed_referers = EXCLUDED.allowed_referers, scopes = EXCLUDED.scopes,
-         permissions = EXCLUDED.permissions, version = EXCLUDED.version, updated_at = now()
-       WHERE sentinel_pass.version < EXCLUDED.version`,
+         permissions = EXCLUDED.permissions, version = EXCLUDED.version,
+         credential_epoch = EXCLUDED.credential_epoch, updated_at = now()`,
       [
         change.passId,
         change.organizationId,
         change.projectId,
-        change.active && !change.deleted,
+        active,
         change.deleted,
-        change.deleted ? null : change.keyHash,
+        keyHash,
         change.expiresAt,
         change.allowedReferers,
         change.scopes,
         change.permissions,
         change.version,
+        epoch,
       ],
     );
+    return ended ? epoch - 1 : null;
   }
 
   async applyMembershipChange(manager: EntityManager, change: MembershipChange): Promise<void> {
@@ -106,7 +133,7 @@ export class SentinelPassRepository {
   async findPass(id: string): Promise<SentinelPassRow | null> {
     const rows = await this.dataSource.query<Record<string, unknown>[]>(
       `SELECT id, organization_id, project_id, active, deleted, key_hash, expires_at,
-         allowed_referers, scopes, permissions, version, usage_count
+         allowed_referers, scopes, permissions, version, usage_count, credential_epoch
        FROM sentinel_pass WHERE id = $1 AND NOT deleted`,
       [id],
     );
@@ -125,6 +152,7 @@ export class SentinelPassRepository {
       permissions: r['permissions'] as string[],
       version: r['version'] as number,
       usageCount: Number(r['usage_count']),
+      credentialEpoch: r['credential_epoch'] as number,
     };
   }
 
