@@ -51,6 +51,7 @@ export class WalletTestContext {
   private pool!: Pool;
   private readonly versions = new Map<string, number>();
   private readonly consumers = new Map<string, number>();
+  private appRunning = false;
 
   private constructor(overrides: Record<string, string>) {
     this.env = new TestEnvironment(overrides);
@@ -84,11 +85,18 @@ export class WalletTestContext {
     this.app = await createWalletApp(config);
     await this.app.listen({ port: 0, host: '127.0.0.1' });
     this.baseUrl = `http://127.0.0.1:${(this.app.getHttpServer().address() as { port: number }).port}`;
+    this.appRunning = true;
     await this.app.get(ApiKeyRegistry).add(hashApiKey(this.apiKey), 'test-app');
   }
 
   async stopApp(): Promise<void> {
     await this.app?.close();
+    this.appRunning = false;
+  }
+
+  /** Sends requests to another instance of the service (e.g. a separate process). */
+  useBaseUrl(url: string): void {
+    this.baseUrl = url;
   }
 
   /** An access token as auth issues it (ES256, the environment's key). */
