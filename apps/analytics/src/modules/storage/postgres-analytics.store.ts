@@ -248,8 +248,8 @@ export class PostgresAnalyticsStore extends AnalyticsStore {
                 sum(o.total_usage)::bigint AS total_usage,
                 coalesce(sum(o.total_cost), 0) AS total_cost
          FROM observation o
-         ${filters ? 'JOIN trace t ON t.project_id = o.project_id AND t.id = o.trace_id' : ''}
-         WHERE o.project_id = $1 AND o.start_time >= $2 AND o.start_time < $3 ${filters}
+         WHERE o.project_id = $1 AND o.start_time >= $2 AND o.start_time < $3
+         ${filters ? `AND o.trace_id IN (SELECT t.id FROM trace t WHERE t.project_id = $1 ${filters})` : ''}
          GROUP BY 1, 2`,
         params,
       ),
