@@ -13,6 +13,7 @@ import { databaseUrlField, env, platformSchema } from '@wp/config';
  *   e.g. `[{"modelName":"my-model","matchPattern":"(?i)^my-model$","prices":{"input":1e-6}}]`.
  * - `ANALYTICS_EVENT_DEDUP_HOURS`: how long an ingestion event id is remembered (dedupe window).
  * - `ANALYTICS_WRITE_MAX_EVENTS`: most events one group commit writes.
+ * - `ANALYTICS_WRITE_CONCURRENCY`: group-commit transactions running at once per replica.
  */
 export const analyticsConfigSchema = platformSchema.extend({
   ANALYTICS_PORT: env.port(8084),
@@ -39,6 +40,7 @@ export const analyticsConfigSchema = platformSchema.extend({
     }),
   ANALYTICS_EVENT_DEDUP_HOURS: env.int(24, 1),
   ANALYTICS_WRITE_MAX_EVENTS: env.int(5000, 1),
+  ANALYTICS_WRITE_CONCURRENCY: env.int(1, 1),
 });
 export type AnalyticsConfig = z.infer<typeof analyticsConfigSchema>;
 

@@ -71,7 +71,7 @@ export class AnalyticsStorage1795331841567 implements MigrationInterface {
       'CREATE INDEX "trace_project_user_idx" ON "trace"  ("project_id", "user_id", "timestamp") ',
     );
     await queryRunner.query(
-      'CREATE INDEX "trace_project_timestamp_idx" ON "trace"  ("project_id", "timestamp") ',
+      'CREATE INDEX "trace_project_timestamp_idx" ON "trace"  ("project_id", "timestamp", "id") ',
     );
     // By hand: TypeORM cannot declare a GIN index (the entity marks it synchronize: false).
     await queryRunner.query('CREATE INDEX "trace_tags_gin_idx" ON "trace" USING gin ("tags")');

@@ -218,6 +218,25 @@ describe('GET /api/public/metrics/daily', () => {
       expect(res.body.data.map((d: { date: string }) => d.date)).toEqual(['2025-01-03']);
     });
 
+    it('counts traces.meta.totalItems exactly, whole days from the rollup and edges from the table', async () => {
+      const cases: [Record<string, string>, number][] = [
+        [{}, 3],
+        [{ userId: 'u1' }, 2],
+        [{ tags: 'x' }, 2],
+        [{ fromTimestamp: day(3, 11), toTimestamp: day(5, 9) }, 1], // only b (Jan 3 23:30)
+        [{ fromTimestamp: day(2, 0), toTimestamp: day(6, 0) }, 3], // whole days only
+        [{ fromTimestamp: day(3, 10), toTimestamp: day(5, 9, 1), name: 'chat' }, 2],
+        [{ sessionId: 'none' }, 0], // not rollup-keyed: counted in the table
+      ];
+      for (const [query, expected] of cases) {
+        const qs = new URLSearchParams({ limit: '100', ...query }).toString();
+        const res = await ctx.request('GET', `/api/public/traces?${qs}`, { auth: project.basic });
+        expect(res.status).toBe(200);
+        expect([query, res.body.meta.totalItems]).toEqual([query, expected]);
+        expect(res.body.data).toHaveLength(expected);
+      }
+    });
+
     it('shows another project only its own days', async () => {
       const res = await daily(other, { fromTimestamp: day(1, 0), toTimestamp: day(31, 0) });
       expect(res.body.data).toEqual([

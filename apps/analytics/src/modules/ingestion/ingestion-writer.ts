@@ -22,7 +22,8 @@ const ATTEMPTS = 4;
 
 /**
  * Writes ingestion changes with group commit (docs/analytics.md § Ingestion): a request's changes
- * join whatever is waiting, one transaction at a time applies them all, and each request learns
+ * join whatever is waiting, up to `ANALYTICS_WRITE_CONCURRENCY` transactions at a time apply
+ * them (advisory locks serialise writers on the same entities), and each request learns
  * the outcome of its own changes. Under load transactions grow instead of multiplying; an
  * answered request is committed and readable at once. A transaction that fails is retried per
  * request, so one bad request cannot fail the others.
@@ -31,7 +32,7 @@ const ATTEMPTS = 4;
 export class IngestionWriter implements OnApplicationShutdown {
   private readonly logger = new Logger('IngestionWriter');
   private pending: Submission[] = [];
-  private running?: Promise<void>;
+  private readonly running = new Set<Promise<void>>();
 
   constructor(
     private readonly store: AnalyticsStore,
@@ -49,15 +50,17 @@ export class IngestionWriter implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running.size > 0) await Promise.all(this.running);
   }
 
+  /** Starts another writer loop while there is work and fewer than the configured loops run. */
   private kick(): void {
-    if (this.running) return;
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
+    if (this.running.size >= this.config.ANALYTICS_WRITE_CONCURRENCY) return;
+    const loop: Promise<void> = this.drain().finally(() => {
+      this.running.delete(loop);
       if (this.pending.length > 0) this.kick();
     });
+    this.running.add(loop);
   }
 
   private async drain(): Promise<void> {

@@ -42,10 +42,7 @@ export class PostgresAnalyticsStore extends AnalyticsStore {
   async listTraces(query: TraceQuery): Promise<{ items: TraceSummary[]; totalItems: number }> {
     const { where, params } = traceFilter(query);
     const order = orderClause(query.orderBy.field, query.orderBy.direction);
-    const [{ count }] = await this.dataSource.query<{ count: number }[]>(
-      `SELECT count(*)::int AS count FROM trace t WHERE ${where}`,
-      params,
-    );
+    const count = await this.countTraces(query, where, params);
     if (count === 0) return { items: [], totalItems: 0 };
     const offset = (query.page - 1) * query.limit;
     const rows: (TraceRow & {
@@ -81,6 +78,73 @@ export class PostgresAnalyticsStore extends AnalyticsStore {
         totalCost: row.total_cost === null ? 0 : Number(row.total_cost),
       })),
     };
+  }
+
+  /**
+   * The number of traces matching a list query. When every filter is one the rollup is keyed by
+   * (user, name, tags, time), whole days are summed from `daily_trace_rollup` and only the partial
+   * days at the edges are counted in `trace`: exact, and cheap however many traces there are.
+   */
+  private async countTraces(query: TraceQuery, where: string, params: unknown[]): Promise<number> {
+    const rollupable =
+      query.sessionId === undefined &&
+      query.version === undefined &&
+      query.release === undefined &&
+      !query.environments?.length &&
+      query.userId !== '' &&
+      query.name !== '';
+    if (!rollupable) {
+      const [{ count }] = await this.dataSource.query<{ count: number }[]>(
+        `SELECT count(*)::int AS count FROM trace t WHERE ${where}`,
+        params,
+      );
+      return count;
+    }
+    const from = query.fromTimestamp?.getTime() ?? -8.64e15;
+    const to = query.toTimestamp?.getTime() ?? 8.64e15;
+    if (!(from < to)) return 0;
+    const start = Math.max(Math.ceil(from / DAY_MS) * DAY_MS, -8.64e15);
+    const end = Math.min(Math.floor(to / DAY_MS) * DAY_MS, 8.64e15);
+    const filters: DailyMetricsQuery = {
+      projectId: query.projectId,
+      fromTimestamp: new Date(from),
+      toTimestamp: new Date(to),
+      traceName: query.name,
+      userId: query.userId,
+      tags: query.tags,
+    };
+    let total = 0;
+    const rawCount = async (a: number, b: number) => {
+      const p: unknown[] = [query.projectId, new Date(a), new Date(b)];
+      const f = rawTraceFilters(filters, p);
+      const [{ count }] = await this.dataSource.query<{ count: number }[]>(
+        `SELECT count(*)::int AS count FROM trace t
+         WHERE t.project_id = $1 AND t.timestamp >= $2 AND t.timestamp < $3 ${f}`,
+        p,
+      );
+      return count;
+    };
+    if (start >= end) return rawCount(from, to);
+    const p: unknown[] = [query.projectId];
+    const bounds: string[] = [];
+    if (query.fromTimestamp) {
+      p.push(isoDay(start));
+      bounds.push(`AND day >= $${p.length}::date`);
+    }
+    if (query.toTimestamp) {
+      p.push(isoDay(end));
+      bounds.push(`AND day < $${p.length}::date`);
+    }
+    const f = rollupFilters(filters, p);
+    const [{ count }] = await this.dataSource.query<{ count: string | null }[]>(
+      `SELECT sum(count_traces)::bigint AS count FROM daily_trace_rollup
+       WHERE project_id = $1 ${bounds.join(' ')} ${f}`,
+      p,
+    );
+    total += Number(count ?? 0);
+    if (query.fromTimestamp && from < start) total += await rawCount(from, start);
+    if (query.toTimestamp && end < to) total += await rawCount(end, to);
+    return total;
   }
 
   async getTrace(projectId: number, traceId: string): Promise<TraceDetail | null> {
@@ -183,8 +247,9 @@ export class PostgresAnalyticsStore extends AnalyticsStore {
                 sum(o.output_usage)::bigint AS output_usage,
                 sum(o.total_usage)::bigint AS total_usage,
                 coalesce(sum(o.total_cost), 0) AS total_cost
-         FROM observation o JOIN trace t ON t.project_id = o.project_id AND t.id = o.trace_id
-         WHERE o.project_id = $1 AND o.start_time >= $2 AND o.start_time < $3 ${filters}
+         FROM observation o
+         WHERE o.project_id = $1 AND o.start_time >= $2 AND o.start_time < $3
+         ${filters ? `AND o.trace_id IN (SELECT t.id FROM trace t WHERE t.project_id = $1 ${filters})` : ''}
          GROUP BY 1, 2`,
         params,
       ),
@@ -836,14 +901,17 @@ function rollupFilters(query: DailyMetricsQuery, params: unknown[]): string {
 
 function rawTraceFilters(query: DailyMetricsQuery, params: unknown[]): string {
   const clauses: string[] = [];
-  if (query.traceName !== undefined) {
-    params.push(query.traceName);
-    clauses.push(`coalesce(t.name, '') = $${params.length}`);
-  }
-  if (query.userId !== undefined) {
-    params.push(query.userId);
-    clauses.push(`coalesce(t.user_id, '') = $${params.length}`);
-  }
+  // '' stands for null in the rollup keys; other values compare directly, so indexes apply.
+  const equals = (column: string, value: string) => {
+    params.push(value);
+    clauses.push(
+      value === ''
+        ? `coalesce(${column}, '') = $${params.length}`
+        : `${column} = $${params.length}`,
+    );
+  };
+  if (query.traceName !== undefined) equals('t.name', query.traceName);
+  if (query.userId !== undefined) equals('t.user_id', query.userId);
   if (query.tags?.length) {
     params.push(query.tags);
     clauses.push(`t.tags @> $${params.length}::text[]`);

@@ -5,7 +5,8 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  * the daily rollups, so a change can be applied as a delta (docs/analytics.md § Storage).
  */
 @Entity('trace')
-@Index('trace_project_timestamp_idx', ['projectId', 'timestamp'])
+/** Also serves the default order (timestamp, id) without a sort. */
+@Index('trace_project_timestamp_idx', ['projectId', 'timestamp', 'id'])
 @Index('trace_project_user_idx', ['projectId', 'userId', 'timestamp'])
 @Index('trace_project_name_idx', ['projectId', 'name', 'timestamp'])
 @Index('trace_project_session_idx', ['projectId', 'sessionId', 'timestamp'])
