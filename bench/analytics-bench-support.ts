@@ -1,5 +1,5 @@
 import * as hdr from 'hdr-histogram-js';
-import { Pool } from 'undici';
+import { type Pool } from 'undici';
 
 /** Latency recorder (microsecond resolution, reported in ms). */
 export function histogram() {
