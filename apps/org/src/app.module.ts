@@ -5,11 +5,17 @@ import { ORG_CONFIG, type OrgConfig } from './config/org.config.js';
 import { ORG_ENTITIES } from './database/entities.js';
 import { ORG_MIGRATIONS } from './migrations/index.js';
 import { AccessModule } from './modules/access/access.module.js';
+import { ApiKeysModule } from './modules/api-keys/api-keys.module.js';
 import { IdentityModule } from './modules/identity/identity.module.js';
 import { InvitationsModule } from './modules/invitations/invitations.module.js';
+import { LlmKeysModule } from './modules/llm-keys/llm-keys.module.js';
 import { MembersModule } from './modules/members/members.module.js';
 import { MembershipsModule } from './modules/memberships/memberships.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
+import { ProjectMembersModule } from './modules/project-members/project-members.module.js';
+import { ProjectsDataModule } from './modules/projects/projects-data.module.js';
+import { ProjectsModule } from './modules/projects/projects.module.js';
+import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { DirectoryModule } from './modules/users/directory.module.js';
 
 /** The org service ({org_url}): organizations, projects, members, invitations, settings. */
@@ -29,6 +35,8 @@ export class OrgAppModule {
             migrations: ORG_MIGRATIONS,
           },
         }),
+        SecretsModule,
+        ProjectsDataModule,
         AccessModule,
         IdentityModule,
         MembershipsModule,
@@ -36,6 +44,10 @@ export class OrgAppModule {
         OrganizationsModule,
         MembersModule,
         InvitationsModule,
+        ProjectsModule,
+        ProjectMembersModule,
+        ApiKeysModule,
+        LlmKeysModule,
       ],
     };
   }

@@ -1,7 +1,10 @@
+import { ProjectApiKey } from '../modules/api-keys/project-api-key.entity.js';
 import { Invitation } from '../modules/invitations/invitation.entity.js';
+import { LlmApiKey } from '../modules/llm-keys/llm-api-key.entity.js';
 import { MembershipVersion } from '../modules/memberships/membership-version.entity.js';
 import { OrganizationMembership } from '../modules/organizations/organization-membership.entity.js';
 import { Organization } from '../modules/organizations/organization.entity.js';
+import { ProjectMembership } from '../modules/project-members/project-membership.entity.js';
 import { Project } from '../modules/projects/project.entity.js';
 import { DirectoryUser } from '../modules/users/directory-user.entity.js';
 
@@ -11,6 +14,9 @@ export const ORG_ENTITIES = [
   OrganizationMembership,
   MembershipVersion,
   Project,
+  ProjectMembership,
   Invitation,
+  ProjectApiKey,
+  LlmApiKey,
   DirectoryUser,
 ];

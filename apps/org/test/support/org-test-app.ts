@@ -139,6 +139,55 @@ export class OrgTestContext {
     return res;
   }
 
+  /** Creates a project as `actor`; returns its id (string). */
+  async newProject(organizationId: string, actor: TestUser, name = 'Project'): Promise<string> {
+    const res = await this.request('POST', `/organizations/${organizationId}/projects`, {
+      token: actor.token,
+      body: { data: { type: 'project', attributes: { name } } },
+    });
+    if (res.status !== 201) throw new Error(`project creation failed: ${JSON.stringify(res.body)}`);
+    return res.body.data.id as string;
+  }
+
+  /** The default project of an organization (made with it). */
+  async defaultProject(organizationId: string): Promise<string> {
+    const [row] = await this.db.query(
+      'SELECT id FROM project WHERE organization_id = $1 AND is_default',
+      [Number(organizationId)],
+    );
+    return String(row.id);
+  }
+
+  /**
+   * Adds an existing user to a project through the API: project-only unless an organization
+   * role is given.
+   */
+  async addProjectMember(
+    organizationId: string,
+    projectId: string,
+    actor: TestUser,
+    user: TestUser,
+    role: string,
+    organizationRole?: string,
+  ) {
+    const res = await this.request(
+      'POST',
+      `/organizations/${organizationId}/projects/${projectId}/add_user`,
+      {
+        token: actor.token,
+        body: {
+          data: { type: 'users', attributes: { email: user.email } },
+          role,
+          ...(organizationRole
+            ? { organization_role: organizationRole, project_only: false }
+            : { project_only: true }),
+        },
+      },
+    );
+    if (res.status !== 201) throw new Error(`project add_user failed: ${JSON.stringify(res.body)}`);
+    return res;
+  }
+
   /** Outbox rows (oldest first), optionally of one subject and after a sequence number. */
   async outbox(subject?: string, afterSeq = 0): Promise<OutboxRow[]> {
     const rows: { id: string; subject: string; payload: any; seq: string }[] = await this.db.query(

@@ -6,6 +6,15 @@ import { Organization } from '../organizations/organization.entity.js';
 export interface OrganizationAccessRow {
   organization: Organization;
   role: Role | null;
+  /** The user holds a project membership with access in this organization (project-only members). */
+  hasProjectAccess: boolean;
+}
+
+export interface ProjectStandingRow {
+  /** Null when the project does not exist in this organization. */
+  projectId: number | null;
+  projectRole: Role | null;
+  accessDenied: boolean;
 }
 
 interface RawAccessRow {
@@ -14,16 +23,17 @@ interface RawAccessRow {
   created_at: Date;
   updated_at: Date;
   member_role: Role | null;
+  has_project_access: boolean;
 }
 
-/** The one query behind every organization-scoped request: the organization and the caller's role. */
+/** The queries behind every organization- or project-scoped request: who the caller is there. */
 @Injectable()
 export class AccessRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * @param lock `FOR UPDATE` on the organization row: membership commands serialize per
-   *   organization, so rules such as "the last owner" hold under concurrency.
+   * @param lock `FOR UPDATE` on the organization row: membership and project commands
+   *   serialize per organization, so rules such as "the last owner" hold under concurrency.
    */
   async findOrganizationAccess(
     organizationId: number,
@@ -32,7 +42,10 @@ export class AccessRepository {
   ): Promise<OrganizationAccessRow | null> {
     const manager = options.manager ?? this.dataSource.manager;
     const rows: RawAccessRow[] = await manager.query(
-      `SELECT o.id, o.name, o.created_at, o.updated_at, m.role AS member_role
+      `SELECT o.id, o.name, o.created_at, o.updated_at, m.role AS member_role,
+              EXISTS (SELECT 1 FROM project_membership pm
+                      WHERE pm.organization_id = o.id AND pm.user_id = $2
+                        AND NOT pm.access_denied) AS has_project_access
        FROM organization o
        LEFT JOIN organization_membership m ON m.organization_id = o.id AND m.user_id = $2
        WHERE o.id = $1${options.lock ? ' FOR UPDATE OF o' : ''}`,
@@ -46,6 +59,29 @@ export class AccessRepository {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     });
-    return { organization, role: row.member_role };
+    return { organization, role: row.member_role, hasProjectAccess: row.has_project_access };
+  }
+
+  /** The user's explicit standing in a project of an organization. */
+  async findProjectStanding(
+    organizationId: number,
+    projectId: number,
+    userId: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ProjectStandingRow> {
+    const rows: { id: number; role: Role | null; access_denied: boolean | null }[] =
+      await manager.query(
+        `SELECT p.id, pm.role, pm.access_denied
+         FROM project p
+         LEFT JOIN project_membership pm ON pm.project_id = p.id AND pm.user_id = $3
+         WHERE p.id = $2 AND p.organization_id = $1`,
+        [organizationId, projectId, userId],
+      );
+    const row = rows[0];
+    return {
+      projectId: row?.id ?? null,
+      projectRole: row?.role ?? null,
+      accessDenied: row?.access_denied ?? false,
+    };
   }
 }

@@ -2,17 +2,22 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { MembershipEvents } from '../memberships/membership-events.js';
 import { OrganizationMembersRepository } from '../memberships/organization-members.repository.js';
+import { ProjectMembersRepository } from '../memberships/project-members.repository.js';
+import { ProjectMemberships } from '../memberships/project-memberships.js';
 import type { Invitation } from './invitation.entity.js';
 
 /**
  * What accepting an invitation grants, in the acceptance transaction: the organization role
- * (unless project-only). Someone who already holds a membership keeps their role: an invitation
- * never silently promotes or demotes an existing member.
+ * (unless project-only) and, for a project invitation, the project role. A membership the user
+ * already holds is left exactly as it is — role and, for projects, denied access: an invitation
+ * never silently promotes, demotes or undoes a later `deny_access`.
  */
 @Injectable()
 export class InvitationAcceptance {
   constructor(
     private readonly members: OrganizationMembersRepository,
+    private readonly projectMembers: ProjectMembersRepository,
+    private readonly projectMemberships: ProjectMemberships,
     private readonly membershipEvents: MembershipEvents,
   ) {}
 
@@ -22,23 +27,22 @@ export class InvitationAcceptance {
   }
 
   async grant(invitation: Invitation, userId: string, manager: EntityManager): Promise<void> {
+    const organizationId = invitation.organizationId;
     if (invitation.orgRole !== null && !invitation.projectOnly) {
-      const existing = await this.members.find(invitation.organizationId, userId, manager);
+      const existing = await this.members.find(organizationId, userId, manager);
       if (!existing) {
+        const role = invitation.orgRole;
         const version = await this.membershipEvents.changed(
-          {
-            organizationId: invitation.organizationId,
-            projectId: null,
-            userId,
-            role: invitation.orgRole,
-            accessDenied: false,
-          },
+          { organizationId, projectId: null, userId, role, accessDenied: false },
           manager,
         );
-        await this.members.insert(
-          { organizationId: invitation.organizationId, userId, role: invitation.orgRole, version },
-          manager,
-        );
+        await this.members.insert({ organizationId, userId, role, version }, manager);
+      }
+    }
+    if (invitation.projectId !== null && invitation.projectRole !== null) {
+      const key = { organizationId, projectId: invitation.projectId, userId };
+      if (!(await this.projectMembers.find(invitation.projectId, userId, manager))) {
+        await this.projectMemberships.add(key, invitation.projectRole, manager);
       }
     }
   }

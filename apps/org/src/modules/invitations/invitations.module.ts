@@ -6,10 +6,15 @@ import { InvitationsRepository } from './invitations.repository.js';
 import { InvitationsService } from './invitations.service.js';
 import { MeInvitationsController } from './me-invitations.controller.js';
 import { OrganizationInvitationsController } from './organization-invitations.controller.js';
+import { ProjectInvitationsController } from './project-invitations.controller.js';
 
 @Module({
   imports: [DirectoryModule],
-  controllers: [OrganizationInvitationsController, MeInvitationsController],
+  controllers: [
+    OrganizationInvitationsController,
+    ProjectInvitationsController,
+    MeInvitationsController,
+  ],
   providers: [InvitationsRepository, InvitationsService, InvitationMailer, InvitationAcceptance],
   exports: [InvitationsService],
 })

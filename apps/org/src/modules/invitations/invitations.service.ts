@@ -4,7 +4,7 @@ import type { Role } from '@wp/contracts';
 import type { Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
-import { AccessService } from '../access/access.service.js';
+import { AccessService, requireOrganizationPermission } from '../access/access.service.js';
 import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
 import { assertMayGrant } from '../memberships/role-rules.js';
 import { DirectoryRepository } from '../users/directory.repository.js';
@@ -76,6 +76,28 @@ export class InvitationsService {
     );
     return access.role;
   };
+
+  /**
+   * Project scope: `project.manageMembers` (effective project ADMIN or OWNER); when the
+   * invitation grants an organization role too, also `organization.manageMembers` and that role
+   * within the caller's organization role.
+   */
+  projectScope(orgRole: Role | null): ScopeAuthorizer {
+    return async (principal, scope, manager) => {
+      const access = await this.access.projectWith(
+        principal,
+        scope.organizationId,
+        scope.projectId!,
+        'project.manageMembers',
+        { manager, lock: true },
+      );
+      if (orgRole !== null) {
+        requireOrganizationPermission(access, 'organization.manageMembers');
+        assertMayGrant(access.role!, orgRole);
+      }
+      return access.effectiveRole;
+    };
+  }
 
   /**
    * `POST …/invitations`: mails an invitation. An email that already has an account is 422

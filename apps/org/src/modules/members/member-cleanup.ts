@@ -1,18 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { ProjectMemberships } from '../memberships/project-memberships.js';
 
 /**
- * What else goes when a user leaves an organization, in the same transaction. Issue 5 adds the
- * user's project memberships in that organization (each with its `org.membership.changed`,
- * `role: null`).
+ * What else goes when a user leaves an organization, in the same transaction: their memberships
+ * in its projects (each with `org.membership.changed`, `role: null`). Leaving the tenant ends
+ * every standing in it.
  */
 @Injectable()
 export class MemberCleanup {
+  constructor(private readonly projectMemberships: ProjectMemberships) {}
+
   async afterOrganizationExit(
-    _organizationId: number,
-    _userId: string,
-    _manager: EntityManager,
+    organizationId: number,
+    userId: string,
+    manager: EntityManager,
   ): Promise<void> {
-    // Nothing else holds organization-scoped standing yet.
+    await this.projectMemberships.removeAllInOrganization(organizationId, userId, manager);
   }
 }

@@ -2,6 +2,8 @@ import { Global, Module } from '@nestjs/common';
 import { MembershipEvents } from './membership-events.js';
 import { MembershipVersionRepository } from './membership-version.repository.js';
 import { OrganizationMembersRepository } from './organization-members.repository.js';
+import { ProjectMembersRepository } from './project-members.repository.js';
+import { ProjectMemberships } from './project-memberships.js';
 
 /**
  * Membership storage and `org.membership.changed` with per-triple versions, shared by every
@@ -9,7 +11,18 @@ import { OrganizationMembersRepository } from './organization-members.repository
  */
 @Global()
 @Module({
-  providers: [MembershipVersionRepository, MembershipEvents, OrganizationMembersRepository],
-  exports: [MembershipEvents, OrganizationMembersRepository],
+  providers: [
+    MembershipVersionRepository,
+    MembershipEvents,
+    OrganizationMembersRepository,
+    ProjectMembersRepository,
+    ProjectMemberships,
+  ],
+  exports: [
+    MembershipEvents,
+    OrganizationMembersRepository,
+    ProjectMembersRepository,
+    ProjectMemberships,
+  ],
 })
 export class MembershipsModule {}

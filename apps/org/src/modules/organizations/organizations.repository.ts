@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Role } from '@wp/contracts';
-import { OrganizationMembership } from './organization-membership.entity.js';
 import { Organization } from './organization.entity.js';
 
 export interface OrganizationWithRole {
   organization: Organization;
-  role: Role;
+  /** The user's organization role; null for a project-only member. */
+  role: Role | null;
 }
 
 /** Organizations: the only code that reads or writes `organization`. */
@@ -25,20 +25,36 @@ export class OrganizationsRepository {
     return manager.findOneByOrFail(Organization, { id });
   }
 
-  /** Organizations the user belongs to, with the user's role, oldest first (one query). */
+  /**
+   * Organizations visible to the user — as a member, or through a project membership with
+   * access (project-only members, role null) — with the user's role, oldest first (one query).
+   */
   async findForUser(userId: string): Promise<OrganizationWithRole[]> {
-    const rows = await this.dataSource
-      .getRepository(Organization)
-      .createQueryBuilder('o')
-      .innerJoin(OrganizationMembership, 'm', 'm.organization_id = o.id AND m.user_id = :userId', {
-        userId,
-      })
-      .addSelect('m.role', 'member_role')
-      .orderBy('o.id', 'ASC')
-      .getRawAndEntities<{ member_role: Role }>();
-    return rows.entities.map((organization, i) => ({
-      organization,
-      role: rows.raw[i].member_role,
+    const rows: {
+      id: number;
+      name: string;
+      created_at: Date;
+      updated_at: Date;
+      member_role: Role | null;
+    }[] = await this.dataSource.query(
+      `SELECT o.id, o.name, o.created_at, o.updated_at, m.role AS member_role
+       FROM organization o
+       LEFT JOIN organization_membership m ON m.organization_id = o.id AND m.user_id = $1
+       WHERE o.id IN (
+         SELECT organization_id FROM organization_membership WHERE user_id = $1
+         UNION
+         SELECT organization_id FROM project_membership WHERE user_id = $1 AND NOT access_denied)
+       ORDER BY o.id`,
+      [userId],
+    );
+    return rows.map((r) => ({
+      organization: Object.assign(new Organization(), {
+        id: r.id,
+        name: r.name,
+        createdAt: r.created_at,
+        updatedAt: r.updated_at,
+      }),
+      role: r.member_role,
     }));
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { effectiveProjectRole, type Role } from '@wp/contracts';
+import { effectiveProjectRole, organizationCan, type Role } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
 import type { Principal } from '@wp/security';
 import { DataSource } from 'typeorm';
-import { AccessService } from '../access/access.service.js';
+import { AccessService, requireOrganizationPermission } from '../access/access.service.js';
 import { MembershipEvents } from '../memberships/membership-events.js';
 import {
   OrganizationMembersRepository,
@@ -11,6 +11,7 @@ import {
 } from '../memberships/organization-members.repository.js';
 import type { Project } from '../projects/project.entity.js';
 import { ProjectsRepository } from '../projects/projects.repository.js';
+import { ProjectsService } from '../projects/projects.service.js';
 import type { OrganizationInclude } from './dto/organization-query.dto.js';
 import type { Organization } from './organization.entity.js';
 import { OrganizationIdMismatchError } from './organizations.errors.js';
@@ -40,6 +41,7 @@ export class OrganizationsService {
     private readonly organizations: OrganizationsRepository,
     private readonly members: OrganizationMembersRepository,
     private readonly projects: ProjectsRepository,
+    private readonly projectsService: ProjectsService,
     private readonly access: AccessService,
     private readonly membershipEvents: MembershipEvents,
     private readonly outbox: Outbox,
@@ -47,8 +49,9 @@ export class OrganizationsService {
 
   /**
    * `POST /organizations` (contract § Organizations): the creator becomes OWNER and a default
-   * project is made, all in one transaction with `org.organization.created` (the wallet service
-   * opens the organization wallet from it), `org.membership.changed` and `org.project.created`.
+   * project is made (with its first key pair, the creator as its OWNER), all in one transaction
+   * with `org.organization.created` (the wallet service opens the organization wallet from it),
+   * `org.membership.changed`, `org.project.created` and `org.project.keys.changed`.
    */
   async create(principal: Principal, name: string): Promise<OrganizationWithRole> {
     return this.dataSource.transaction(async (manager) => {
@@ -73,18 +76,10 @@ export class OrganizationsService {
         { organizationId: organization.id, userId: principal.id, role: 'OWNER', version },
         manager,
       );
-      const project = await this.projects.insert(
-        { organizationId: organization.id, name: DEFAULT_PROJECT_NAME, isDefault: true },
+      await this.projectsService.createInTransaction(
+        { organizationId: organization.id, name: DEFAULT_PROJECT_NAME, creatorId: principal.id },
         manager,
       );
-      await this.outbox.enqueue(manager, 'org.project.created', {
-        organizationId: organization.id,
-        projectId: project.id,
-        name: project.name,
-        isDefault: true,
-        createdBy: principal.id,
-        createdAt: project.createdAt.toISOString(),
-      });
       return { organization, role: 'OWNER' };
     });
   }
@@ -97,7 +92,7 @@ export class OrganizationsService {
     const rows = await this.organizations.findForUser(principal.id);
     const ids = rows.map((r) => r.organization.id);
     const [projects, members] = await Promise.all([
-      this.visibleProjects(rows),
+      this.visibleProjects(principal.id, ids),
       this.members.findByOrganizations(ids),
     ]);
     const membersByOrganization = groupBy(members, (m) => m.organizationId);
@@ -105,13 +100,17 @@ export class OrganizationsService {
       organization,
       role,
       projects: projects.get(organization.id) ?? [],
-      members: membersByOrganization.get(organization.id) ?? [],
+      // project-only members (no organization role) do not see the organization's members
+      members: organizationCan(role, 'organization.read')
+        ? (membersByOrganization.get(organization.id) ?? [])
+        : [],
     }));
   }
 
   /**
    * `GET /organizations/{id}` with `include` (`users`, `projects`, `organization_memberships`).
-   * @throws OrganizationNotFoundError 404 for a non-member
+   * @throws OrganizationNotFoundError 404 for a non-member; 403 `FORBIDDEN` when a project-only
+   *   member asks for the members
    */
   async get(
     principal: Principal,
@@ -120,11 +119,13 @@ export class OrganizationsService {
   ): Promise<OrganizationView> {
     const access = await this.access.organization(principal, organizationId);
     const view: OrganizationView = { organization: access.organization, role: access.role };
-    const entry = { organization: access.organization, role: access.role as Role };
     if (include.includes('projects')) {
-      view.projects = (await this.visibleProjects([entry])).get(organizationId) ?? [];
+      view.projects =
+        (await this.visibleProjects(principal.id, [organizationId])).get(organizationId) ?? [];
     }
     if (include.includes('users') || include.includes('organization_memberships')) {
+      // the same permission as GET …/users: project-only members get 403
+      requireOrganizationPermission(access, 'organization.read');
       view.members = await this.members.findByOrganizations([organizationId]);
     }
     return view;
@@ -161,18 +162,14 @@ export class OrganizationsService {
 
   /** Projects the caller can access, by organization, with the effective role (one query). */
   private async visibleProjects(
-    entries: { organization: Organization; role: Role }[],
+    userId: string,
+    organizationIds: number[],
   ): Promise<Map<number, VisibleProject[]>> {
-    const roles = new Map(entries.map((e) => [e.organization.id, e.role]));
-    const projects = await this.projects.findInOrganizations([...roles.keys()]);
+    const rows = await this.projects.findVisibleInOrganizations(userId, organizationIds);
     const visible: VisibleProject[] = [];
-    for (const project of projects) {
-      const role = effectiveProjectRole({
-        organizationRole: roles.get(project.organizationId) ?? null,
-        projectRole: null,
-        accessDenied: false,
-      });
-      if (role !== null) visible.push({ project, role });
+    for (const row of rows) {
+      const role = effectiveProjectRole(row);
+      if (role !== null) visible.push({ project: row.project, role });
     }
     return groupBy(visible, (v) => v.project.organizationId);
   }

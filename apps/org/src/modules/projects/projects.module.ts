@@ -1,5 +1,14 @@
 import { Module } from '@nestjs/common';
-import { ProjectsRepository } from './projects.repository.js';
+import { ApiKeysModule } from '../api-keys/api-keys.module.js';
+import { LlmKeysModule } from '../llm-keys/llm-keys.module.js';
+import { ProjectsController } from './projects.controller.js';
+import { ProjectsHandlers } from './projects.handlers.js';
+import { ProjectsService } from './projects.service.js';
 
-@Module({ providers: [ProjectsRepository], exports: [ProjectsRepository] })
+@Module({
+  imports: [ApiKeysModule, LlmKeysModule],
+  controllers: [ProjectsController],
+  providers: [ProjectsService, ProjectsHandlers],
+  exports: [ProjectsService],
+})
 export class ProjectsModule {}

@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { ValidationFailedError } from '@wp/http';
+import type { Principal } from '@wp/security';
+import { DataSource } from 'typeorm';
+import { AccessService } from '../access/access.service.js';
+import { ApiKeyNotFoundError } from './api-keys.errors.js';
+import { ApiKeysRepository } from './api-keys.repository.js';
+import type { ProjectApiKey } from './project-api-key.entity.js';
+import { ProjectKeys, type NewKeyPair } from './project-keys.js';
+
+/**
+ * Project API keys (contract § Projects: `P/{id}/api_keys`; § Organizations: `api_keys`).
+ * Changes need `project.manageKeys` (effective project ADMIN or OWNER) and publish
+ * `org.project.keys.changed` in the same transaction.
+ */
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessService,
+    private readonly keys: ApiKeysRepository,
+    private readonly projectKeys: ProjectKeys,
+  ) {}
+
+  /**
+   * `POST P/{id}/api_keys`: a new pair; the secret in clear is returned once (it stays
+   * retrievable with `secret=true` only if it is the project's oldest unexpired pair).
+   * @throws 400 when `expires_at` is not in the future; 404; 403 `FORBIDDEN`
+   */
+  async create(
+    principal: Principal,
+    organizationId: number,
+    projectId: number,
+    input: { note: string; expiresAt: string | null | undefined },
+  ): Promise<NewKeyPair> {
+    const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+    if (expiresAt && expiresAt.getTime() <= Date.now()) {
+      throw ValidationFailedError.at(
+        { pointer: '/data/attributes/expires_at' },
+        'must be in the future',
+      );
+    }
+    return this.dataSource.transaction(async (manager) => {
+      const { project } = await this.access.projectWith(
+        principal,
+        organizationId,
+        projectId,
+        'project.manageKeys',
+        { manager, lock: true },
+      );
+      const pair = await this.projectKeys.create(
+        project,
+        { note: input.note, expiresAt, createdBy: principal.id },
+        manager,
+      );
+      await this.projectKeys.publish(project, manager);
+      return pair;
+    });
+  }
+
+  /** `PATCH P/{id}/api_keys/{apiKeyId}`: changes the note. */
+  async updateNote(
+    principal: Principal,
+    organizationId: number,
+    projectId: number,
+    keyId: string,
+    note: string,
+  ): Promise<ProjectApiKey> {
+    return this.dataSource.transaction(async (manager) => {
+      const { project } = await this.access.projectWith(
+        principal,
+        organizationId,
+        projectId,
+        'project.manageKeys',
+        { manager, lock: true },
+      );
+      if (!(await this.keys.find(projectId, keyId, manager))) throw new ApiKeyNotFoundError();
+      const key = await this.keys.updateNote(keyId, note, manager);
+      await this.projectKeys.publish(project, manager);
+      return key;
+    });
+  }
+
+  /** `DELETE P/{id}/api_keys/{apiKeyId}`: the pair stops authenticating analytics. */
+  async delete(
+    principal: Principal,
+    organizationId: number,
+    projectId: number,
+    keyId: string,
+  ): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const { project } = await this.access.projectWith(
+        principal,
+        organizationId,
+        projectId,
+        'project.manageKeys',
+        { manager, lock: true },
+      );
+      if (!(await this.keys.find(projectId, keyId, manager))) throw new ApiKeyNotFoundError();
+      await this.keys.delete(keyId, manager);
+      await this.projectKeys.publish(project, manager);
+    });
+  }
+
+  /** `GET /organizations/{id}/api_keys`: every pair of every project (ADMIN or OWNER). */
+  async listForOrganization(
+    principal: Principal,
+    organizationId: number,
+  ): Promise<ProjectApiKey[]> {
+    await this.access.organizationWith(principal, organizationId, 'organization.viewKeys');
+    return this.keys.listForOrganization(organizationId);
+  }
+}

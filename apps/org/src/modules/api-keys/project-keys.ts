@@ -1,0 +1,85 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { Outbox } from '@wp/messaging';
+import { SecretBox } from '@wp/security';
+import type { EntityManager } from 'typeorm';
+import { ProjectsRepository } from '../projects/projects.repository.js';
+import { ApiKeysRepository } from './api-keys.repository.js';
+import { ProjectApiKey } from './project-api-key.entity.js';
+
+/** A key pair just made: the stored row and the secret in clear (shown once). */
+export interface NewKeyPair {
+  key: ProjectApiKey;
+  secretKey: string;
+}
+
+/**
+ * Project key pairs (ARCHITECTURE § 4 "Project key pair"): `pk_` + 32 hex characters (128
+ * random bits) and `sk_` + 64 hex characters (256 bits). The secret is sealed with the
+ * service's `SecretBox` (AES-256-GCM, key version stored) and its SHA-256 kept for
+ * `org.project.keys.changed`, which carries the project's full current set after every change
+ * so analytics can replace what it holds.
+ */
+@Injectable()
+export class ProjectKeys {
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly projects: ProjectsRepository,
+    private readonly box: SecretBox,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async create(
+    project: { id: number; organizationId: number },
+    input: { note: string; expiresAt: Date | null; createdBy: string | null },
+    manager: EntityManager,
+  ): Promise<NewKeyPair> {
+    const secretKey = `sk_${randomBytes(32).toString('hex')}`;
+    const encryptedSecretKey = this.box.encrypt(secretKey);
+    const key = await this.keys.insert(
+      Object.assign(new ProjectApiKey(), {
+        id: randomUUID(),
+        projectId: project.id,
+        organizationId: project.organizationId,
+        note: input.note,
+        publicKey: `pk_${randomBytes(16).toString('hex')}`,
+        encryptedSecretKey,
+        secretKeyVersion: SecretBox.versionOf(encryptedSecretKey),
+        secretKeySha256: createHash('sha256').update(secretKey, 'utf8').digest('hex'),
+        expiresAt: input.expiresAt,
+        createdBy: input.createdBy,
+      }),
+      manager,
+    );
+    return { key, secretKey };
+  }
+
+  /** The secret of a stored pair, in clear. */
+  reveal(key: ProjectApiKey): string {
+    return this.box.decrypt(key.encryptedSecretKey);
+  }
+
+  /**
+   * Publishes `org.project.keys.changed` with the project's current pairs (none when the
+   * project is going away), at the next keys version of the project.
+   */
+  async publish(
+    project: { id: number; organizationId: number },
+    manager: EntityManager,
+    options: { deleted?: boolean } = {},
+  ): Promise<void> {
+    const version = await this.projects.bumpKeysVersion(project.id, manager);
+    const keys = options.deleted ? [] : await this.keys.listForProject(project.id, manager);
+    await this.outbox.enqueue(manager, 'org.project.keys.changed', {
+      organizationId: project.organizationId,
+      projectId: project.id,
+      version,
+      keys: keys.map((k) => ({
+        id: k.id,
+        publicKey: k.publicKey,
+        secretKeySha256: k.secretKeySha256,
+        expiresAt: k.expiresAt ? k.expiresAt.toISOString() : null,
+      })),
+    });
+  }
+}

@@ -1,0 +1,64 @@
+import { Type } from 'class-transformer';
+import {
+  Equals,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsObject,
+  IsOptional,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { INVITATION_ROLES, type InvitationRole } from '@wp/contracts';
+import { LowerCase, Trim } from '../../../common/transforms.js';
+
+const roleMessage = { message: `must be one of ${INVITATION_ROLES.join(', ')}` };
+
+/** Grant fields of a project invitation, accepted at the top level and in `data.attributes`. */
+export class ProjectInvitationGrantDto {
+  /** Default `member`. */
+  @IsOptional()
+  @LowerCase()
+  @IsIn(INVITATION_ROLES, roleMessage)
+  projectRole?: InvitationRole;
+
+  /** Organization role on acceptance; default the project role; ignored when `projectOnly`. */
+  @IsOptional()
+  @LowerCase()
+  @IsIn(INVITATION_ROLES, roleMessage)
+  orgRole?: InvitationRole;
+
+  /** Default false. */
+  @IsOptional()
+  @IsBoolean({ message: 'must be true or false' })
+  projectOnly?: boolean;
+}
+
+export class ProjectInvitationAttributesDto extends ProjectInvitationGrantDto {
+  @Trim()
+  @MaxLength(254)
+  @IsEmail({}, { message: 'must be an email address' })
+  email!: string;
+}
+
+export class ProjectInvitationDataDto {
+  @Equals('membershipInvitation', { message: 'must be membershipInvitation' })
+  type!: 'membershipInvitation';
+
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ProjectInvitationAttributesDto)
+  attributes!: ProjectInvitationAttributesDto;
+}
+
+/**
+ * Body of `POST P/{id}/invitations` (contract § Projects): `data.type` = `membershipInvitation`,
+ * `data.attributes.email`; `projectRole` (default `member`), `orgRole`, `projectOnly` at the top
+ * level or in `data.attributes` (ARCHITECTURE § 4 "Request bodies").
+ */
+export class CreateProjectInvitationDto extends ProjectInvitationGrantDto {
+  @IsObject()
+  @ValidateNested()
+  @Type(() => ProjectInvitationDataDto)
+  data!: ProjectInvitationDataDto;
+}

@@ -1,0 +1,52 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { document, IntIdPipe, UuidPipe, type Document, type Resource } from '@wp/http';
+import { CurrentPrincipal, type Principal } from '@wp/security';
+import { CreateLlmApiKeyDto } from './dto/create-llm-api-key.dto.js';
+import { toLlmApiKeyResource, type LlmApiKeyAttributes } from './llm-api-key.serializer.js';
+import { LlmKeysService } from './llm-keys.service.js';
+
+/** LLM API keys (contract § Projects `P/{id}/llm_api_keys`, § Organizations `llm_api_keys`). */
+@Controller('organizations/:organizationId')
+export class LlmKeysController {
+  constructor(private readonly llmKeys: LlmKeysService) {}
+
+  /** `POST P/{projectId}/llm_api_keys` → 201, the key masked. */
+  @Post('projects/:projectId/llm_api_keys')
+  @HttpCode(201)
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Param('projectId', IntIdPipe) projectId: number,
+    @Body() dto: CreateLlmApiKeyDto,
+  ): Promise<Document<Resource<LlmApiKeyAttributes>>> {
+    const key = await this.llmKeys.create(
+      principal,
+      organizationId,
+      projectId,
+      dto.data.attributes,
+    );
+    return document(toLlmApiKeyResource(key));
+  }
+
+  /** `DELETE P/{projectId}/llm_api_keys/{apiKeyId}` → 204. */
+  @Delete('projects/:projectId/llm_api_keys/:apiKeyId')
+  @HttpCode(204)
+  async delete(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Param('projectId', IntIdPipe) projectId: number,
+    @Param('apiKeyId', UuidPipe) apiKeyId: string,
+  ): Promise<void> {
+    await this.llmKeys.delete(principal, organizationId, projectId, apiKeyId);
+  }
+
+  /** `GET /organizations/{id}/llm_api_keys`: across the projects, masked (ADMIN, OWNER). */
+  @Get('llm_api_keys')
+  async listForOrganization(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+  ): Promise<Document<Resource<LlmApiKeyAttributes>[]>> {
+    const keys = await this.llmKeys.listForOrganization(principal, organizationId);
+    return document(keys.map(toLlmApiKeyResource));
+  }
+}

@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import type { Role } from '@wp/contracts';
+import type { EntityManager } from 'typeorm';
+import { ProjectsRepository } from '../projects/projects.repository.js';
+import { MembershipEvents } from './membership-events.js';
+import { ProjectMembersRepository } from './project-members.repository.js';
+
+export interface ProjectMembershipKey {
+  organizationId: number;
+  projectId: number;
+  userId: string;
+}
+
+/**
+ * Every write to `project_membership` goes through here, in the caller's transaction, so that
+ * each one publishes `org.membership.changed` (project level, strictly increasing version) and
+ * keeps the project's `members_count` and `last_activity_at` right. Rules are the callers'.
+ */
+@Injectable()
+export class ProjectMemberships {
+  constructor(
+    private readonly members: ProjectMembersRepository,
+    private readonly projects: ProjectsRepository,
+    private readonly events: MembershipEvents,
+  ) {}
+
+  /** Adds a member with access. */
+  async add(key: ProjectMembershipKey, role: Role, manager: EntityManager): Promise<void> {
+    const version = await this.events.changed({ ...key, role, accessDenied: false }, manager);
+    await this.members.insert({ ...key, role, accessDenied: false, version }, manager);
+    await this.projects.recountMembers(key.projectId, manager);
+  }
+
+  /** Sets role and access of an existing member (role change, deny, restore). */
+  async set(
+    key: ProjectMembershipKey,
+    state: { role: Role; accessDenied: boolean },
+    manager: EntityManager,
+  ): Promise<void> {
+    const version = await this.events.changed({ ...key, ...state }, manager);
+    await this.members.update(key.projectId, key.userId, { ...state, version }, manager);
+    await this.projects.recountMembers(key.projectId, manager);
+  }
+
+  /** Removes a member (`role: null` event). */
+  async remove(key: ProjectMembershipKey, manager: EntityManager, recount = true): Promise<void> {
+    await this.members.delete(key.projectId, key.userId, manager);
+    await this.events.changed({ ...key, role: null, accessDenied: false }, manager);
+    if (recount) await this.projects.recountMembers(key.projectId, manager);
+  }
+
+  /** Removes every membership a user holds in an organization's projects (leaving the organization). */
+  async removeAllInOrganization(
+    organizationId: number,
+    userId: string,
+    manager: EntityManager,
+  ): Promise<void> {
+    const memberships = await this.members.findByOrganizationUser(organizationId, userId, manager);
+    for (const m of memberships) {
+      await this.remove({ organizationId, projectId: m.projectId, userId }, manager);
+    }
+  }
+
+  /**
+   * Announces the end of every membership of a project that is being deleted (`role: null`
+   * each); the rows go with the project (ON DELETE CASCADE).
+   */
+  async endAllOfProject(
+    organizationId: number,
+    projectId: number,
+    manager: EntityManager,
+  ): Promise<void> {
+    const memberships = await this.members.findAllOfProject(projectId, manager);
+    for (const m of memberships) {
+      await this.events.changed(
+        { organizationId, projectId, userId: m.userId, role: null, accessDenied: false },
+        manager,
+      );
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { Type } from 'class-transformer';
+import {
+  Equals,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsObject,
+  IsOptional,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { ROLES, type Role } from '@wp/contracts';
+import { Trim, UpperCase } from '../../../common/transforms.js';
+
+const roleMessage = { message: `must be one of ${ROLES.join(', ')}` };
+
+/** The grant fields, accepted at the top level and in `data.attributes`. */
+export class ProjectGrantFieldsDto {
+  @IsOptional()
+  @UpperCase()
+  @IsIn(ROLES, roleMessage)
+  role?: Role;
+
+  @IsOptional()
+  @UpperCase()
+  @IsIn(ROLES, roleMessage)
+  organization_role?: Role;
+
+  @IsOptional()
+  @IsBoolean({ message: 'must be true or false' })
+  project_only?: boolean;
+}
+
+export class AddProjectMemberAttributesDto extends ProjectGrantFieldsDto {
+  @Trim()
+  @MaxLength(254)
+  @IsEmail({}, { message: 'must be an email address' })
+  email!: string;
+}
+
+export class AddProjectMemberDataDto {
+  @Equals('users', { message: 'must be users' })
+  type!: 'users';
+
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AddProjectMemberAttributesDto)
+  attributes!: AddProjectMemberAttributesDto;
+}
+
+/**
+ * Body of `POST P/{id}/add_user` (contract § Projects): `data.type` = `users`,
+ * `data.attributes.email`; `role` required; `organization_role` (≥ `role`, required unless
+ * `project_only`); `project_only` (default false). The last three at the top level or in
+ * `data.attributes` (ARCHITECTURE § 4 "Request bodies").
+ */
+export class AddProjectMemberDto extends ProjectGrantFieldsDto {
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AddProjectMemberDataDto)
+  data!: AddProjectMemberDataDto;
+}

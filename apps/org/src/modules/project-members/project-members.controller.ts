@@ -1,0 +1,138 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { document, IntIdPipe, UuidPipe, type Document, type Resource } from '@wp/http';
+import { CurrentPrincipal, type Principal } from '@wp/security';
+import { eitherForm, requireEitherForm } from '../../common/body-fields.js';
+import { optionalBody } from '../../common/optional-body.js';
+import { toInvitationResource } from '../invitations/invitation.serializer.js';
+import { RoleBodyDto } from '../members/dto/change-role.dto.js';
+import {
+  toProjectMemberResource,
+  type ProjectMemberAttributes,
+} from '../projects/project.serializer.js';
+import { AddProjectMemberDto } from './dto/add-project-member.dto.js';
+import { projectGrant } from './project-grant.js';
+import { ProjectMembersService } from './project-members.service.js';
+
+type MemberDocument = Document<Resource<ProjectMemberAttributes>>;
+
+/**
+ * Project members and access (contract § Projects, P = /organizations/{organizationId}/projects).
+ * 404 when the organization or project is not visible to the caller; 403 `FORBIDDEN` without
+ * `project.manageMembers` on the managing routes.
+ */
+@Controller('organizations/:organizationId/projects/:projectId')
+export class ProjectMembersController {
+  constructor(private readonly members: ProjectMembersService) {}
+
+  /** `GET P/{id}/users`: `users` with project `role`, `accessDenied`, `organizationRole`. */
+  @Get('users')
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Param('projectId', IntIdPipe) projectId: number,
+  ): Promise<Document<Resource<ProjectMemberAttributes>[]>> {
+    const rows = await this.members.list(principal, organizationId, projectId);
+    return document(rows.map(toProjectMemberResource));
+  }
+
+  /**
+   * `POST P/{id}/add_user` → 201; `meta.result` = `member_added` (`data`: the member) or
+   * `invitation_sent` (`data`: the project invitation).
+   */
+  @Post('add_user')
+  @HttpCode(201)
+  async add(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Param('projectId', IntIdPipe) projectId: number,
+    @Body() dto: AddProjectMemberDto,
+  ): Promise<Document<Resource>> {
+    const attributes = dto.data.attributes;
+    const grant = projectGrant(
+      requireEitherForm(attributes.role, dto.role, 'role'),
+      eitherForm(attributes.organization_role, dto.organization_role),
+      eitherForm(attributes.project_only, dto.project_only) ?? false,
+    );
+    const result = await this.members.add(
+      principal,
+      organizationId,
+      projectId,
+      attributes.email,
+      grant,
+    );
+    const data =
+      result.kind === 'member_added'
+        ? toProjectMemberResource(result.member)
+        : toInvitationResource(result.invitation);
+    return document(data as Resource, { meta: { result: result.kind } });
+  }
+
+  /** `PATCH P/{id}/members/{userId}/role` (body `role`) → 200 with the member. */
+  @Patch('members/:userId/role')
+  async changeRole(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Param('projectId', IntIdPipe) projectId: number,
+    @Param('userId', UuidPipe) userId: string,
+    @Body() dto: RoleBodyDto,
+  ): Promise<MemberDocument> {
+    const role = requireEitherForm(dto.data?.attributes?.role, dto.role, 'role');
+    const member = await this.members.changeRole(
+      principal,
+      organizationId,
+      projectId,
+      userId,
+      role,
+    );
+    return document(toProjectMemberResource(member));
+  }
+
+  /** `DELETE P/{id}/remove_user/{userId}` → 204. */
+  @Delete('remove_user/:userId')
+  @HttpCode(204)
+  async remove(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Param('projectId', IntIdPipe) projectId: number,
+    @Param('userId', UuidPipe) userId: string,
+  ): Promise<void> {
+    await this.members.remove(principal, organizationId, projectId, userId);
+  }
+
+  /** `POST P/{id}/deny_access/{userId}` → 200 with the member (`accessDenied: true`). */
+  @Post('deny_access/:userId')
+  @HttpCode(200)
+  async deny(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Param('projectId', IntIdPipe) projectId: number,
+    @Param('userId', UuidPipe) userId: string,
+  ): Promise<MemberDocument> {
+    const member = await this.members.deny(principal, organizationId, projectId, userId);
+    return document(toProjectMemberResource(member));
+  }
+
+  /**
+   * `POST P/{id}/restore_access/{userId}` (optional `role`, top level or `data.attributes`)
+   * → 200 with the member.
+   */
+  @Post('restore_access/:userId')
+  @HttpCode(200)
+  async restore(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Param('projectId', IntIdPipe) projectId: number,
+    @Param('userId', UuidPipe) userId: string,
+    @Body() body: unknown,
+  ): Promise<MemberDocument> {
+    const dto = await optionalBody(RoleBodyDto, body);
+    const member = await this.members.restore(
+      principal,
+      organizationId,
+      projectId,
+      userId,
+      eitherForm(dto.data?.attributes?.role, dto.role),
+    );
+    return document(toProjectMemberResource(member));
+  }
+}

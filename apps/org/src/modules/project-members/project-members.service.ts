@@ -1,0 +1,302 @@
+import { Injectable } from '@nestjs/common';
+import type { Role } from '@wp/contracts';
+import type { Principal } from '@wp/security';
+import { DataSource, type EntityManager } from 'typeorm';
+import {
+  AccessService,
+  requireOrganizationPermission,
+  type ProjectAccess,
+} from '../access/access.service.js';
+import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
+import type { Invitation } from '../invitations/invitation.entity.js';
+import { InvitationsService } from '../invitations/invitations.service.js';
+import { MembershipEvents } from '../memberships/membership-events.js';
+import { AlreadyMemberError, MemberNotFoundError } from '../memberships/membership.errors.js';
+import { OrganizationMembersRepository } from '../memberships/organization-members.repository.js';
+import {
+  ProjectMembersRepository,
+  type ProjectMemberRow,
+} from '../memberships/project-members.repository.js';
+import { ProjectMemberships } from '../memberships/project-memberships.js';
+import { assertMayGrant, assertRoleChangeAllowed } from '../memberships/role-rules.js';
+import { DirectoryRepository } from '../users/directory.repository.js';
+import type { ProjectGrant } from './project-grant.js';
+import {
+  AccessAlreadyDeniedError,
+  AccessNotDeniedError,
+  CannotDenyOrganizationAdminError,
+} from './project-members.errors.js';
+
+export type AddProjectMemberResult =
+  | { kind: 'member_added'; member: ProjectMemberRow }
+  | { kind: 'invitation_sent'; invitation: Invitation };
+
+/**
+ * Project members and access (contract § Projects: users, add_user, members/{userId}/role,
+ * remove_user, deny_access, restore_access; States and transitions, Project access). Managing
+ * needs `project.manageMembers` (effective project ADMIN or OWNER); the role codes are those of
+ * organizations. Every change runs under the organization lock and goes through
+ * `ProjectMemberships` (event + members count).
+ */
+@Injectable()
+export class ProjectMembersService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessService,
+    private readonly members: ProjectMembersRepository,
+    private readonly memberships: ProjectMemberships,
+    private readonly organizationMembers: OrganizationMembersRepository,
+    private readonly membershipEvents: MembershipEvents,
+    private readonly invitations: InvitationsService,
+    private readonly users: UserLookup,
+    private readonly directory: DirectoryRepository,
+  ) {}
+
+  /** `GET P/{id}/users`: explicit members, denied ones included (any member of the project). */
+  async list(
+    principal: Principal,
+    organizationId: number,
+    projectId: number,
+  ): Promise<ProjectMemberRow[]> {
+    await this.access.projectWith(principal, organizationId, projectId, 'project.read');
+    return this.members.findByProject(projectId);
+  }
+
+  /**
+   * `POST P/{id}/add_user`: an existing account (asked of auth) becomes a project member with
+   * `role` — and, unless project-only, an organization member with `organization_role` when not
+   * one already (an existing organization role is left as it is). An unknown email gets a
+   * project invitation instead.
+   * @throws 404, 403 `FORBIDDEN` (no `project.manageMembers`; or no
+   *   `organization.manageMembers` when an organization membership would be created),
+   *   403 `INSUFFICIENT_PERMISSIONS`, 409 `ALREADY_MEMBER`, 409 `INVITATION_ALREADY_PENDING`
+   */
+  async add(
+    principal: Principal,
+    organizationId: number,
+    projectId: number,
+    email: string,
+    grant: ProjectGrant,
+  ): Promise<AddProjectMemberResult> {
+    const address = normalizeEmail(email);
+    const first = await this.access.projectWith(
+      principal,
+      organizationId,
+      projectId,
+      'project.manageMembers',
+    );
+    assertMayGrant(first.effectiveRole, grant.role);
+    const user = await this.users.findByEmail(address);
+    return this.dataSource.transaction(async (manager): Promise<AddProjectMemberResult> => {
+      const access = await this.manageMembers(principal, organizationId, projectId, manager);
+      assertMayGrant(access.effectiveRole, grant.role);
+      if (!user) {
+        if (grant.organizationRole) requireOrganizationGrant(access, grant.organizationRole);
+        const invitation = await this.invitations.create(
+          principal,
+          access.effectiveRole,
+          { organizationId, projectId },
+          address,
+          {
+            orgRole: grant.organizationRole,
+            projectRole: grant.role,
+            projectOnly: grant.projectOnly,
+          },
+          manager,
+        );
+        return { kind: 'invitation_sent', invitation };
+      }
+      if (await this.members.find(projectId, user.userId, manager)) {
+        throw new AlreadyMemberError('project');
+      }
+      if (grant.organizationRole) {
+        await this.ensureOrganizationMember(access, user.userId, grant.organizationRole, manager);
+      }
+      await this.directory.insertIfAbsent(user, manager);
+      await this.memberships.add(
+        { organizationId, projectId, userId: user.userId },
+        grant.role,
+        manager,
+      );
+      return {
+        kind: 'member_added',
+        member: (await this.members.findMember(projectId, user.userId, manager))!,
+      };
+    });
+  }
+
+  /**
+   * `PATCH P/{id}/members/{userId}/role`. A denied member's stored role changes (it applies on
+   * restore); access stays denied.
+   * @throws 404, 403 `FORBIDDEN`, 422 `CANNOT_CHANGE_OWN_ROLE`, 403 `INSUFFICIENT_PERMISSIONS`
+   */
+  async changeRole(
+    principal: Principal,
+    organizationId: number,
+    projectId: number,
+    userId: string,
+    role: Role,
+  ): Promise<ProjectMemberRow> {
+    return this.dataSource.transaction(async (manager) => {
+      const access = await this.manageMembers(principal, organizationId, projectId, manager);
+      const target = await this.target(projectId, userId, manager);
+      assertRoleChangeAllowed({
+        actorId: principal.id,
+        actorRole: access.effectiveRole,
+        targetId: userId,
+        currentRole: target.role,
+        newRole: role,
+      });
+      if (target.role !== role) {
+        await this.memberships.set(
+          { organizationId, projectId, userId },
+          { role, accessDenied: target.accessDenied },
+          manager,
+        );
+      }
+      return (await this.members.findMember(projectId, userId, manager))!;
+    });
+  }
+
+  /**
+   * `DELETE P/{id}/remove_user/{userId}`. A member may remove themselves (leave the project).
+   * @throws 404, 403 `FORBIDDEN`, 403 `INSUFFICIENT_PERMISSIONS`
+   */
+  async remove(
+    principal: Principal,
+    organizationId: number,
+    projectId: number,
+    userId: string,
+  ): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const leaving = userId === principal.id;
+      const access = leaving
+        ? await this.access.project(principal, organizationId, projectId, { manager, lock: true })
+        : await this.manageMembers(principal, organizationId, projectId, manager);
+      const target = await this.target(projectId, userId, manager);
+      if (!leaving) {
+        assertRoleChangeAllowed({
+          actorId: principal.id,
+          actorRole: access.effectiveRole,
+          targetId: userId,
+          currentRole: target.role,
+          newRole: null,
+        });
+      }
+      await this.memberships.remove({ organizationId, projectId, userId }, manager);
+    });
+  }
+
+  /**
+   * `POST P/{id}/deny_access/{userId}`: user has access → access denied. The project
+   * membership (and role) and the organization membership are kept; the project disappears
+   * for the user on their next request.
+   * @throws 404, 403, 422 `CANNOT_CHANGE_OWN_ROLE`, 422 `CANNOT_DENY_ORGANIZATION_ADMIN`,
+   *   409 `ACCESS_ALREADY_DENIED`
+   */
+  async deny(
+    principal: Principal,
+    organizationId: number,
+    projectId: number,
+    userId: string,
+  ): Promise<ProjectMemberRow> {
+    return this.dataSource.transaction(async (manager) => {
+      const access = await this.manageMembers(principal, organizationId, projectId, manager);
+      const target = await this.target(projectId, userId, manager);
+      assertRoleChangeAllowed({
+        actorId: principal.id,
+        actorRole: access.effectiveRole,
+        targetId: userId,
+        currentRole: target.role,
+        newRole: null,
+      });
+      const orgRole = (await this.organizationMembers.find(organizationId, userId, manager))?.role;
+      if (orgRole === 'OWNER' || orgRole === 'ADMIN') throw new CannotDenyOrganizationAdminError();
+      if (target.accessDenied) throw new AccessAlreadyDeniedError();
+      await this.memberships.set(
+        { organizationId, projectId, userId },
+        { role: target.role, accessDenied: true },
+        manager,
+      );
+      return (await this.members.findMember(projectId, userId, manager))!;
+    });
+  }
+
+  /**
+   * `POST P/{id}/restore_access/{userId}`: access denied → access restored, with the previous
+   * role unless `role` is given.
+   * @throws 404, 403, 422 `CANNOT_CHANGE_OWN_ROLE`, 403 `INSUFFICIENT_PERMISSIONS`,
+   *   409 `ACCESS_NOT_DENIED`
+   */
+  async restore(
+    principal: Principal,
+    organizationId: number,
+    projectId: number,
+    userId: string,
+    role: Role | undefined,
+  ): Promise<ProjectMemberRow> {
+    return this.dataSource.transaction(async (manager) => {
+      const access = await this.manageMembers(principal, organizationId, projectId, manager);
+      const target = await this.target(projectId, userId, manager);
+      const next = role ?? target.role;
+      assertRoleChangeAllowed({
+        actorId: principal.id,
+        actorRole: access.effectiveRole,
+        targetId: userId,
+        currentRole: target.role,
+        newRole: next,
+      });
+      if (!target.accessDenied) throw new AccessNotDeniedError();
+      await this.memberships.set(
+        { organizationId, projectId, userId },
+        { role: next, accessDenied: false },
+        manager,
+      );
+      return (await this.members.findMember(projectId, userId, manager))!;
+    });
+  }
+
+  private manageMembers(
+    principal: Principal,
+    organizationId: number,
+    projectId: number,
+    manager: EntityManager,
+  ): Promise<ProjectAccess> {
+    return this.access.projectWith(principal, organizationId, projectId, 'project.manageMembers', {
+      manager,
+      lock: true,
+    });
+  }
+
+  private async target(projectId: number, userId: string, manager: EntityManager) {
+    const target = await this.members.find(projectId, userId, manager);
+    if (!target) throw new MemberNotFoundError();
+    return target;
+  }
+
+  /** Adds the organization membership a non-project-only grant implies, when missing. */
+  private async ensureOrganizationMember(
+    access: ProjectAccess,
+    userId: string,
+    role: Role,
+    manager: EntityManager,
+  ): Promise<void> {
+    const organizationId = access.organization.id;
+    if (await this.organizationMembers.find(organizationId, userId, manager)) return;
+    requireOrganizationGrant(access, role);
+    const version = await this.membershipEvents.changed(
+      { organizationId, projectId: null, userId, role, accessDenied: false },
+      manager,
+    );
+    await this.organizationMembers.insert({ organizationId, userId, role, version }, manager);
+  }
+}
+
+/**
+ * Granting an organization role from a project endpoint needs `organization.manageMembers` and
+ * the role ceiling at the organization level.
+ */
+export function requireOrganizationGrant(access: ProjectAccess, role: Role): void {
+  requireOrganizationPermission(access, 'organization.manageMembers');
+  assertMayGrant(access.role!, role);
+}

@@ -1,0 +1,146 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { document, IntIdPipe, ValidationFailedError, type Document, type Resource } from '@wp/http';
+import { CurrentPrincipal, type Principal } from '@wp/security';
+import { toApiKeyResource } from '../api-keys/api-key.serializer.js';
+import { toLlmApiKeyResource } from '../llm-keys/llm-api-key.serializer.js';
+import { ProjectListQueryDto } from './dto/project-list-query.dto.js';
+import { CreateProjectDto, UpdateProjectDto } from './dto/project-body.dto.js';
+import { ProjectQueryDto } from './dto/project-query.dto.js';
+import { DEFAULT_PROJECT_SORT, type ProjectListFilter } from './project-list.js';
+import {
+  toProjectMemberResource,
+  toProjectResource,
+  type ProjectAttributes,
+} from './project.serializer.js';
+import { ProjectsService, type ProjectView } from './projects.service.js';
+
+type ProjectDocument = Document<Resource<ProjectAttributes>>;
+
+/** Projects (contract § Projects, P = /organizations/{organizationId}/projects). */
+@Controller('organizations/:organizationId/projects')
+export class ProjectsController {
+  constructor(private readonly projects: ProjectsService) {}
+
+  /**
+   * `GET P`: `{data: [project]}` — the projects the caller can access, filtered and sorted
+   * (docs/org.md § Project list). Not paginated.
+   */
+  @Get()
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Query() query: ProjectListQueryDto,
+  ): Promise<Document<Resource<ProjectAttributes>[]>> {
+    const rows = await this.projects.list(principal, organizationId, toFilter(query));
+    return document(rows.map((r) => toProjectResource(r.project, r.role)));
+  }
+
+  /** `POST P` → 201 with the project (the caller is its OWNER; its first key pair exists). */
+  @Post()
+  @HttpCode(201)
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Body() dto: CreateProjectDto,
+  ): Promise<ProjectDocument> {
+    const { project, role } = await this.projects.create(
+      principal,
+      organizationId,
+      dto.data.attributes.name,
+    );
+    const data = toProjectResource(project, role);
+    return document(data, { meta: data.meta });
+  }
+
+  /**
+   * `GET P/{projectId}`: `secret=true` adds `meta.secrets` {publicKey, secretKey} (the oldest
+   * unexpired pair; null when none); `include` adds `included` with `users`, `apiKey` and
+   * `llm_api_keys` resources (`sentinelPasses`: none until issue 8) and the relationships.
+   */
+  @Get(':projectId')
+  async get(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Param('projectId', IntIdPipe) projectId: number,
+    @Query() query: ProjectQueryDto,
+  ): Promise<ProjectDocument> {
+    const view = await this.projects.get(principal, organizationId, projectId, {
+      secret: query.secret ?? false,
+      include: query.include ?? [],
+    });
+    return toProjectDocument(view, (query.include ?? []).length > 0);
+  }
+
+  /** `PATCH P/{projectId}` → 200. */
+  @Patch(':projectId')
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Param('projectId', IntIdPipe) projectId: number,
+    @Body() dto: UpdateProjectDto,
+  ): Promise<ProjectDocument> {
+    const { project, role } = await this.projects.rename(principal, organizationId, projectId, {
+      id: dto.data.id,
+      name: dto.data.attributes.name,
+    });
+    const data = toProjectResource(project, role);
+    return document(data, { meta: data.meta });
+  }
+
+  /** `DELETE P/{projectId}` → 204. */
+  @Delete(':projectId')
+  @HttpCode(204)
+  async delete(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Param('projectId', IntIdPipe) projectId: number,
+  ): Promise<void> {
+    await this.projects.delete(principal, organizationId, projectId);
+  }
+}
+
+function toFilter(query: ProjectListQueryDto): ProjectListFilter {
+  if (
+    query.min_members !== undefined &&
+    query.max_members !== undefined &&
+    query.min_members > query.max_members
+  ) {
+    throw ValidationFailedError.at(
+      { parameter: 'min_members' },
+      'must not be greater than max_members',
+    );
+  }
+  return {
+    userRoles: query.user_role?.length ? query.user_role : undefined,
+    hasWallet: query.has_wallet,
+    hasTools: query.has_tools,
+    hasNotebooks: query.has_notebooks,
+    minMembers: query.min_members,
+    maxMembers: query.max_members,
+    search: query.search?.trim() || undefined,
+    createdAfter: query.created_after ? new Date(query.created_after) : undefined,
+    createdBefore: query.created_before ? new Date(query.created_before) : undefined,
+    sort: query.sort ?? DEFAULT_PROJECT_SORT,
+  };
+}
+
+function toProjectDocument(view: ProjectView, withIncluded: boolean): ProjectDocument {
+  const included: Resource[] = [];
+  const relationships: NonNullable<Resource['relationships']> = {};
+  const add = (name: string, resources: Resource[]) => {
+    included.push(...resources);
+    relationships[name] = { data: resources.map((r) => ({ type: r.type, id: r.id })) };
+  };
+  if (view.members) add('users', view.members.map(toProjectMemberResource));
+  if (view.apiKeys)
+    add(
+      'apiKeys',
+      view.apiKeys.map((k) => toApiKeyResource(k)),
+    );
+  if (view.llmApiKeys) add('llmApiKeys', view.llmApiKeys.map(toLlmApiKeyResource));
+  if (view.sentinelPasses) add('sentinelPasses', []);
+  const data = toProjectResource(view.project, view.role, withIncluded ? relationships : undefined);
+  const meta: Record<string, unknown> = { ...data.meta };
+  if (view.secrets !== undefined) meta['secrets'] = view.secrets;
+  return document(data, { ...(withIncluded ? { included } : {}), meta });
+}

@@ -1,0 +1,224 @@
+import { Injectable } from '@nestjs/common';
+import type { Role } from '@wp/contracts';
+import { Outbox } from '@wp/messaging';
+import type { Principal } from '@wp/security';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AccessService, requireProjectPermission } from '../access/access.service.js';
+import type { ProjectApiKey } from '../api-keys/project-api-key.entity.js';
+import { ApiKeysRepository } from '../api-keys/api-keys.repository.js';
+import { ProjectKeys } from '../api-keys/project-keys.js';
+import type { LlmApiKey } from '../llm-keys/llm-api-key.entity.js';
+import { LlmKeysRepository } from '../llm-keys/llm-keys.repository.js';
+import {
+  ProjectMembersRepository,
+  type ProjectMemberRow,
+} from '../memberships/project-members.repository.js';
+import { ProjectMemberships } from '../memberships/project-memberships.js';
+import type { ProjectInclude } from './dto/project-query.dto.js';
+import type { ProjectListFilter } from './project-list.js';
+import type { Project } from './project.entity.js';
+import { ProjectIdMismatchError } from './projects.errors.js';
+import { ProjectsRepository } from './projects.repository.js';
+
+/** Note of the key pair every project is created with. */
+export const FIRST_KEY_NOTE = 'Default key';
+
+/** A project as the caller sees it, with what `secret`/`include` ask for. */
+export interface ProjectView {
+  project: Project;
+  role: Role;
+  secrets?: { publicKey: string; secretKey: string } | null;
+  members?: ProjectMemberRow[];
+  apiKeys?: ProjectApiKey[];
+  llmApiKeys?: LlmApiKey[];
+  sentinelPasses?: [];
+}
+
+/**
+ * Projects (contract § Projects; ARCHITECTURE § 4 "Default project", "Project key pair"). One
+ * transaction per command, under the organization row lock, with its events:
+ * `org.project.created|updated|deleted`, `org.project.keys.changed`, `org.membership.changed`.
+ */
+@Injectable()
+export class ProjectsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessService,
+    private readonly projects: ProjectsRepository,
+    private readonly memberships: ProjectMemberships,
+    private readonly members: ProjectMembersRepository,
+    private readonly keys: ProjectKeys,
+    private readonly apiKeys: ApiKeysRepository,
+    private readonly llmKeys: LlmKeysRepository,
+    private readonly outbox: Outbox,
+  ) {}
+
+  /**
+   * Makes a project in the caller's transaction (which holds the organization lock): the
+   * creator becomes its OWNER member, its first key pair is made, and it is the default when the
+   * organization has none. Used by `POST P` and by organization creation.
+   */
+  async createInTransaction(
+    input: { organizationId: number; name: string; creatorId: string },
+    manager: EntityManager,
+  ): Promise<Project> {
+    const isDefault = !(await this.projects.hasDefault(input.organizationId, manager));
+    const project = await this.projects.insert(
+      {
+        organizationId: input.organizationId,
+        name: input.name,
+        isDefault,
+        createdBy: input.creatorId,
+      },
+      manager,
+    );
+    await this.outbox.enqueue(manager, 'org.project.created', {
+      organizationId: project.organizationId,
+      projectId: project.id,
+      name: project.name,
+      isDefault,
+      createdBy: input.creatorId,
+      createdAt: project.createdAt.toISOString(),
+    });
+    await this.memberships.add(
+      { organizationId: project.organizationId, projectId: project.id, userId: input.creatorId },
+      'OWNER',
+      manager,
+    );
+    await this.keys.create(
+      project,
+      { note: FIRST_KEY_NOTE, expiresAt: null, createdBy: input.creatorId },
+      manager,
+    );
+    await this.keys.publish(project, manager);
+    return (await this.projects.findById(project.id, manager))!;
+  }
+
+  /**
+   * `POST P`: needs `project.create` (organization ADMIN or OWNER).
+   * @throws 404 non-member; 403 `FORBIDDEN`
+   */
+  async create(
+    principal: Principal,
+    organizationId: number,
+    name: string,
+  ): Promise<{ project: Project; role: Role }> {
+    return this.dataSource.transaction(async (manager) => {
+      await this.access.organizationWith(principal, organizationId, 'project.create', {
+        manager,
+        lock: true,
+      });
+      const project = await this.createInTransaction(
+        { organizationId, name, creatorId: principal.id },
+        manager,
+      );
+      // The creator is the project's OWNER member (an organization ADMIN with a project OWNER
+      // role is effectively OWNER too: `effectiveProjectRole`).
+      return { project, role: 'OWNER' };
+    });
+  }
+
+  /** `GET P`: the projects the caller can access, filtered and ordered in one SQL query. */
+  async list(
+    principal: Principal,
+    organizationId: number,
+    filter: ProjectListFilter,
+  ): Promise<{ project: Project; role: Role }[]> {
+    const access = await this.access.organization(principal, organizationId);
+    return this.projects.list(organizationId, principal.id, access.role, filter);
+  }
+
+  /**
+   * `GET P/{id}` with `secret` (needs `project.viewSecrets`) and `include` (`apiKeys` and
+   * `llmApiKeys` need `project.manageKeys`).
+   * @throws 404; 403 `FORBIDDEN`
+   */
+  async get(
+    principal: Principal,
+    organizationId: number,
+    projectId: number,
+    options: { secret: boolean; include: ProjectInclude[] },
+  ): Promise<ProjectView> {
+    const access = await this.access.project(principal, organizationId, projectId);
+    const include = new Set(options.include);
+    if (options.secret) requireProjectPermission(access, 'project.viewSecrets');
+    if (include.has('apiKeys') || include.has('llmApiKeys')) {
+      requireProjectPermission(access, 'project.manageKeys');
+    }
+    const view: ProjectView = { project: access.project, role: access.effectiveRole };
+    if (options.secret) {
+      const first = await this.apiKeys.findOldestUnexpired(projectId);
+      view.secrets = first
+        ? { publicKey: first.publicKey, secretKey: this.keys.reveal(first) }
+        : null;
+    }
+    if (include.has('users')) view.members = await this.members.findByProject(projectId);
+    if (include.has('apiKeys')) view.apiKeys = await this.apiKeys.listForProject(projectId);
+    if (include.has('llmApiKeys')) view.llmApiKeys = await this.llmKeys.listForProject(projectId);
+    // Sentinel Passes arrive with issue 8; until then a project has none.
+    if (include.has('sentinelPasses')) view.sentinelPasses = [];
+    return view;
+  }
+
+  /**
+   * `PATCH P/{id}`: renames (`project.update`); `data.id` must equal the path id.
+   * @throws 404; 403 `FORBIDDEN`; 409 `PROJECT_ID_MISMATCH`
+   */
+  async rename(
+    principal: Principal,
+    organizationId: number,
+    projectId: number,
+    body: { id: string; name: string },
+  ): Promise<{ project: Project; role: Role }> {
+    return this.dataSource.transaction(async (manager) => {
+      const access = await this.access.projectWith(
+        principal,
+        organizationId,
+        projectId,
+        'project.update',
+        { manager, lock: true },
+      );
+      if (body.id !== String(projectId)) throw new ProjectIdMismatchError();
+      const project = await this.projects.rename(projectId, body.name, manager);
+      await this.outbox.enqueue(manager, 'org.project.updated', {
+        organizationId,
+        projectId,
+        name: project.name,
+        isDefault: project.isDefault,
+      });
+      return { project, role: access.effectiveRole };
+    });
+  }
+
+  /**
+   * `DELETE P/{id}`: permanent. Members get `role: null` events, analytics an empty key set,
+   * and when it was the default the oldest remaining project becomes the default.
+   * @throws 404; 403 `FORBIDDEN`
+   */
+  async delete(principal: Principal, organizationId: number, projectId: number): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const { project } = await this.access.projectWith(
+        principal,
+        organizationId,
+        projectId,
+        'project.delete',
+        { manager, lock: true },
+      );
+      await this.memberships.endAllOfProject(organizationId, projectId, manager);
+      await this.keys.publish(project, manager, { deleted: true });
+      await this.projects.delete(projectId, manager);
+      await this.outbox.enqueue(manager, 'org.project.deleted', { organizationId, projectId });
+      if (project.isDefault) {
+        const next = await this.projects.promoteOldestToDefault(organizationId, manager);
+        if (next) {
+          await this.outbox.enqueue(manager, 'org.project.updated', {
+            organizationId,
+            projectId: next.id,
+            name: next.name,
+            isDefault: true,
+          });
+        }
+      }
+    });
+  }
+}
