@@ -34,12 +34,24 @@ export async function ensureDatabase(url: string, template?: string): Promise<vo
   }
 }
 
-/** Drops the URL's database, disconnecting its sessions first. */
-export async function dropDatabase(url: string): Promise<void> {
+/**
+ * Drops the URL's database. Sessions still connected get up to `graceMs` to close by themselves
+ * (an application shutting down), then are terminated.
+ */
+export async function dropDatabase(url: string, graceMs = 3000): Promise<void> {
   const name = databaseName(url);
   const client = new Client({ connectionString: adminUrl(url) });
   await client.connect();
   try {
+    const deadline = Date.now() + graceMs;
+    for (;;) {
+      const { rows } = await client.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+        [name],
+      );
+      if (rows[0].n === 0 || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   } finally {
     await client.end();
