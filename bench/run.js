@@ -2,8 +2,9 @@
 // `npm run bench -- <suite> [scenario …] [options]`: builds (npm script), then runs one bench
 // suite, `bench/<suite>.js`, which starts its own isolated services, prints a results table on
 // stdout (progress on stderr) and cleans up. `npm run bench -- --list` lists the suites.
+// `npm run bench -- wallet-transfers` runs a TypeScript benchmark's main() instead.
 'use strict';
-const { readdirSync } = require('node:fs');
+const { existsSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
 const { parseOptions, USAGE } = require('./lib/options.js');
 
@@ -28,6 +29,12 @@ async function main() {
   const [name, ...rest] = process.argv.slice(2);
   if (!name || name === '--help' || name === '-h' || name === '--list') {
     usage(process.stdout);
+    return 0;
+  }
+  if (!suites().includes(name) && existsSync(join(__dirname, `${name}.ts`))) {
+    // TypeScript benchmarks (e.g. wallet-transfers) export main(argv); see docs/wallet.md.
+    require('../scripts/ts-register.js');
+    await require(join(__dirname, `${name}.ts`)).main(rest);
     return 0;
   }
   if (!suites().includes(name)) {

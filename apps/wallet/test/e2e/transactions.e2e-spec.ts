@@ -159,6 +159,68 @@ describe('transactions', () => {
       expect(await balance(admin, admin.wallet)).toBe(1);
     });
 
+    it('applies a role change to the very next movement, also for a wallet it has moved money from before', async () => {
+      const org = await ctx.newOrganization(alice, 'Demotions');
+      await ctx.credit(org.wallet, 10);
+      const admin = await ctx.newUser();
+      await ctx.setOrganizationRole(org.id, admin, 'ADMIN');
+      const pay = () => transact(admin, transfer(org.wallet, admin.wallet, 1));
+      expect((await pay()).status).toBe(201);
+      expect((await pay()).status).toBe(201);
+      await ctx.setOrganizationRole(org.id, admin, 'MEMBER');
+      expect((await pay()).status).toBe(403);
+      await ctx.setOrganizationRole(org.id, admin, null);
+      expect((await pay()).status).toBe(404);
+      expect(await balance(alice, org.wallet)).toBe(8);
+    });
+
+    it('refuses to move money out of a wallet closed after it was last used (422 WALLET_CLOSED)', async () => {
+      const org = await ctx.newOrganization(alice, 'Closing later');
+      const project = await ctx.newProject(org.id);
+      const created = await ctx.request('POST', '/wallets/create_entity_wallet', {
+        token: alice.token,
+        body: {
+          entity_wallet: {
+            entity_type: 'project',
+            entity_id: String(project),
+            entity_name: 'Short-lived',
+            metadata: { organization_id: org.id },
+          },
+        },
+      });
+      const wallet = created.body.wallet.address_hash as string;
+      await ctx.credit(wallet, 10);
+      expect((await transact(alice, transfer(wallet, alice.wallet, 1))).status).toBe(201);
+      await ctx.publish('org.project.deleted', { organizationId: org.id, projectId: project });
+      const after = await transact(alice, transfer(wallet, alice.wallet, 1));
+      expect(after.status).toBe(422);
+      expect(after.body.errors[0]).toMatchObject({
+        code: 'WALLET_CLOSED',
+        source: { pointer: '/transaction/from_wallet' },
+      });
+      const debit = await ctx.request('POST', `/wallets/${wallet}/debits`, {
+        token: alice.token,
+        body: { debit: { amount: 1, description: 'x' } },
+      });
+      expect(debit.status).toBe(422);
+      expect((await ctx.walletOf(alice, wallet)).balance).toBe(9);
+    });
+
+    it('hides the wallets of a deleted organization from its former members (404)', async () => {
+      const org = await ctx.newOrganization(alice, 'Gone');
+      await ctx.credit(org.wallet, 10);
+      expect((await transact(alice, transfer(org.wallet, alice.wallet, 1))).status).toBe(201);
+      await ctx.publish('org.organization.deleted', { organizationId: org.id });
+      expect((await transact(alice, transfer(org.wallet, alice.wallet, 1))).status).toBe(404);
+      const [row] = await ctx.sql<{ available: string; closed: boolean }>(
+        `SELECT b.available::text, w.closed_at IS NOT NULL AS closed
+         FROM balance b JOIN wallet w ON w.address_hash = b.wallet_address
+         WHERE b.wallet_address = $1`,
+        [org.wallet],
+      );
+      expect(row).toEqual({ available: '9.00000000', closed: true });
+    });
+
     it('sends to any existing wallet, and refuses an unknown one with 422 RECIPIENT_NOT_FOUND', async () => {
       const unknown = await transact(alice, transfer(alice.wallet, `0x${'b'.repeat(40)}`, 1));
       expect(unknown.status).toBe(422);

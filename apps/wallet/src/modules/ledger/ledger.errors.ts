@@ -52,7 +52,7 @@ export interface MovementPointers {
 }
 
 /** SQLSTATEs of business outcomes (answered as 4xx, not logged as failed queries). */
-export const LEDGER_OUTCOME_CODES = ['WL001', 'WL002', 'WL003', 'WL004', 'WL005', 'WL006'];
+export const LEDGER_OUTCOME_CODES = ['WL001', 'WL002', 'WL003', 'WL004', 'WL005', 'WL006', 'WL009'];
 
 /**
  * The SQLSTATE codes the ledger functions raise (migration `LedgerFunctions`) as domain errors;
@@ -81,6 +81,12 @@ export function ledgerErrorFromDatabase(error: unknown, at: MovementPointers): u
       return new LedgerError('RECIPIENT_NOT_FOUND', 'No wallet has this address.', pointer(at.to));
     case 'WL004':
       return new LedgerError('WALLET_CLOSED', 'The recipient wallet is closed.', pointer(at.to));
+    case 'WL009':
+      return new LedgerError(
+        'WALLET_CLOSED',
+        'This wallet is closed: its organization, project or agent was deleted.',
+        pointer(at.from),
+      );
     case 'WL005':
       return new LedgerError(
         'CONVERSION_NOT_SUPPORTED',

@@ -7,7 +7,7 @@ import { AssetsService } from '../assets/assets.service.js';
 import { KeyedLimiter } from '../ledger/keyed-limiter.js';
 import { LedgerError, type MovementPointers } from '../ledger/ledger.errors.js';
 import { LedgerRepository, type MoveCommand } from '../ledger/ledger.repository.js';
-import type { Wallet } from '../wallets/wallet.entity.js';
+import type { WalletIdentity } from '../wallets/wallet-identities.js';
 import { WalletNotFoundError } from '../wallets/wallets.errors.js';
 import { WalletsService } from '../wallets/wallets.service.js';
 import type { AdjustmentDto } from './dto/adjustment.dto.js';
@@ -57,7 +57,7 @@ export class TransactionsService {
     idempotencyKey: string | undefined,
   ): Promise<MovementOutcome> {
     const { from_wallet: from, to_wallet: to, from_asset: fromAsset, to_asset: toAsset } = input;
-    const source = await this.wallets.require(principal, from, 'control');
+    await this.wallets.requireToMove(principal, from);
     if (from === to && fromAsset === toAsset) {
       throw new LedgerError(
         'NOTHING_TO_MOVE',
@@ -74,7 +74,6 @@ export class TransactionsService {
     }
     this.assets.requireKnown(fromAsset, { pointer: '/transaction/from_asset' });
     this.assets.requireKnown(toAsset, { pointer: '/transaction/to_asset' });
-    requireOpen(source, '/transaction/from_wallet');
     const amount = Amount.fromNumber(input.amount);
     const request: MovementRequest = {
       type: from === to ? 'conversion' : 'transfer',
@@ -118,7 +117,7 @@ export class TransactionsService {
     address: string,
     input: AdjustmentDto,
   ): Promise<MovementOutcome> {
-    const wallet = await this.wallets.require(principal, address, 'control');
+    const wallet = await this.wallets.requireToMove(principal, address);
     return this.adjust('debit', wallet, principal, input);
   }
 
@@ -131,7 +130,7 @@ export class TransactionsService {
     address: string,
     input: AdjustmentDto,
   ): Promise<MovementOutcome> {
-    const wallet = await this.wallets.findAny(address);
+    const wallet = await this.wallets.identityOf(address);
     if (!wallet) throw new WalletNotFoundError();
     return this.adjust('credit', wallet, principal, input);
   }
@@ -150,13 +149,12 @@ export class TransactionsService {
 
   private async adjust(
     type: 'debit' | 'credit',
-    wallet: Wallet,
+    wallet: WalletIdentity,
     principal: Principal,
     input: AdjustmentDto,
   ): Promise<MovementOutcome> {
     const asset = input.asset ?? wallet.currency;
     this.assets.requireKnown(asset, { pointer: `/${type}/asset` });
-    requireOpen(wallet, undefined);
     const amount = Amount.fromNumber(input.amount);
     const address = wallet.addressHash;
     const request: MovementRequest = {
@@ -196,15 +194,5 @@ export class TransactionsService {
     if (request.to) keys.push(`${request.to}:${request.toAsset}`);
     const result = await this.limiter.run(keys, () => this.ledger.move(command, pointers));
     return { record: toMovementRecord(request, result), replayed: result.replayed };
-  }
-}
-
-function requireOpen(wallet: Wallet, pointer: string | undefined): void {
-  if (wallet.closedAt !== null) {
-    throw new LedgerError(
-      'WALLET_CLOSED',
-      'This wallet is closed: its organization, project or agent was deleted.',
-      pointer === undefined ? undefined : { pointer },
-    );
   }
 }

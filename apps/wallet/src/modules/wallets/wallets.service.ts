@@ -13,6 +13,7 @@ import {
 import type { EntityWalletDto } from './dto/create-entity-wallet.dto.js';
 import type { WalletChangesDto } from './dto/update-wallet.dto.js';
 import type { Wallet, WalletEntityType } from './wallet.entity.js';
+import { WalletIdentities, type WalletIdentity } from './wallet-identities.js';
 import { walletAllows, type WalletAbility } from './wallet-policy.js';
 import { toWalletRecord, type WalletRecord } from './wallet.serializer.js';
 import {
@@ -44,6 +45,7 @@ export class WalletsService {
     private readonly assets: AssetsService,
     private readonly outbox: Outbox,
     private readonly dataSource: DataSource,
+    private readonly identities: WalletIdentities,
   ) {}
 
   /**
@@ -109,6 +111,36 @@ export class WalletsService {
       throw new InsufficientPermissionsError(CONTROL_DENIED);
     }
     return found.wallet;
+  }
+
+  /**
+   * The identity of a wallet the caller may move money out of, for the movement paths: from
+   * memory when known (then a personal wallet costs no query, an organization's or project's
+   * one the caller's roles), else as {@link require}. Whether the wallet is still open is left
+   * to the ledger function.
+   * @throws WalletNotFoundError (404), InsufficientPermissionsError (403)
+   */
+  async requireToMove(principal: Principal, address: string): Promise<WalletIdentity> {
+    const identity = this.identities.get(address);
+    if (!identity)
+      return this.identities.remember(await this.require(principal, address, 'control'));
+    const roles =
+      principal.type === 'user' && identity.organizationId !== null
+        ? await this.memberships.rolesOf(principal.id, identity.organizationId, identity.projectId)
+        : NO_ROLES;
+    if (!walletAllows(principal, identity, roles, 'read')) throw new WalletNotFoundError();
+    if (!walletAllows(principal, identity, roles, 'control')) {
+      throw new InsufficientPermissionsError(CONTROL_DENIED);
+    }
+    return identity;
+  }
+
+  /** The identity of any wallet by address (credits), from memory when known. */
+  async identityOf(address: string): Promise<WalletIdentity | null> {
+    const known = this.identities.get(address);
+    if (known) return known;
+    const wallet = await this.findAny(address);
+    return wallet ? this.identities.remember(wallet) : null;
   }
 
   /** Whether the caller may `ability` the wallet (false also when it does not exist). */

@@ -1,0 +1,395 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { hashApiKey } from '@wp/security';
+import { ensureDatabase, dropDatabase } from '@wp/persistence';
+import { TEST_SERVERS, TestEnvironment } from '@wp/testing';
+import { Redis } from 'ioredis';
+import jwt from 'jsonwebtoken';
+import { connect, headers as natsHeaders, JSONCodec } from 'nats';
+import { Client, Pool as PgPool } from 'pg';
+import { Pool } from 'undici';
+import { walletDataSource } from '../apps/wallet/src/database/data-source.js';
+import {
+  auditLedger,
+  type LedgerAuditReport,
+} from '../apps/wallet/src/modules/ledger/ledger-audit.js';
+import { closedLoop, median, openLoop, type BenchRequest } from './support/load.js';
+import { HOT_ACCOUNT_SCHEMA, HOT_ACCOUNT_SCRIPT, pgbench, pgbenchInit } from './support/pgbench.js';
+import { ROOT, ServiceProcess } from './support/processes.js';
+
+/**
+ * Wallet transfer benchmark (issue 7 § Benchmark; results in docs/wallet.md).
+ *
+ * Starts the wallet service and the gateway as child processes on a fresh database, opens
+ * `--wallets` personal wallets through `auth.user.activated` events, funds them with credits,
+ * then, per run and per client count: transfers between random wallets and into one hot wallet
+ * through the gateway, each measured twice: closed loop (N clients back to back: transfers/s)
+ * and open loop at 70 % of that rate (latency p50/p99 from the due time, no coordinated
+ * omission). In the same invocation, on the same PostgreSQL: pgbench's TPC-B-like script and a
+ * 5-round-trip hot-account transfer script at the same client counts. After every run the
+ * ledger invariants are checked. Prints medians over `--runs`.
+ *
+ *   npm run bench -- wallet-transfers [--runs 3] [--duration 8] [--clients 16,64]
+ *                                     [--wallets 1000] [--scale 16]
+ */
+export async function main(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      runs: { type: 'string', default: '3' },
+      duration: { type: 'string', default: '8' },
+      clients: { type: 'string', default: '16,64' },
+      wallets: { type: 'string', default: '1000' },
+      scale: { type: 'string', default: '16' },
+      pool: { type: 'string', default: '10' },
+      /** `wallet`: skip the gateway (measures its cost). */
+      target: { type: 'string', default: 'gateway' },
+      /** Extra NODE_OPTIONS for the wallet process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`. */
+      'wallet-node-options': { type: 'string', default: '' },
+    },
+  });
+  const runs = Number(values.runs);
+  const seconds = Number(values.duration);
+  const clientCounts = values.clients.split(',').map(Number);
+  const walletCount = Number(values.wallets);
+  const scale = Number(values.scale);
+
+  const env = new TestEnvironment({
+    LOG_LEVEL: 'warn',
+    WALLET_DATABASE_POOL_SIZE: values.pool,
+    GATEWAY_RATE_LIMIT: '0',
+  });
+  const pgbenchDb = `${TEST_SERVERS.postgres}/wp_bench_pgbench_${env.id}`;
+  const scriptDir = mkdtempSync(join(tmpdir(), 'wp-bench-'));
+  const stopping: (() => Promise<void>)[] = [];
+  try {
+    log(`preparing: database, services, ${walletCount} wallets, pgbench scale ${scale}`);
+    const walletDb = await env.prepareDatabase('wallet', walletDataSource);
+    const wallet = await ServiceProcess.start(
+      'wallet',
+      { ...env.env, WALLET_HOST: '127.0.0.1' },
+      'WALLET_PORT',
+    );
+    stopping.push(() => wallet.stop());
+    const gateway = await ServiceProcess.start(
+      'gateway',
+      { ...env.env, GATEWAY_HOST: '127.0.0.1', WALLET_UPSTREAM_URL: wallet.url },
+      'GATEWAY_PORT',
+    );
+    stopping.push(() => gateway.stop());
+    const redis = new Redis(env.env['REDIS_URL'], { keyPrefix: env.env['REDIS_KEY_PREFIX'] });
+    await redis.hset('api_keys', hashApiKey(env.keys.apiKey), 'bench');
+    redis.disconnect();
+
+    const db = new PgPool({ connectionString: walletDb, max: 2 });
+    stopping.push(() => db.end());
+    const users = await openWallets(env, db, walletCount + 1);
+    const hot = users.pop()!;
+    const target = values.target === 'wallet' ? wallet.url : gateway.url;
+    const http = new Pool(target, { connections: Math.max(...clientCounts), pipelining: 1 });
+    stopping.push(() => http.close());
+    await fund(http, env, users, hot);
+
+    await ensureDatabase(pgbenchDb);
+    stopping.push(() => dropDatabase(pgbenchDb));
+    const pg = pgTarget(pgbenchDb);
+    const pgDatabase = new URL(pgbenchDb).pathname.slice(1);
+    await pgbenchInit(pg, pgDatabase, scale);
+    const admin = new Client({ connectionString: pgbenchDb });
+    admin.on('error', () => undefined);
+    await admin.connect();
+    try {
+      await admin.query(HOT_ACCOUNT_SCHEMA);
+      await admin.query('VACUUM ANALYZE bench_account');
+    } finally {
+      await admin.end();
+    }
+    const hotScript = join(scriptDir, 'hot-account.sql');
+    writeFileSync(hotScript, HOT_ACCOUNT_SCRIPT);
+
+    const headers = (user: BenchUser) => ({
+      'api-key': env.keys.apiKey,
+      authorization: `Bearer ${user.token}`,
+      'content-type': 'application/json',
+    });
+    const transfer = (from: BenchUser, to: BenchUser): BenchRequest => ({
+      method: 'POST',
+      path: '/v1/api/wallets/transact',
+      headers: headers(from),
+      body: JSON.stringify({
+        transaction: {
+          from_wallet: from.wallet,
+          to_wallet: to.wallet,
+          from_asset: 'CREDITS',
+          to_asset: 'CREDITS',
+          amount: 0.01,
+        },
+      }),
+    });
+    const pick = () => users[Math.floor(Math.random() * users.length)];
+    const scenarios = {
+      random: () => {
+        const from = pick();
+        let to = pick();
+        while (to === from) to = pick();
+        return transfer(from, to);
+      },
+      hot: () => transfer(pick(), hot),
+    };
+
+    const results: Row[] = [];
+    const audits: LedgerAuditReport[] = [];
+    for (let run = 1; run <= runs; run++) {
+      for (const [name, next] of Object.entries(scenarios)) {
+        for (const clients of clientCounts) {
+          await closedLoop(http, clients, Math.min(2, seconds), next); // warm-up
+          const closed = await closedLoop(http, clients, seconds, next);
+          const open = await openLoop(http, Math.max(1, closed.rate * 0.7), seconds, next);
+          results.push({
+            run,
+            name: `${name} wallets`,
+            clients,
+            rate: closed.rate,
+            p50: open.p50,
+            p99: open.p99,
+            errors: closed.errors + open.errors,
+            offered: open.offered,
+          });
+          log(
+            `run ${run} ${name.padEnd(6)} c${clients}: ${closed.rate.toFixed(0)} transfers/s` +
+              ` (errors ${closed.errors}${fmtFailures(closed.failures)}); at ${open.offered.toFixed(0)}/s` +
+              ` p50 ${open.p50.toFixed(2)} ms p99 ${open.p99.toFixed(2)} ms`,
+          );
+        }
+      }
+      for (const clients of clientCounts) {
+        const tpcb = await pgbench(pg, pgDatabase, clients, seconds);
+        const hotSql = await pgbench(pg, pgDatabase, clients, seconds, hotScript);
+        results.push({ run, name: 'pgbench TPC-B', clients, rate: tpcb });
+        results.push({ run, name: 'pgbench hot 5-RT', clients, rate: hotSql });
+        log(
+          `run ${run} pgbench c${clients}: TPC-B ${tpcb.toFixed(0)} tps, hot 5-RT ${hotSql.toFixed(0)} tps`,
+        );
+      }
+      const audit = await auditInSnapshot(walletDb);
+      audits.push(audit);
+      log(`run ${run} ledger audit: ${audit.ok ? 'ok' : `FAILED ${audit.problems.join('; ')}`}`);
+    }
+    report(results, audits, clientCounts, {
+      runs,
+      seconds,
+      walletCount,
+      scale,
+      pool: values.pool,
+      target: values.target,
+    });
+  } finally {
+    for (const stop of stopping.reverse()) await stop().catch(() => undefined);
+    await env.cleanup();
+    rmSync(scriptDir, { recursive: true, force: true });
+  }
+}
+
+interface BenchUser {
+  id: string;
+  wallet: string;
+  token: string;
+}
+
+interface Row {
+  run: number;
+  name: string;
+  clients: number;
+  rate: number;
+  p50?: number;
+  p99?: number;
+  errors?: number;
+  offered?: number;
+}
+
+/** Personal wallets the way they are really opened: `auth.user.activated` on JetStream. */
+async function openWallets(env: TestEnvironment, db: PgPool, count: number): Promise<BenchUser[]> {
+  const nc = await connect({ servers: env.env['NATS_URL'] });
+  const codec = JSONCodec();
+  const js = nc.jetstream();
+  const ids = Array.from({ length: count }, () => randomUUID());
+  await Promise.all(
+    ids.map((userId) => {
+      const id = randomUUID();
+      const h = natsHeaders();
+      h.set('Nats-Msg-Id', id);
+      const payload = {
+        userId,
+        email: `${userId.slice(0, 8)}@bench.example`,
+        phone: null,
+        firstName: 'Bench',
+        lastName: 'User',
+        status: 'active',
+      };
+      return js.publish(
+        `${env.id}.auth.user.activated`,
+        codec.encode({
+          id,
+          subject: 'auth.user.activated',
+          occurredAt: new Date().toISOString(),
+          payload,
+        }),
+        { msgID: id, headers: h },
+      );
+    }),
+  );
+  await nc.close();
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM wallet`);
+    if (rows[0].n >= count) break;
+    if (Date.now() > deadline) throw new Error(`only ${rows[0].n} of ${count} wallets opened`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const { rows } = await db.query<{ entity_id: string; address_hash: string }>(
+    `SELECT entity_id, address_hash FROM wallet WHERE entity_type = 'user'`,
+  );
+  const byUser = new Map(rows.map((r) => [r.entity_id, r.address_hash]));
+  const now = Math.floor(Date.now() / 1000);
+  return ids.map((id) => ({
+    id,
+    wallet: byUser.get(id)!,
+    token: jwt.sign(
+      {
+        sub: id,
+        jti: randomUUID(),
+        sid: randomUUID(),
+        iat: now,
+        exp: now + 6 * 3600,
+        iss: 'workspace-platform',
+        typ: 'user',
+        app: 'bench',
+        email: null,
+      },
+      env.keys.jwtPrivateKey,
+      { algorithm: 'ES256', noTimestamp: true },
+    ),
+  }));
+}
+
+/** Credits every wallet through the gateway with `Admin-Access` (and warms every token). */
+async function fund(
+  http: Pool,
+  env: TestEnvironment,
+  users: BenchUser[],
+  hot: BenchUser,
+): Promise<void> {
+  const queue = [...users, hot];
+  const worker = async () => {
+    for (let user = queue.pop(); user; user = queue.pop()) {
+      const res = await http.request({
+        method: 'POST',
+        path: `/v1/api/wallets/${user.wallet}/credits`,
+        headers: {
+          'api-key': env.keys.apiKey,
+          authorization: `Bearer ${user.token}`,
+          'admin-access': env.keys.adminAccessToken,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ credit: { amount: 1_000_000_000, description: 'bench funding' } }),
+      });
+      const text = await res.body.text();
+      if (res.statusCode !== 201) throw new Error(`funding failed: ${res.statusCode} ${text}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, worker));
+}
+
+async function auditInSnapshot(url: string): Promise<LedgerAuditReport> {
+  const client = new Client({ connectionString: url });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const report = await auditLedger(async (sql) => (await client.query(sql)).rows);
+    await client.query('COMMIT');
+    return report;
+  } finally {
+    await client.end();
+  }
+}
+
+function report(
+  rows: Row[],
+  audits: LedgerAuditReport[],
+  clientCounts: number[],
+  settings: Record<string, unknown>,
+): void {
+  const medianOf = (name: string, clients: number, field: 'rate' | 'p50' | 'p99') =>
+    median(
+      rows.filter((r) => r.name === name && r.clients === clients).map((r) => r[field] ?? NaN),
+    );
+  const lines = [
+    '',
+    `wallet transfers through the gateway; medians of ${String(settings['runs'])} runs of ${String(settings['seconds'])} s each`,
+    `(${String(settings['walletCount'])} wallets, wallet pool ${String(settings['pool'])}, pgbench scale ${String(settings['scale'])}, 2 shared cores)`,
+    '',
+    'scenario            clients  transfers/s   p50 ms   p99 ms',
+  ];
+  const names = ['random wallets', 'hot wallets', 'pgbench TPC-B', 'pgbench hot 5-RT'];
+  for (const name of names) {
+    for (const clients of clientCounts) {
+      const rate = medianOf(name, clients, 'rate');
+      const p50 = name.startsWith('pgbench') ? '' : medianOf(name, clients, 'p50').toFixed(2);
+      const p99 = name.startsWith('pgbench') ? '' : medianOf(name, clients, 'p99').toFixed(2);
+      lines.push(
+        `${name.replace('hot wallets', 'hot wallet').padEnd(20)}${String(clients).padStart(7)}` +
+          `${rate.toFixed(0).padStart(13)}${p50.padStart(9)}${p99.padStart(9)}`,
+      );
+    }
+  }
+  lines.push('');
+  if (settings['target'] !== 'gateway')
+    lines.push(`(target: ${String(settings['target'])} directly)`);
+  for (const clients of clientCounts) {
+    const random =
+      medianOf('random wallets', clients, 'rate') / medianOf('pgbench TPC-B', clients, 'rate');
+    const hot =
+      medianOf('hot wallets', clients, 'rate') / medianOf('pgbench hot 5-RT', clients, 'rate');
+    lines.push(
+      `c${clients}: random / TPC-B = ${(random * 100).toFixed(0)} % (target ≥ 50 %);` +
+        ` hot / hot 5-RT = ${(hot * 100).toFixed(0)} % (target ≥ 100 %)`,
+    );
+  }
+  const last = audits[audits.length - 1];
+  lines.push(
+    '',
+    `ledger invariants after every run: ${audits.every((a) => a.ok) ? 'hold' : 'VIOLATED'}` +
+      ` (sum per asset zero, no negative balance, balances = postings, holds = reservations)`,
+    `  ${last.counts.entries} journal entries, ${last.counts.postings} postings, ${last.counts.balances} balances;` +
+      ` ${last.assets.map((a) => `${a.asset} sum ${a.sum}, issuance ${a.issuance}`).join('; ')}`,
+  );
+  for (const a of audits) for (const p of a.problems) lines.push(`  problem: ${p}`);
+  console.log(lines.join('\n'));
+  const dir = join(ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `wallet-transfers-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify({ settings, rows, audits }, null, 2));
+  console.log(`\nraw results: ${file}`);
+}
+
+function pgTarget(url: string): { host: string; port: string; user: string } {
+  const u = new URL(url);
+  return {
+    host: u.hostname,
+    port: u.port || '5432',
+    user: decodeURIComponent(u.username) || 'postgres',
+  };
+}
+
+function fmtFailures(failures: Record<string, number>): string {
+  const entries = Object.entries(failures);
+  return entries.length ? `: ${entries.map(([k, v]) => `${k}×${v}`).join(', ')}` : '';
+}
+
+function log(message: string): void {
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+}
