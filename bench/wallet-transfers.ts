@@ -17,7 +17,13 @@ import {
   type LedgerAuditReport,
 } from '../apps/wallet/src/modules/ledger/ledger-audit.js';
 import { closedLoop, median, openLoop, type BenchRequest } from './support/load.js';
-import { HOT_ACCOUNT_SCHEMA, HOT_ACCOUNT_SCRIPT, pgbench, pgbenchInit } from './support/pgbench.js';
+import {
+  HOT_ACCOUNT_SCHEMA,
+  HOT_ACCOUNT_SCRIPT,
+  pgbench,
+  pgbenchInit,
+  walletMoveScript,
+} from './support/pgbench.js';
 import { ROOT, ServiceProcess } from './support/processes.js';
 
 /**
@@ -109,6 +115,19 @@ export async function main(argv: string[]): Promise<void> {
     }
     const hotScript = join(scriptDir, 'hot-account.sql');
     writeFileSync(hotScript, HOT_ACCOUNT_SCRIPT);
+    // The ledger function straight from pgbench (no HTTP): what a transfer costs PostgreSQL.
+    await db.query('CREATE TABLE bench_wallet_index (i int PRIMARY KEY, address_hash char(42))');
+    await db.query(
+      'INSERT INTO bench_wallet_index SELECT i, a FROM unnest($1::text[]) WITH ORDINALITY AS t(a, i)',
+      [users.map((u) => u.wallet)],
+    );
+    await db.query('INSERT INTO bench_wallet_index VALUES (0, $1)', [hot.wallet]);
+    const sqlRandom = join(scriptDir, 'wallet-move-random.sql');
+    const sqlHot = join(scriptDir, 'wallet-move-hot.sql');
+    writeFileSync(sqlRandom, walletMoveScript(users.length, false));
+    writeFileSync(sqlHot, walletMoveScript(users.length, true));
+    const walletPg = pgTarget(walletDb);
+    const walletDatabase = new URL(walletDb).pathname.slice(1);
 
     const headers = (user: BenchUser) => ({
       'api-key': env.keys.apiKey,
@@ -140,12 +159,23 @@ export async function main(argv: string[]): Promise<void> {
       hot: () => transfer(pick(), hot),
     };
 
+    // Steady state: every wallet has moved money once (identities known, code paths warm).
+    const primed = [...users];
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        for (let u = primed.pop(); u; u = primed.pop()) {
+          const res = await http.request(transfer(u, hot));
+          await res.body.dump();
+        }
+      }),
+    );
+
     const results: Row[] = [];
     const audits: LedgerAuditReport[] = [];
     for (let run = 1; run <= runs; run++) {
       for (const [name, next] of Object.entries(scenarios)) {
         for (const clients of clientCounts) {
-          await closedLoop(http, clients, Math.min(2, seconds), next); // warm-up
+          await closedLoop(http, clients, Math.min(3, seconds), next); // warm-up
           const closed = await closedLoop(http, clients, seconds, next);
           const open = await openLoop(http, Math.max(1, closed.rate * 0.7), seconds, next);
           results.push({
@@ -168,10 +198,15 @@ export async function main(argv: string[]): Promise<void> {
       for (const clients of clientCounts) {
         const tpcb = await pgbench(pg, pgDatabase, clients, seconds);
         const hotSql = await pgbench(pg, pgDatabase, clients, seconds, hotScript);
+        const fnRandom = await pgbench(walletPg, walletDatabase, clients, seconds, sqlRandom);
+        const fnHot = await pgbench(walletPg, walletDatabase, clients, seconds, sqlHot);
         results.push({ run, name: 'pgbench TPC-B', clients, rate: tpcb });
         results.push({ run, name: 'pgbench hot 5-RT', clients, rate: hotSql });
+        results.push({ run, name: 'wallet_move SQL random', clients, rate: fnRandom });
+        results.push({ run, name: 'wallet_move SQL hot', clients, rate: fnHot });
         log(
-          `run ${run} pgbench c${clients}: TPC-B ${tpcb.toFixed(0)} tps, hot 5-RT ${hotSql.toFixed(0)} tps`,
+          `run ${run} pgbench c${clients}: TPC-B ${tpcb.toFixed(0)} tps, hot 5-RT ${hotSql.toFixed(0)} tps;` +
+            ` wallet_move random ${fnRandom.toFixed(0)} tps, hot ${fnHot.toFixed(0)} tps`,
         );
       }
       const audit = await auditInSnapshot(walletDb);
@@ -332,16 +367,24 @@ function report(
     `wallet transfers through the gateway; medians of ${String(settings['runs'])} runs of ${String(settings['seconds'])} s each`,
     `(${String(settings['walletCount'])} wallets, wallet pool ${String(settings['pool'])}, pgbench scale ${String(settings['scale'])}, 2 shared cores)`,
     '',
-    'scenario            clients  transfers/s   p50 ms   p99 ms',
+    'scenario                 clients  transfers/s   p50 ms   p99 ms',
   ];
-  const names = ['random wallets', 'hot wallets', 'pgbench TPC-B', 'pgbench hot 5-RT'];
+  const names = [
+    'random wallets',
+    'hot wallets',
+    'pgbench TPC-B',
+    'pgbench hot 5-RT',
+    'wallet_move SQL random',
+    'wallet_move SQL hot',
+  ];
   for (const name of names) {
     for (const clients of clientCounts) {
       const rate = medianOf(name, clients, 'rate');
-      const p50 = name.startsWith('pgbench') ? '' : medianOf(name, clients, 'p50').toFixed(2);
-      const p99 = name.startsWith('pgbench') ? '' : medianOf(name, clients, 'p99').toFixed(2);
+      const http = name.endsWith('wallets');
+      const p50 = http ? medianOf(name, clients, 'p50').toFixed(2) : '';
+      const p99 = http ? medianOf(name, clients, 'p99').toFixed(2) : '';
       lines.push(
-        `${name.replace('hot wallets', 'hot wallet').padEnd(20)}${String(clients).padStart(7)}` +
+        `${name.replace('hot wallets', 'hot wallet').padEnd(25)}${String(clients).padStart(7)}` +
           `${rate.toFixed(0).padStart(13)}${p50.padStart(9)}${p99.padStart(9)}`,
       );
     }
@@ -354,9 +397,16 @@ function report(
       medianOf('random wallets', clients, 'rate') / medianOf('pgbench TPC-B', clients, 'rate');
     const hot =
       medianOf('hot wallets', clients, 'rate') / medianOf('pgbench hot 5-RT', clients, 'rate');
+    const sqlRandom =
+      medianOf('wallet_move SQL random', clients, 'rate') /
+      medianOf('pgbench TPC-B', clients, 'rate');
+    const sqlHot =
+      medianOf('wallet_move SQL hot', clients, 'rate') /
+      medianOf('pgbench hot 5-RT', clients, 'rate');
     lines.push(
-      `c${clients}: random / TPC-B = ${(random * 100).toFixed(0)} % (target ≥ 50 %);` +
-        ` hot / hot 5-RT = ${(hot * 100).toFixed(0)} % (target ≥ 100 %)`,
+      `c${clients}: through the gateway: random / TPC-B = ${pct(random)} (target ≥ 50 %),` +
+        ` hot / hot 5-RT = ${pct(hot)} (target ≥ 100 %);` +
+        ` ledger function alone: ${pct(sqlRandom)}, ${pct(sqlHot)}`,
     );
   }
   const last = audits[audits.length - 1];
@@ -374,6 +424,10 @@ function report(
   const file = join(dir, `wallet-transfers-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify({ settings, rows, audits }, null, 2));
   console.log(`\nraw results: ${file}`);
+}
+
+function pct(ratio: number): string {
+  return `${(ratio * 100).toFixed(0)} %`;
 }
 
 function pgTarget(url: string): { host: string; port: string; user: string } {

@@ -25,6 +25,20 @@ CREATE TABLE bench_posting (id bigserial PRIMARY KEY, from_id int NOT NULL, to_i
 INSERT INTO bench_account SELECT i, 1000000000 FROM generate_series(1, 100000) i;
 `;
 
+/**
+ * The service's own ledger function driven by pgbench, no HTTP in between: what one transfer
+ * costs PostgreSQL. `bench_wallet_index` maps 1..n to the benchmark's wallet addresses.
+ */
+export function walletMoveScript(wallets: number, hot: boolean): string {
+  const to = hot
+    ? `(SELECT address_hash FROM bench_wallet_index WHERE i = 0)`
+    : `(SELECT address_hash FROM bench_wallet_index WHERE i = :b)`;
+  return `\\set a random(1, ${wallets})
+\\set b random(1, ${wallets})
+SELECT r_entry_id FROM wallet_move('transfer', (SELECT address_hash FROM bench_wallet_index WHERE i = :a), 'CREDITS', 0.01, ${to}, 'CREDITS', '', '{}', NULL, 'pgbench', NULL, NULL, NULL, false, NULL) WHERE ${hot ? 'true' : ':a <> :b'};
+`;
+}
+
 /** `pgbench -i -s <scale>`: the TPC-B-like tables. */
 export async function pgbenchInit(
   pg: PgConnection,

@@ -309,6 +309,28 @@ describe('transfer requests', () => {
     expect((await ctx.walletOf(owner, org.wallet)).balance).toBe(4);
   });
 
+  it('refuses the sender code of a creator who lost control of the source wallet meanwhile', async () => {
+    const owner = await ctx.newUser();
+    const org = await ctx.newOrganization(owner, 'Demoted payer');
+    await ctx.credit(org.wallet, 10);
+    const admin = await ctx.newUser();
+    await ctx.setOrganizationRole(org.id, admin, 'ADMIN');
+    const created = await create(admin, {
+      from_wallet: org.wallet,
+      to_wallet: recipient.wallet,
+      amount: 5,
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.transfer.id as string;
+    await ctx.setOrganizationRole(org.id, admin, 'MEMBER');
+    const res = await step(admin, id, 'verify_sender', await codeFor(ctx, admin.email, id));
+    expect(res.status).toBe(403);
+    expect((await ctx.walletOf(owner, org.wallet)).balances.CREDITS).toEqual({
+      available: 10,
+      held: 0,
+    });
+  });
+
   it('answers 403 when someone other than the creator verifies, 404 for a stranger', async () => {
     const created = await create(sender, {
       from_wallet: sender.wallet,

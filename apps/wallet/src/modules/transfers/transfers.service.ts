@@ -71,9 +71,6 @@ export class TransfersService {
   /** `POST /wallet_transfers`: the caller must control `from_wallet`; 201 `{transfer}`. */
   async create(principal: Principal, input: TransferDto): Promise<TransferRecord> {
     const from = await this.wallets.require(principal, input.from_wallet, 'control');
-    if (principal.type !== 'user') {
-      throw new InsufficientPermissionsError('Only users can request transfers.');
-    }
     const to = await this.wallets.findAny(input.to_wallet);
     if (!to) {
       throw new LedgerError('RECIPIENT_NOT_FOUND', 'No wallet has this address.', {
@@ -131,6 +128,11 @@ export class TransfersService {
     if (transfer.initiatedBy !== principal.id) {
       throw new InsufficientPermissionsError(
         'Only the user who created the transfer request confirms it.',
+      );
+    }
+    if (!(await this.wallets.allows(principal, transfer.fromWallet, 'control'))) {
+      throw new InsufficientPermissionsError(
+        'You no longer control the source wallet, so you cannot confirm this transfer.',
       );
     }
     const to = await this.wallets.findAny(transfer.toWallet);
