@@ -1,5 +1,6 @@
 export * from './roles.js';
 export * from './permissions.js';
+export * from './agent-permissions.js';
 export * from './events/auth.events.js';
 export * from './events/org.events.js';
 export * from './events/wallet.events.js';

@@ -28,6 +28,7 @@ export const PROJECT_PERMISSIONS = {
   'sentinelPass.read': 'VIEWER',
   'sentinelPass.manage': 'ADMIN',
   'wallet.read': 'VIEWER',
+  'wallet.debit': 'ADMIN',
   'wallet.transact': 'ADMIN',
 } as const satisfies Record<string, Role>;
 
