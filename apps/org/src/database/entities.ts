@@ -6,6 +6,7 @@ import { OrganizationMembership } from '../modules/organizations/organization-me
 import { Organization } from '../modules/organizations/organization.entity.js';
 import { ProjectMembership } from '../modules/project-members/project-membership.entity.js';
 import { Project } from '../modules/projects/project.entity.js';
+import { SentinelPass } from '../modules/sentinel-passes/sentinel-pass.entity.js';
 import { DirectoryUser } from '../modules/users/directory-user.entity.js';
 
 /** Every entity of the org database (the platform adds the outbox tables). */
@@ -18,5 +19,6 @@ export const ORG_ENTITIES = [
   Invitation,
   ProjectApiKey,
   LlmApiKey,
+  SentinelPass,
   DirectoryUser,
 ];

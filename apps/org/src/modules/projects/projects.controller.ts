@@ -3,6 +3,7 @@ import { document, IntIdPipe, ValidationFailedError, type Document, type Resourc
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { toApiKeyResource } from '../api-keys/api-key.serializer.js';
 import { toLlmApiKeyResource } from '../llm-keys/llm-api-key.serializer.js';
+import { toSentinelPassResource } from '../sentinel-passes/sentinel-pass.serializer.js';
 import { ProjectListQueryDto } from './dto/project-list-query.dto.js';
 import { CreateProjectDto, UpdateProjectDto } from './dto/project-body.dto.js';
 import { ProjectQueryDto } from './dto/project-query.dto.js';
@@ -55,7 +56,8 @@ export class ProjectsController {
   /**
    * `GET P/{projectId}`: `secret=true` adds `meta.secrets` {publicKey, secretKey} (the oldest
    * unexpired pair; null when none); `include` adds `included` with `users`, `apiKey` and
-   * `llm_api_keys` resources (`sentinelPasses`: none until issue 8) and the relationships.
+   * `llm_api_keys` resources, `sentinelPasses` the project's passes (`studio_tool`, never keys)
+   * and the relationships.
    */
   @Get(':projectId')
   async get(
@@ -138,7 +140,12 @@ function toProjectDocument(view: ProjectView, withIncluded: boolean): ProjectDoc
       view.apiKeys.map((k) => toApiKeyResource(k)),
     );
   if (view.llmApiKeys) add('llmApiKeys', view.llmApiKeys.map(toLlmApiKeyResource));
-  if (view.sentinelPasses) add('sentinelPasses', []);
+  if (view.sentinelPasses) {
+    add(
+      'sentinelPasses',
+      view.sentinelPasses.map((p) => toSentinelPassResource(p)),
+    );
+  }
   const data = toProjectResource(view.project, view.role, withIncluded ? relationships : undefined);
   const meta: Record<string, unknown> = { ...data.meta };
   if (view.secrets !== undefined) meta['secrets'] = view.secrets;

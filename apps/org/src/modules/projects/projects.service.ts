@@ -14,6 +14,9 @@ import {
   type ProjectMemberRow,
 } from '../memberships/project-members.repository.js';
 import { ProjectMemberships } from '../memberships/project-memberships.js';
+import type { SentinelPass } from '../sentinel-passes/sentinel-pass.entity.js';
+import { SentinelPassEvents } from '../sentinel-passes/sentinel-pass-events.js';
+import { SentinelPassesRepository } from '../sentinel-passes/sentinel-passes.repository.js';
 import type { ProjectInclude } from './dto/project-query.dto.js';
 import type { ProjectListFilter } from './project-list.js';
 import type { Project } from './project.entity.js';
@@ -31,7 +34,7 @@ export interface ProjectView {
   members?: ProjectMemberRow[];
   apiKeys?: ProjectApiKey[];
   llmApiKeys?: LlmApiKey[];
-  sentinelPasses?: [];
+  sentinelPasses?: SentinelPass[];
 }
 
 /**
@@ -50,6 +53,8 @@ export class ProjectsService {
     private readonly keys: ProjectKeys,
     private readonly apiKeys: ApiKeysRepository,
     private readonly llmKeys: LlmKeysRepository,
+    private readonly sentinelPasses: SentinelPassesRepository,
+    private readonly sentinelPassEvents: SentinelPassEvents,
     private readonly outbox: Outbox,
   ) {}
 
@@ -145,6 +150,7 @@ export class ProjectsService {
     if (include.has('apiKeys') || include.has('llmApiKeys')) {
       requireProjectPermission(access, 'project.manageKeys');
     }
+    if (include.has('sentinelPasses')) requireProjectPermission(access, 'sentinelPass.read');
     const view: ProjectView = { project: access.project, role: access.effectiveRole };
     if (options.secret) {
       const first = await this.apiKeys.findOldestUnexpired(projectId);
@@ -155,8 +161,9 @@ export class ProjectsService {
     if (include.has('users')) view.members = await this.members.findByProject(projectId);
     if (include.has('apiKeys')) view.apiKeys = await this.apiKeys.listForProject(projectId);
     if (include.has('llmApiKeys')) view.llmApiKeys = await this.llmKeys.listForProject(projectId);
-    // Sentinel Passes arrive with issue 8; until then a project has none.
-    if (include.has('sentinelPasses')) view.sentinelPasses = [];
+    if (include.has('sentinelPasses')) {
+      view.sentinelPasses = await this.sentinelPasses.listForProject(projectId);
+    }
     return view;
   }
 
@@ -206,6 +213,7 @@ export class ProjectsService {
       );
       await this.memberships.endAllOfProject(organizationId, projectId, manager);
       await this.keys.publish(project, manager, { deleted: true });
+      await this.sentinelPassEvents.deleteAllOfProject(projectId, manager);
       await this.projects.delete(projectId, manager);
       await this.outbox.enqueue(manager, 'org.project.deleted', { organizationId, projectId });
       if (project.isDefault) {
