@@ -540,6 +540,25 @@ describe('Sentinel Passes', () => {
       expect(await countPasses()).toBe(rows);
       expect(await ctx.outbox(undefined, mark)).toEqual([]);
 
+      // a project member whose access is denied sees nothing of the project's passes
+      const project = `/organizations/${orgId}/projects/${projectId}`;
+      const deny = await ctx.request('POST', `${project}/deny_access/${viewer.id}`, {
+        token: owner.token,
+      });
+      expect(deny.status).toBe(200);
+      expect((await ctx.request('GET', S, { token: viewer.token })).status).toBe(404);
+      expect((await ctx.request('GET', one, { token: viewer.token })).status).toBe(404);
+      const orgList = await ctx.request('GET', `/organizations/${orgId}/sentinel_passes`, {
+        token: viewer.token,
+      });
+      expect(orgList.status).toBe(200);
+      expect(orgList.body.data).toEqual([]);
+      const restore = await ctx.request('POST', `${project}/restore_access/${viewer.id}`, {
+        token: owner.token,
+      });
+      expect(restore.status).toBe(200);
+      expect((await ctx.request('GET', one, { token: viewer.token })).status).toBe(200);
+
       // ADMIN manages
       const rotated = await ctx.request('POST', `${one}/rotate_key`, { token: admin.token });
       expect(rotated.status).toBe(200);
