@@ -79,7 +79,7 @@ export class MoveBatcher {
     while (lane.length > 0) {
       const batch = lane.splice(0, this.maxBatch);
       this.sizes.observe(batch.length);
-      if (batch.length === 1) await this.settle(batch[0]!);
+      if (batch.length === 1) await this.settle(batch[0]);
       else await this.runBatch(batch);
     }
     this.lanes.delete(key);
