@@ -4,6 +4,9 @@ import { Organizations1795332071711 } from './1795332071711-organizations.js';
 import { Init1795329926949 } from './1795329926949-init.js';
 
 /** Applied in this order; generated with `npm run migration:generate -- org <Name>`. */
-export const ORG_MIGRATIONS: (new () => unknown)[] = [Init1795329926949,
+export const ORG_MIGRATIONS: (new () => unknown)[] = [
+  Init1795329926949,
   Organizations1795332071711,
-  Projects1795333906939, UserSettings1795457355605];
+  Projects1795333906939,
+  UserSettings1795457355605,
+];
