@@ -7,6 +7,8 @@ import { Organization } from '../modules/organizations/organization.entity.js';
 import { ProjectMembership } from '../modules/project-members/project-membership.entity.js';
 import { Project } from '../modules/projects/project.entity.js';
 import { DirectoryUser } from '../modules/users/directory-user.entity.js';
+import { PinnedProject } from '../modules/user-settings/pinned-project.entity.js';
+import { UserSettings } from '../modules/user-settings/user-settings.entity.js';
 
 /** Every entity of the org database (the platform adds the outbox tables). */
 export const ORG_ENTITIES = [
@@ -19,4 +21,6 @@ export const ORG_ENTITIES = [
   ProjectApiKey,
   LlmApiKey,
   DirectoryUser,
+  UserSettings,
+  PinnedProject,
 ];

@@ -1,3 +1,4 @@
+import { UserSettings1795457355605 } from './1795457355605-user-settings.js';
 import { Projects1795333906939 } from './1795333906939-projects.js';
 import { Organizations1795332071711 } from './1795332071711-organizations.js';
 import { Init1795329926949 } from './1795329926949-init.js';
@@ -7,4 +8,5 @@ export const ORG_MIGRATIONS: (new () => unknown)[] = [
   Init1795329926949,
   Organizations1795332071711,
   Projects1795333906939,
+  UserSettings1795457355605,
 ];
