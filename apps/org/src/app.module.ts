@@ -17,6 +17,7 @@ import { ProjectsDataModule } from './modules/projects/projects-data.module.js';
 import { ProjectsModule } from './modules/projects/projects.module.js';
 import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { SentinelPassesModule } from './modules/sentinel-passes/sentinel-passes.module.js';
+import { UserSettingsModule } from './modules/user-settings/user-settings.module.js';
 import { DirectoryModule } from './modules/users/directory.module.js';
 
 /** The org service ({org_url}): organizations, projects, members, invitations, settings. */
@@ -49,6 +50,7 @@ export class OrgAppModule {
         ProjectMembersModule,
         ApiKeysModule,
         LlmKeysModule,
+        UserSettingsModule,
         SentinelPassesModule,
       ],
     };

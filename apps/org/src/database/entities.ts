@@ -8,6 +8,8 @@ import { ProjectMembership } from '../modules/project-members/project-membership
 import { Project } from '../modules/projects/project.entity.js';
 import { SentinelPass } from '../modules/sentinel-passes/sentinel-pass.entity.js';
 import { DirectoryUser } from '../modules/users/directory-user.entity.js';
+import { PinnedProject } from '../modules/user-settings/pinned-project.entity.js';
+import { UserSettings } from '../modules/user-settings/user-settings.entity.js';
 
 /** Every entity of the org database (the platform adds the outbox tables). */
 export const ORG_ENTITIES = [
@@ -21,4 +23,6 @@ export const ORG_ENTITIES = [
   LlmApiKey,
   SentinelPass,
   DirectoryUser,
+  UserSettings,
+  PinnedProject,
 ];
