@@ -12,9 +12,9 @@ import type { SecurityOptions } from './security.options.js';
 class FakeRedis {
   readonly keys = new Set<string>();
   calls = 0;
-  async exists(...keys: string[]): Promise<number> {
+  exists(...keys: string[]): Promise<number> {
     this.calls++;
-    return keys.filter((k) => this.keys.has(k)).length;
+    return Promise.resolve(keys.filter((k) => this.keys.has(k)).length);
   }
 }
 
@@ -59,7 +59,7 @@ function guardWith(principal: Principal, confineAgents: boolean) {
   };
   const guard = new JwtAuthGuard(new Reflector(), new RevocationList(redis as never), options);
   // Signature verification is passport's (covered by the e2e suites): stand it in here.
-  (guard as unknown as { verify: () => Promise<Principal> }).verify = async () => principal;
+  (guard as unknown as { verify: () => Promise<Principal> }).verify = () => Promise.resolve(principal);
   return { guard, redis };
 }
 
