@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { ActivityEntry } from '@wp/contracts';
 import { waitFor } from '@wp/testing';
 import {
   WalletTestContext,
@@ -312,7 +311,7 @@ describe('wallet: agent (Sentinel Pass) tokens', () => {
     const recorded = await waitFor(
       async () => {
         const entries = (await ctx.enqueued('wallet.activity.recorded'))
-          .flatMap((p) => p.entries as ActivityEntry[])
+          .flatMap((p) => p.entries)
           .filter((e) => e.agentUserId === probe);
         return entries.length >= calls.length ? entries : undefined;
       },
