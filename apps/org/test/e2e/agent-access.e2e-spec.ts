@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { waitFor } from '@wp/testing';
+import { IS_PUBLIC, NO_API_KEY } from '@wp/http';
+import { AGENT_ACCESS } from '@wp/security';
+import { auditRoutes, waitFor } from '@wp/testing';
 import jwt from 'jsonwebtoken';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
@@ -71,6 +73,20 @@ describe('org: agent (Sentinel Pass) tokens', () => {
     foreignProjectId = await ctx.newProject(foreignOrgId, stranger, 'Foreign');
   }, 120_000);
   afterAll(() => ctx.close());
+
+  it('opens exactly the agent routes of docs/org.md § Agent tokens (a route added to it fails here)', () => {
+    const opened = auditRoutes(ctx.org, {
+      isPublic: IS_PUBLIC,
+      noApiKey: NO_API_KEY,
+      agentAccess: AGENT_ACCESS,
+    })
+      .filter((r) => r.agentAccess)
+      .map((r) => r.route);
+    expect(opened).toEqual([
+      'GET /organizations/:organizationId/projects/:projectId',
+      'GET /organizations/:organizationId/projects/:projectId/users',
+    ]);
+  });
 
   describe('projects:read', () => {
     it('reads its project, with meta.can from the pass permissions and no role', async () => {

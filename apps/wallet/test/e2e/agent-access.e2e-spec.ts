@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { waitFor } from '@wp/testing';
+import { IS_PUBLIC, NO_API_KEY } from '@wp/http';
+import { AGENT_ACCESS } from '@wp/security';
+import { auditRoutes, waitFor } from '@wp/testing';
 import {
   WalletTestContext,
   type TestOrganization,
@@ -74,6 +76,24 @@ describe('wallet: agent (Sentinel Pass) tokens', () => {
     for (const wallet of [own, siblingWallet, foreignWallet]) await ctx.credit(wallet, 100);
   }, 60_000);
   afterAll(() => ctx.close());
+
+  it('opens exactly the agent routes of docs/wallet.md § Agent tokens (a route added to it fails here)', () => {
+    const opened = auditRoutes(ctx.app, {
+      isPublic: IS_PUBLIC,
+      noApiKey: NO_API_KEY,
+      agentAccess: AGENT_ACCESS,
+    })
+      .filter((r) => r.agentAccess)
+      .map((r) => r.route);
+    expect(opened).toEqual([
+      'GET /wallets',
+      'GET /wallets/:addressHash',
+      'GET /wallets/:addressHash/transactions',
+      'POST /wallets/:addressHash/debits',
+      'POST /wallets/transact',
+      'PUT /wallets/:addressHash',
+    ]);
+  });
 
   describe('wallets:read', () => {
     it('lists exactly the wallets of its project', async () => {
