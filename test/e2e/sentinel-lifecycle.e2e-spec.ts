@@ -1,4 +1,3 @@
-import * as security from '@wp/security';
 import { waitFor } from '@wp/testing';
 import { PlatformStack } from '../support/stack.js';
 
@@ -9,14 +8,8 @@ import { PlatformStack } from '../support/stack.js';
  * project on org → auth's activity log shows the `token_generation` and the `api_request`, and
  * org's `usageCount` counts the request → `rotate_key` makes auth refuse the old key at once
  * while the new one works.
- *
- * The agent's 200 on `GET P/{projectId}` needs agent tokens to be let through org's routes
- * (`@AgentAccess` and the agent grant in `AccessService`, a separate change of issue 8). Until
- * that change is in `@wp/security`, this suite is skipped rather than asserting a refusal.
  */
-const agentRoutesAvailable = 'AgentAccess' in security;
-
-(agentRoutesAvailable ? describe : describe.skip)('Sentinel Pass across services', () => {
+describe('Sentinel Pass across services', () => {
   let stack: PlatformStack;
   let token: string;
   let orgId: string;

@@ -30,6 +30,7 @@ export class OrgAppModule {
         AppConfigModule.forRoot(ORG_CONFIG, config),
         PlatformModule.forRoot({
           service: 'org',
+          confineAgents: true,
           config,
           database: {
             url: config.ORG_DATABASE_URL,

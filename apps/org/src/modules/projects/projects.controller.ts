@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { document, IntIdPipe, ValidationFailedError, type Document, type Resource } from '@wp/http';
-import { CurrentPrincipal, type Principal } from '@wp/security';
+import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import { toApiKeyResource } from '../api-keys/api-key.serializer.js';
 import { toLlmApiKeyResource } from '../llm-keys/llm-api-key.serializer.js';
 import { toSentinelPassResource } from '../sentinel-passes/sentinel-pass.serializer.js';
@@ -60,6 +60,7 @@ export class ProjectsController {
    * and the relationships.
    */
   @Get(':projectId')
+  @AgentAccess()
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -146,7 +147,12 @@ function toProjectDocument(view: ProjectView, withIncluded: boolean): ProjectDoc
       view.sentinelPasses.map((p) => toSentinelPassResource(p)),
     );
   }
-  const data = toProjectResource(view.project, view.role, withIncluded ? relationships : undefined);
+  const data = toProjectResource(
+    view.project,
+    view.role,
+    withIncluded ? relationships : undefined,
+    view.can,
+  );
   const meta: Record<string, unknown> = { ...data.meta };
   if (view.secrets !== undefined) meta['secrets'] = view.secrets;
   return document(data, { ...(withIncluded ? { included } : {}), meta });

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Role } from '@wp/contracts';
+import { agentCanMap, type Role } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
 import type { Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AccessService, requireProjectPermission } from '../access/access.service.js';
+import { AccessService, actingRole, requireProjectPermission } from '../access/access.service.js';
 import type { ProjectApiKey } from '../api-keys/project-api-key.entity.js';
 import { ApiKeysRepository } from '../api-keys/api-keys.repository.js';
 import { ProjectKeys } from '../api-keys/project-keys.js';
@@ -29,7 +29,10 @@ export const FIRST_KEY_NOTE = 'Default key';
 /** A project as the caller sees it, with what `secret`/`include` ask for. */
 export interface ProjectView {
   project: Project;
-  role: Role;
+  /** The caller's effective project role; null for an agent (see `can`). */
+  role: Role | null;
+  /** An agent's `meta.can` (`agentCanMap` of its pass's permissions); users': from `role`. */
+  can?: Record<string, Record<string, boolean>>;
   secrets?: { publicKey: string; secretKey: string } | null;
   members?: ProjectMemberRow[];
   apiKeys?: ProjectApiKey[];
@@ -152,6 +155,7 @@ export class ProjectsService {
     }
     if (include.has('sentinelPasses')) requireProjectPermission(access, 'sentinelPass.read');
     const view: ProjectView = { project: access.project, role: access.effectiveRole };
+    if (access.agent) view.can = agentCanMap(access.agent.permissions);
     if (options.secret) {
       const first = await this.apiKeys.findOldestUnexpired(projectId);
       view.secrets = first
@@ -193,7 +197,7 @@ export class ProjectsService {
         name: project.name,
         isDefault: project.isDefault,
       });
-      return { project, role: access.effectiveRole };
+      return { project, role: actingRole(access) };
     });
   }
 

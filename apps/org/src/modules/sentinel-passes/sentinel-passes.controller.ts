@@ -7,7 +7,7 @@ import {
   type Document,
   type Resource,
 } from '@wp/http';
-import { CurrentPrincipal, type Principal } from '@wp/security';
+import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import {
   CreateSentinelPassDto,
   UpdateSentinelPassDto,
@@ -55,6 +55,7 @@ export class SentinelPassesController {
 
   /** `GET S` (`active`, `credential_type`, `search`, `tags`) → `{data: [pass]}`, oldest first. */
   @Get(S)
+  @AgentAccess()
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -71,6 +72,7 @@ export class SentinelPassesController {
 
   /** `GET S/{passId}` → the pass. */
   @Get(`${S}/:passId`)
+  @AgentAccess()
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

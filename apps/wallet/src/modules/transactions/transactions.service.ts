@@ -58,7 +58,7 @@ export class TransactionsService {
     idempotencyKey: string | undefined,
   ): Promise<MovementOutcome> {
     const { from_wallet: from, to_wallet: to, from_asset: fromAsset, to_asset: toAsset } = input;
-    await this.wallets.requireToMove(principal, from);
+    await this.wallets.requireToMove(principal, from, 'transact');
     if (from === to && fromAsset === toAsset) {
       throw new LedgerError(
         'NOTHING_TO_MOVE',
@@ -118,7 +118,7 @@ export class TransactionsService {
     address: string,
     input: AdjustmentDto,
   ): Promise<MovementOutcome> {
-    const wallet = await this.wallets.requireToMove(principal, address);
+    const wallet = await this.wallets.requireToMove(principal, address, 'debit');
     return this.adjust('debit', wallet, principal, input);
   }
 
