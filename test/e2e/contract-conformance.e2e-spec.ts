@@ -406,6 +406,33 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
       expect(page.body.meta).toEqual({ page: 2, per_page: 2, total_count: 2, total_pages: 1 });
       expect(page.body.data).toEqual([]);
 
+      // ISO 8601 calendar dates are whole UTC days: today..today holds today's entries
+      const today = new Date().toISOString().slice(0, 10);
+      const day = await stack.request(
+        'GET',
+        `/v1/api/oauth/agent/activity/logs?agent_user_id=${passId}&start_date=${today}&end_date=${today}`,
+        { token },
+      );
+      expect(day.status).toBe(200);
+      expect(day.body.meta.total_count).toBe(3);
+      const dayMetrics = await stack.request(
+        'GET',
+        `/v1/api/oauth/agent/activity/metrics?agent_user_id=${passId}&start_date=${today}&end_date=${today}`,
+        { token },
+      );
+      expect(dayMetrics.body.data).toHaveLength(1);
+      expect(dayMetrics.body.data[0].request_count).toBe(2);
+      // other ISO 8601 forms are a 400 naming the parameter, never a 500
+      for (const path of ['logs', 'export', 'metrics']) {
+        const res = await stack.request(
+          'GET',
+          `/v1/api/oauth/agent/activity/${path}?agent_user_id=${passId}&start_date=2026-W47`,
+          { token },
+        );
+        expectError(res, 400);
+        expect(res.body.errors[0].source).toEqual({ parameter: 'start_date' });
+      }
+
       expectError(await stack.request('GET', '/v1/api/oauth/agent/activity/logs', { token }), 400);
       expectError(
         await stack.request('GET', `/v1/api/oauth/agent/activity/logs?agent_user_id=${passId}`, {
