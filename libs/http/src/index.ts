@@ -8,3 +8,4 @@ export * from './envelope/envelope.js';
 export * from './envelope/pagination.js';
 export * from './fastify-app.js';
 export * from './route-metadata.js';
+export * from './caching/etag.interceptor.js';

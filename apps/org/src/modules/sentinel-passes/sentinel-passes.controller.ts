@@ -1,6 +1,18 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Query,
+  UseInterceptors,
+} from '@nestjs/common';
 import {
   document,
+  ETagInterceptor,
   IntIdPipe,
   UuidPipe,
   ValidationFailedError,
@@ -77,9 +89,10 @@ export class SentinelPassesController {
     return document(passes.map((p) => toSentinelPassResource(p, now)));
   }
 
-  /** `GET S/{passId}` → the pass. */
+  /** `GET S/{passId}` → the pass, with an `ETag` (304 on a matching `If-None-Match`). */
   @Get(`${S}/:passId`)
   @AgentAccess()
+  @UseInterceptors(ETagInterceptor)
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

@@ -1,4 +1,14 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Query,
+  UseInterceptors,
+} from '@nestjs/common';
+import { ETagInterceptor } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { ClientQueryDto, UserSettingsQueryDto } from './dto/user-settings-query.dto.js';
 import {
@@ -19,8 +29,12 @@ import { UserSettingsService } from './user-settings.service.js';
 export class UserSettingsController {
   constructor(private readonly settings: UserSettingsService) {}
 
-  /** `GET /user_settings?client=web&includes=dashboard`. */
+  /**
+   * `GET /user_settings?client=web&includes=dashboard`, with an `ETag` (304 on a matching
+   * `If-None-Match`).
+   */
   @Get()
+  @UseInterceptors(ETagInterceptor)
   get(
     @CurrentPrincipal() principal: Principal,
     @Query() query: UserSettingsQueryDto,
