@@ -34,6 +34,21 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
     if (code) expect(res.body.errors.map((e: any) => e.code)).toContain(code);
   }
 
+  /** ARCHITECTURE § 4 "Caching": a single resource's GET carries an ETag; a match is 304. */
+  async function expectEtag(path: string): Promise<string> {
+    const headers = { 'api-key': stack.apiKey, authorization: `Bearer ${token}` };
+    const first = await fetch(`${stack.gatewayUrl}${path}`, { headers });
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    const again = await fetch(`${stack.gatewayUrl}${path}`, {
+      headers: { ...headers, 'if-none-match': etag! },
+    });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    return etag!;
+  }
+
   async function register(email: string): Promise<string> {
     const res = await stack.request('POST', '/v1/api/users', {
       body: { username: email, password: 'a long password' },
@@ -124,6 +139,10 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
         current_organization_id: Number(orgId),
         current_project_id: Number(projectId),
       });
+      const etag = await expectEtag('/v1/api/user_settings');
+      await stack.request('PATCH', '/v1/api/user_settings', { token, body: { theme: 'light' } });
+      expect(await expectEtag('/v1/api/user_settings')).not.toBe(etag);
+      await stack.request('PATCH', '/v1/api/user_settings', { token, body: { theme: 'dark' } });
       const ios = await stack.request('GET', '/v1/api/user_settings?client=ios', { token });
       expect(ios.body.theme).toBe('light');
       expect(ios.body.sidebar_open).toBe(true);
@@ -318,6 +337,7 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
       expect(one.status).toBe(200);
       expect(single(one.body).id).toBe(passId);
       expect(one.body.meta?.secret).toBeUndefined();
+      await expectEtag(`${S()}/${passId}`);
 
       const orgList = await stack.request('GET', `/v1/api/organizations/${orgId}/sentinel_passes`, {
         token,
@@ -534,6 +554,20 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
     });
 
     it('refusals: 400 without title, 401 without token, 404 for another tenant, 404 after DELETE (204)', async () => {
+      for (const expiresAt of [
+        '2030-W01',
+        '2030-001',
+        '20300101T000000Z',
+        '2030-02-30',
+        'tomorrow',
+      ]) {
+        const res = await stack.request('POST', S(), {
+          token,
+          body: { sentinelPass: { title: 'Odd date', expiresAt } },
+        });
+        expectError(res, 400);
+        expect(res.body.errors[0].source.pointer).toBe('/sentinelPass/expiresAt');
+      }
       const noTitle = await stack.request('POST', S(), { token, body: { sentinelPass: {} } });
       expectError(noTitle, 400);
       expect(noTitle.body.errors[0].source.pointer).toBe('/sentinelPass/title');

@@ -221,6 +221,26 @@ export class SentinelPassesService {
   }
 }
 
+/** `expiresAt`: `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS[.fff]]` with an optional `Z`/offset. */
+const EXPIRES_AT =
+  /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/i;
+
+/**
+ * Calendar dates and date-times only: other ISO 8601 forms (week or ordinal dates, basic format)
+ * pass the DTO's @IsISO8601 but `Date` misreads them or reads none (they were a 500). A
+ * date-time without an offset is UTC; a bare date is its 00:00Z; 2030-02-30 is no date.
+ */
+function parseExpiresAt(value: string): Date | null {
+  if (!EXPIRES_AT.test(value)) return null;
+  const day = new Date(`${value.slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== value.slice(0, 10)) {
+    return null;
+  }
+  const zoned = /(Z|[+-]\d{2}(:?\d{2})?)$/i.test(value.slice(10));
+  const date = new Date(value.length > 10 && !zoned ? `${value}Z` : value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
 /** Order-preserving de-duplication; absent → []. */
 function unique(values: string[] | undefined): string[] {
   return [...new Set(values ?? [])];
@@ -232,7 +252,13 @@ function unique(values: string[] | undefined): string[] {
  */
 function futureOrNull(value: string | null | undefined): Date | null | undefined {
   if (value === undefined || value === null) return value;
-  const date = new Date(value);
+  const date = parseExpiresAt(value);
+  if (date === null) {
+    throw ValidationFailedError.at(
+      { pointer: '/sentinelPass/expiresAt' },
+      'must be an ISO 8601 date-time such as 2027-01-31T12:00:00Z',
+    );
+  }
   if (date.getTime() <= Date.now()) {
     throw ValidationFailedError.at({ pointer: '/sentinelPass/expiresAt' }, 'must be in the future');
   }
