@@ -119,6 +119,26 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
       expect(withDashboard.body.dashboard).not.toBeNull();
     });
 
+    it('the project list refuses ISO 8601 forms it cannot read with a 400 (never a 500); a date filters', async () => {
+      const P = `/v1/api/organizations/${orgId}/projects`;
+      for (const query of [
+        'created_after=2026-W47',
+        'created_before=20261123',
+        'created_after=2026-001',
+      ]) {
+        const res = await stack.request('GET', `${P}?${query}`, { token });
+        expectError(res, 400);
+        expect(res.body.errors[0].source.parameter).toBe(query.split('=')[0]);
+      }
+      const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      const before = await stack.request('GET', `${P}?created_before=${tomorrow}`, { token });
+      expect(before.body.data).toHaveLength(2);
+      const after = await stack.request('GET', `${P}?created_after=${tomorrow}T00:00:00`, {
+        token,
+      });
+      expect(after.body.data).toEqual([]);
+    });
+
     it('PATCH answers 200; values are kept per client (default web); ids are answered as integers', async () => {
       const patched = await stack.request('PATCH', '/v1/api/user_settings', {
         token,

@@ -9,3 +9,4 @@ export * from './envelope/pagination.js';
 export * from './fastify-app.js';
 export * from './route-metadata.js';
 export * from './caching/etag.interceptor.js';
+export * from './validation/iso-instant.js';

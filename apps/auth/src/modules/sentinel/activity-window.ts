@@ -1,7 +1,6 @@
-import { ValidationFailedError } from '@wp/http';
+import { parseIsoInstant, ValidationFailedError } from '@wp/http';
 
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$/i;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 
 /** The time window of an activity query: `occurred_at >= start` and `< end` / `<= end`. */
@@ -39,16 +38,7 @@ export function activityWindow(query: { start_date?: string; end_date?: string }
 }
 
 function instant(value: string, parameter: 'start_date' | 'end_date'): Date {
-  const day = DATE_ONLY.exec(value);
-  let date: Date | null = null;
-  if (day) {
-    date = new Date(`${value}T00:00:00Z`);
-    if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) date = null;
-  } else if (DATE_TIME.test(value)) {
-    const zoned = /(Z|[+-]\d{2}(:?\d{2})?)$/i.test(value.slice(10));
-    date = new Date(zoned ? value : `${value}Z`);
-    if (Number.isNaN(date.getTime())) date = null;
-  }
+  const date = parseIsoInstant(value);
   if (date) return date;
   throw ValidationFailedError.at(
     { parameter },

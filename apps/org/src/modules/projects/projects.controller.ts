@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { document, IntIdPipe, ValidationFailedError, type Document, type Resource } from '@wp/http';
+import {
+  document,
+  IntIdPipe,
+  parseIsoInstant,
+  ValidationFailedError,
+  type Document,
+  type Resource,
+} from '@wp/http';
 import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import { toApiKeyResource } from '../api-keys/api-key.serializer.js';
 import { toLlmApiKeyResource } from '../llm-keys/llm-api-key.serializer.js';
@@ -121,8 +128,12 @@ function toFilter(query: ProjectListQueryDto): ProjectListFilter {
     minMembers: query.min_members,
     maxMembers: query.max_members,
     search: query.search?.trim() || undefined,
-    createdAfter: query.created_after ? new Date(query.created_after) : undefined,
-    createdBefore: query.created_before ? new Date(query.created_before) : undefined,
+    createdAfter: query.created_after
+      ? (parseIsoInstant(query.created_after) ?? undefined)
+      : undefined,
+    createdBefore: query.created_before
+      ? (parseIsoInstant(query.created_before) ?? undefined)
+      : undefined,
     sort: query.sort ?? DEFAULT_PROJECT_SORT,
   };
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ValidationFailedError } from '@wp/http';
+import { parseIsoInstant, ValidationFailedError } from '@wp/http';
 import type { Principal } from '@wp/security';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -221,26 +221,6 @@ export class SentinelPassesService {
   }
 }
 
-/** `expiresAt`: `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS[.fff]]` with an optional `Z`/offset. */
-const EXPIRES_AT =
-  /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/i;
-
-/**
- * Calendar dates and date-times only: other ISO 8601 forms (week or ordinal dates, basic format)
- * pass the DTO's @IsISO8601 but `Date` misreads them or reads none (they were a 500). A
- * date-time without an offset is UTC; a bare date is its 00:00Z; 2030-02-30 is no date.
- */
-function parseExpiresAt(value: string): Date | null {
-  if (!EXPIRES_AT.test(value)) return null;
-  const day = new Date(`${value.slice(0, 10)}T00:00:00Z`);
-  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== value.slice(0, 10)) {
-    return null;
-  }
-  const zoned = /(Z|[+-]\d{2}(:?\d{2})?)$/i.test(value.slice(10));
-  const date = new Date(value.length > 10 && !zoned ? `${value}Z` : value);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
 /** Order-preserving de-duplication; absent → []. */
 function unique(values: string[] | undefined): string[] {
   return [...new Set(values ?? [])];
@@ -252,7 +232,7 @@ function unique(values: string[] | undefined): string[] {
  */
 function futureOrNull(value: string | null | undefined): Date | null | undefined {
   if (value === undefined || value === null) return value;
-  const date = parseExpiresAt(value);
+  const date = parseIsoInstant(value); // the DTO's @IsIsoInstant refused other forms
   if (date === null) {
     throw ValidationFailedError.at(
       { pointer: '/sentinelPass/expiresAt' },
