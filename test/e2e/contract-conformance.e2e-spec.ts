@@ -119,7 +119,7 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
       expect(withDashboard.body.dashboard).not.toBeNull();
     });
 
-    it('the project list refuses ISO 8601 forms it cannot read with a 400 (never a 500); a date filters', async () => {
+    it('the project list and project API keys refuse ISO 8601 forms they cannot read with a 400 (never a 500); a date filters', async () => {
       const P = `/v1/api/organizations/${orgId}/projects`;
       for (const query of [
         'created_after=2026-W47',
@@ -130,6 +130,12 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
         expectError(res, 400);
         expect(res.body.errors[0].source.parameter).toBe(query.split('=')[0]);
       }
+      const badKey = await stack.request('POST', `${P}/${projectId}/api_keys`, {
+        token,
+        body: { data: { attributes: { note: 'odd date', expires_at: '2030-W01' } } },
+      });
+      expectError(badKey, 400);
+      expect(badKey.body.errors[0].source.pointer).toBe('/data/attributes/expires_at');
       const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
       const before = await stack.request('GET', `${P}?created_before=${tomorrow}`, { token });
       expect(before.body.data).toHaveLength(2);
