@@ -452,6 +452,31 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
       expect(page.body.meta).toEqual({ page: 2, per_page: 2, total_count: 2, total_pages: 1 });
       expect(page.body.data).toEqual([]);
 
+      // `endpoint`: the route template of an entry, or the concrete path called, with or
+      // without the /v1/api prefix of {org_url}
+      const template = body.data.find((e: any) => e.activity_type === 'api_request').endpoint;
+      for (const endpoint of [
+        template,
+        `/v1/api/organizations/${orgId}/projects/${projectId}`,
+        `/organizations/${orgId}/projects/${projectId}`,
+      ]) {
+        const res = await stack.request(
+          'GET',
+          `/v1/api/oauth/agent/activity/logs?agent_user_id=${passId}&endpoint=${encodeURIComponent(endpoint)}`,
+          { token },
+        );
+        expect({ endpoint, types: res.body.data?.map((e: any) => e.activity_type) }).toEqual({
+          endpoint,
+          types: ['api_request'],
+        });
+      }
+      const other = await stack.request(
+        'GET',
+        `/v1/api/oauth/agent/activity/logs?agent_user_id=${passId}&endpoint=${encodeURIComponent(`/organizations/${orgId}/projects/${projectId}/users`)}`,
+        { token },
+      );
+      expect(other.body.data).toEqual([]);
+
       // ISO 8601 calendar dates are whole UTC days: today..today holds today's entries
       const today = new Date().toISOString().slice(0, 10);
       const day = await stack.request(

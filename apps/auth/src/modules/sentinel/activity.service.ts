@@ -206,6 +206,14 @@ function round(value: number, digits: number): number {
   return Math.round(value * f) / f;
 }
 
+/**
+ * SQL turning a stored route template into an anchored regular expression: regex
+ * metacharacters escaped, each `:param` segment → `[^/]+`.
+ */
+const API_PREFIX = '/v1/api';
+const TEMPLATE_REGEX = `('^' || regexp_replace(regexp_replace(endpoint,
+  '([.+*?^$()\\[\\]{}|\\\\])', '\\\\\\1', 'g'), ':[A-Za-z_][A-Za-z0-9_]*', '[^/]+', 'g') || '$')`;
+
 function filterSql(query: ActivityFilterDto): { where: string; params: unknown[] } {
   const window = activityWindow(query);
   const params: unknown[] = [query.agent_user_id];
@@ -218,7 +226,20 @@ function filterSql(query: ActivityFilterDto): { where: string; params: unknown[]
   if (window.end)
     add(`occurred_at ${window.endExclusive ? '<' : '<='} ?`, window.end.toISOString());
   if (query.activity_type) add('activity_type = ?', query.activity_type);
-  if (query.endpoint !== undefined) add('endpoint = ?', query.endpoint);
+  if (query.endpoint !== undefined) {
+    // The route template (as entries show it) or a concrete path it matches — `:param`
+    // segments of a stored template stand for one path segment each — with or without the
+    // `/v1/api` prefix (contract paths are relative to it). docs/auth.md § Activity endpoints.
+    const path = query.endpoint.split('?')[0];
+    const forms =
+      path.startsWith('/') && !path.startsWith(API_PREFIX) ? [path, API_PREFIX + path] : [path];
+    const refs = forms.map((form) => {
+      params.push(form);
+      return `$${params.length}`;
+    });
+    const matches = refs.map((ref) => `${ref} ~ ${TEMPLATE_REGEX}`).join(' OR ');
+    clauses.push(`(endpoint IN (${refs.join(', ')}) OR ${matches})`);
+  }
   if (query.success !== undefined) add('success = ?', query.success);
   return { where: clauses.join(' AND '), params };
 }
