@@ -569,9 +569,14 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
     });
 
     it('rotate_key: 200, still active, a new key at meta.secret, lastRotated set; the old key stops working', async () => {
+      const before = (await stack.request('GET', `${S()}/${passId}`, { token })).body.data;
       const res = await stack.request('POST', `${S()}/${passId}/rotate_key`, { token });
       expect(res.status).toBe(200);
       const pass = single(res.body);
+      expect(Date.parse(pass.attributes.updatedAt)).toBeGreaterThan(
+        Date.parse(before.attributes.updatedAt),
+      );
+      expect(pass.attributes.createdAt).toBe(before.attributes.createdAt);
       expect(pass.attributes.active).toBe(true);
       expect(pass.attributes.metadata.lastRotated).toMatch(ISO);
       expect(Math.abs(Date.parse(pass.attributes.metadata.lastRotated) - Date.now())).toBeLessThan(
@@ -602,6 +607,12 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
       const activated = await stack.request('POST', `${S()}/${passId}/activate`, { token });
       expect(activated.status).toBe(200);
       expect(single(activated.body).attributes.active).toBe(true);
+      // state changes keep the usage count and the rotation time
+      expect(activated.body.data.attributes.metadata.usageCount).toBe(1);
+      expect(activated.body.data.attributes.metadata.lastRotated).toBe(
+        revoked.body.data.attributes.metadata.lastRotated,
+      );
+      expect(revoked.body.data.attributes.metadata.lastRotated).not.toBeNull();
     });
 
     it('refusals: 400 without title, 401 without token, 404 for another tenant, 404 after DELETE (204)', async () => {
