@@ -10,3 +10,4 @@ export * from './fastify-app.js';
 export * from './route-metadata.js';
 export * from './caching/etag.interceptor.js';
 export * from './validation/iso-instant.js';
+export * from './validation/nul-guard.js';
