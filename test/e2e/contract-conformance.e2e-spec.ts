@@ -130,6 +130,8 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
         expectError(res, 400);
         expect(res.body.errors[0].source.parameter).toBe(query.split('=')[0]);
       }
+      await expectEtag(`/v1/api/organizations/${orgId}`);
+      await expectEtag(`${P}/${projectId}`);
       const badKey = await stack.request('POST', `${P}/${projectId}/api_keys`, {
         token,
         body: { data: { attributes: { note: 'odd date', expires_at: '2030-W01' } } },

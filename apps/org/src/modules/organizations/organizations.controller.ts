@@ -1,5 +1,15 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { document, IntIdPipe, type Document, type Resource } from '@wp/http';
+import {
+  Body,
+  Controller,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  UseInterceptors,
+} from '@nestjs/common';
+import { ETagInterceptor, document, IntIdPipe, type Document, type Resource } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { toProjectResource } from '../projects/project.serializer.js';
 import { CreateOrganizationDto } from './dto/create-organization.dto.js';
@@ -63,6 +73,7 @@ export class OrganizationsController {
    * `role`/`can` at the top level.
    */
   @Get(':organizationId')
+  @UseInterceptors(ETagInterceptor) // ARCHITECTURE § 4 Caching: single-resource GETs carry ETag
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

@@ -1,5 +1,17 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  UseInterceptors,
+} from '@nestjs/common';
+import {
+  ETagInterceptor,
   document,
   IntIdPipe,
   parseIsoInstant,
@@ -67,6 +79,7 @@ export class ProjectsController {
    * and the relationships.
    */
   @Get(':projectId')
+  @UseInterceptors(ETagInterceptor) // ARCHITECTURE § 4 Caching: single-resource GETs carry ETag
   @AgentAccess()
   async get(
     @CurrentPrincipal() principal: Principal,
