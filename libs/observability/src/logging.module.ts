@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { type DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 
@@ -33,7 +34,10 @@ export interface LoggingOptions {
   logRequests?: boolean;
 }
 
-/** JSON logs through nestjs-pino, one line per request with its request id and redactions. */
+/**
+ * JSON logs through nestjs-pino, one line per request with its request id and redactions;
+ * every line carries `service`.
+ */
 @Module({})
 export class LoggingModule {
   static forRoot(options: LoggingOptions): DynamicModule {
@@ -49,7 +53,9 @@ export class LoggingModule {
             redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
             autoLogging: options.logRequests ?? true,
             quietReqLogger: true,
-            customProps: () => ({ service: options.service }),
+            // `service` on every line, bound once: a per-request `customProps` would build one
+            // more child logger (bindings serialized and redacted) for every request.
+            base: { pid: process.pid, hostname: hostname(), service: options.service },
             serializers: {
               req: (req: { id: unknown; method: string; url: string }) => ({
                 id: req.id,
