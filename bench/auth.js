@@ -102,13 +102,16 @@ async function run(options) {
   out.write('\nLatency, open loop (from scheduled send time):\n');
   printTable(['route', 'offered/s', 'done/s', 'p50', 'p99', 'max', 'errors'], latencyRows);
   out.write(
-    '\nCPU ms per request, closed loop (postgres = backends of the bench database; ours = the\n' +
-      "sum; rest = Redis, NATS and other people's processes; cpu-bound/s = cores × 1000 / ours):\n",
+    '\nCPU ms per request, closed loop (auth = loop + pool: its main thread and its other threads,\n' +
+      'i.e. argon2 in the libuv pool, GC helpers; postgres = backends of the bench database; ours =\n' +
+      "the sum; rest = Redis, NATS and other people's processes; cpu-bound/s = cores × 1000 / ours):\n",
   );
   printTable(
     [
       'measurement',
       'auth',
+      'auth loop',
+      'auth pool',
       'gateway',
       'postgres',
       'generator',
@@ -279,7 +282,9 @@ function cpuPerRequest(runs) {
   const per = (key) =>
     median(runs.map((r) => (r.cpu && r.cpu[key] !== null && r.ok > 0 ? r.cpu[key] / r.ok : null)));
   const cpu = {};
-  for (const key of ['auth', 'gateway', 'postgres', 'self', 'rest']) cpu[key] = per(key);
+  for (const key of ['auth', 'authMain', 'gateway', 'postgres', 'self', 'rest']) {
+    cpu[key] = per(key);
+  }
   cpu.ours = median(
     runs.map((r) =>
       r.cpu && r.ok > 0
@@ -296,6 +301,8 @@ function cpuRow(name, cpu) {
   return [
     name,
     ms(cpu.auth),
+    ms(cpu.authMain),
+    cpu.auth !== null && cpu.authMain !== null ? ms(cpu.auth - cpu.authMain) : '-',
     ms(cpu.gateway),
     ms(cpu.postgres),
     ms(cpu.self),
@@ -308,7 +315,8 @@ function cpuRow(name, cpu) {
 
 /** Runs `measure()` with a CPU meter on the services and this process; adds `cpu` to its result. */
 async function metered(ctx, measure) {
-  const meter = cpuMeter(await ctx.pids());
+  const pids = await ctx.pids();
+  const meter = cpuMeter(pids, { authMain: pids.auth });
   const result = await measure();
   result.cpu = meter.end();
   return result;

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { type DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import pino from 'pino';
 
 /**
  * Paths pino removes from every log line (ARCHITECTURE § 5): credentials in headers, and any
@@ -30,7 +31,7 @@ export const REDACTED_PATHS = [
 export interface LoggingOptions {
   service: string;
   level: string;
-  /** Log one line per HTTP request (default true). */
+  /** Log one line per HTTP request at `info` (default true; off when `level` is above info). */
   logRequests?: boolean;
 }
 
@@ -51,7 +52,9 @@ export class LoggingModule {
             name: options.service,
             level: options.level,
             redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-            autoLogging: options.logRequests ?? true,
+            // The request line is written at `info`: below that level, skip its per-request
+            // bookkeeping (listeners, timing, line objects) that could never be written.
+            autoLogging: (options.logRequests ?? true) && logsInfo(options.level),
             quietReqLogger: true,
             // `service` on every line, bound once: a per-request `customProps` would build one
             // more child logger (bindings serialized and redacted) for every request.
@@ -69,4 +72,10 @@ export class LoggingModule {
       exports: [LoggerModule],
     };
   }
+}
+
+/** Whether a logger at `level` writes `info` lines (unknown levels: assume it does). */
+export function logsInfo(level: string): boolean {
+  if (level === 'silent') return false;
+  return (pino.levels.values[level] ?? pino.levels.values.info) <= pino.levels.values.info;
 }
