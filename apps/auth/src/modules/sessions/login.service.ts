@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
-import { UsersRepository, type LoginAccount } from '../users/users.repository.js';
-import { parseUsername, usernameKey } from '../users/username.js';
+import { UsersRepository } from '../users/users.repository.js';
+import { parseUsername, usernameKey, type Username } from '../users/username.js';
 import type { SessionResource } from './session.serializer.js';
 import { ActivationRequiredError, InvalidCredentialsError } from './sessions.errors.js';
 import { SessionsService } from './sessions.service.js';
@@ -27,11 +27,13 @@ export class LoginService {
    */
   async login(username: string, password: string, appId: string): Promise<SessionResource> {
     const key = usernameKey(username);
-    await this.limits.consume('login', key);
     const parsed = parseUsername(username);
-    let user: LoginAccount | null = null;
-    if (parsed?.kind === 'email') user = await this.users.findForLogin('email', parsed.email);
-    if (parsed?.kind === 'phone') user = await this.users.findForLogin('phone', parsed.phone);
+    // The limit's reservation (Redis) and the account lookup (PostgreSQL) are independent round
+    // trips: run together; the verification below still waits for the reservation.
+    const [, user] = await Promise.all([
+      this.limits.consume('login', key),
+      parsed ? this.users.findForLogin(parsed.kind, usernameValue(parsed)) : null,
+    ]);
     const ok = await this.passwords.verify(user?.passwordHash ?? null, password);
     if (!user || !ok || user.status === 'disabled') throw new InvalidCredentialsError();
     if (user.status === 'pending_activation') {
@@ -45,4 +47,8 @@ export class LoginService {
     ]);
     return session;
   }
+}
+
+function usernameValue(parsed: Username): string {
+  return parsed.kind === 'email' ? parsed.email : parsed.phone;
 }
