@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { document, IntIdPipe, ValidationFailedError, type Document, type Resource } from '@wp/http';
+import {
+  document,
+  IntIdPipe,
+  ValidationFailedError,
+  WithETag,
+  type Document,
+  type Resource,
+} from '@wp/http';
 import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import { toApiKeyResource } from '../api-keys/api-key.serializer.js';
 import { toLlmApiKeyResource } from '../llm-keys/llm-api-key.serializer.js';
@@ -58,9 +65,11 @@ export class ProjectsController {
    * unexpired pair; null when none); `include` adds `included` with `users`, `apiKey` and
    * `llm_api_keys` resources, `sentinelPasses` the project's passes (`studio_tool`, never keys)
    * and the relationships.
+   * Weak `ETag`; `If-None-Match` → 304 (docs/org.md § ETags).
    */
   @Get(':projectId')
   @AgentAccess()
+  @WithETag()
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
