@@ -127,6 +127,19 @@ describe('ETag on single-resource GETs', () => {
     });
   });
 
+  it('tags secret=true answers too, but with Cache-Control: no-store', async () => {
+    const plain = await get(PROJECT(), owner);
+    const secret = await get(`${PROJECT()}?secret=true`, owner);
+    expect(secret.status).toBe(200);
+    expect(secret.body.meta.secrets.secretKey).toMatch(/^sk_/);
+    expect(secret.headers['cache-control']).toBe('no-store');
+    expect(secret.headers['etag']).toMatch(WEAK);
+    expect(secret.headers['etag']).not.toBe(plain.headers['etag']);
+    const again = await get(`${PROJECT()}?secret=true`, owner, secret.headers['etag'] as string);
+    expect(again.status).toBe(304);
+    expect(again.headers['cache-control']).toBe('no-store');
+  });
+
   it('a change of membership changes the project tag (members count is part of the body)', async () => {
     const before = (await get(PROJECT(), owner)).headers['etag'] as string;
     const newcomer = await ctx.newUser('newcomer');

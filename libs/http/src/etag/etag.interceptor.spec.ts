@@ -1,4 +1,4 @@
-import { Controller, Get, Module, NotFoundException, Param, Post } from '@nestjs/common';
+import { Controller, Get, Header, Module, NotFoundException, Param, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { WithETag } from './etag.interceptor.js';
@@ -17,6 +17,13 @@ class ThingsController {
   get(@Param('id') id: string) {
     if (id !== '1') throw new NotFoundException();
     return { data: { type: 'thing', id, attributes: { version } } };
+  }
+
+  @Get(':id/private')
+  @WithETag()
+  @Header('cache-control', 'no-store')
+  secret() {
+    return { data: { type: 'thing', id: '1', meta: { secret: 'x' } } };
   }
 
   @Post(':id')
@@ -90,6 +97,12 @@ describe('ETagInterceptor', () => {
     const conditional = await get('/things/1', { 'if-none-match': etag }, 'HEAD');
     expect(conditional.statusCode).toBe(304);
     expect(conditional.headers['etag']).toBe(etag);
+  });
+
+  it("keeps a handler's own Cache-Control", async () => {
+    const res = await get('/things/1/private');
+    expect(res.headers['etag']).toMatch(/^W\//);
+    expect(res.headers['cache-control']).toBe('no-store');
   });
 
   it('leaves errors and routes without the decorator alone', async () => {

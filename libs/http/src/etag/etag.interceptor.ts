@@ -13,7 +13,7 @@ import { ifNoneMatchMatches, weakETag } from './etag.js';
  * Conditional GET for single-resource routes (ARCHITECTURE § 4 "Caching": single resources carry
  * `ETag`). On a 200 answer to GET or HEAD: `ETag` = weak tag of the JSON body (so it changes
  * with anything the caller sees: attributes, `meta.role`/`meta.can`, includes) and
- * `Cache-Control: private, no-cache`; when the
+ * `Cache-Control: private, no-cache` unless the handler set a `Cache-Control`; when the
  * request's `If-None-Match` matches it by weak comparison (RFC 9110 § 13.1.2; `*` matches), the
  * answer becomes 304 with no body and the same `ETag` and `Cache-Control` (§ 15.4.5). Errors (404, 403, 400) never get a tag
  * and are never turned into 304: preconditions are evaluated only where the answer would
@@ -35,7 +35,10 @@ export class ETagInterceptor implements NestInterceptor {
         const etag = weakETag(JSON.stringify(body));
         // The body is per caller (meta.role/can): no shared cache may keep it, and a private
         // one must revalidate (the same headers as the wallet's GET /wallets/{addressHash}).
-        void reply.header('etag', etag).header('cache-control', 'private, no-cache');
+        // A handler may have chosen stricter caching (e.g. `no-store` for secrets): kept.
+        void reply.header('etag', etag);
+        if (!reply.hasHeader('cache-control'))
+          void reply.header('cache-control', 'private, no-cache');
         if (!ifNoneMatchMatches(request.headers['if-none-match'], etag)) return body;
         void reply.status(304);
         return undefined;
