@@ -6,11 +6,13 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { ProjectListFilter } from '../apps/org/src/modules/projects/project-list.js';
 import { ProjectsRepository } from '../apps/org/src/modules/projects/projects.repository.js';
+import { availableParallelism } from 'node:os';
+import { cpuMeter, type CpuUsed } from './lib/cpu.js';
 import { machineLine, withServices } from './lib/harness.js';
 import { closedLoop, httpPool, openLoop, request, type Operation } from './lib/load.js';
 import { parseOptions, USAGE, type BenchOptions } from './lib/options.js';
 import { fmtMs, fmtPct, fmtRate, printTable, progress } from './lib/report.js';
-import { summarize, type RunSummary } from './lib/stats.js';
+import { median, summarize, type RunSummary } from './lib/stats.js';
 import { seedProjects, type Seeded } from './support/projects-seed.js';
 
 /**
@@ -65,7 +67,7 @@ export async function main(argv: string[]): Promise<void> {
         const t0 = Date.now();
         const seeded = await seedProjects(db);
         // The Api-Key the gateway checks (auth registers it at start; auth is not running here).
-        const redis = new Redis(env.env['REDIS_URL']!, { keyPrefix: env.env['REDIS_KEY_PREFIX'] });
+        const redis = new Redis(env.env['REDIS_URL'], { keyPrefix: env.env['REDIS_KEY_PREFIX'] });
         await redis.hset('api_keys', hashApiKey(apiKey), 'bench');
         redis.disconnect();
         progress(`  seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
@@ -75,10 +77,21 @@ export async function main(argv: string[]): Promise<void> {
         };
         const ctx: Ctx = { pool, apiKey, options, seeded, tokens };
         const ceilingOp = opFor(ctx, 'admin', '/v1/api/organizations/x/projects', 400);
+        // CPU time of what this bench started, per closed-loop run (steadier than wall-clock
+        // rates on a shared machine): org, gateway, the bench database's backends, generator.
+        const metered = async (loop: () => ReturnType<typeof closedLoop>): Promise<Measured> => {
+          const meter = cpuMeter({
+            org: stack.services.get('org')!.child.pid!,
+            gateway: stack.services.get('gateway')!.child.pid!,
+            postgres: await env.backendPids('org').catch(() => []),
+          });
+          const result = await loop();
+          return { ...result, cpu: meter.end() };
+        };
 
         const rows: Row[] = [];
         const latencyRows: (string | number)[][] = [];
-        const ceilingRuns: RunSummary['perRun'] = [];
+        const ceilingRuns: Measured[] = [];
         const notes: string[] = [];
         for (const name of names) {
           const scenario = SCENARIOS[name](seeded);
@@ -88,15 +101,15 @@ export async function main(argv: string[]): Promise<void> {
           progress(`${name}: ${check.count} projects, ${(check.bytes / 1024).toFixed(1)} KiB`);
           await warm(ctx, ceilingOp);
           await warm(ctx, op);
-          const closedRuns: RunSummary['perRun'] = [];
-          const ceilings: RunSummary['perRun'] = [];
+          const closedRuns: Measured[] = [];
+          const ceilings: Measured[] = [];
           for (let r = 0; r < options.runs; r++) {
-            const c = await closedLoop({
-              op: ceilingOp,
-              connections: 16,
-              durationMs: options.durationMs,
-            });
-            const s = await closedLoop({ op, connections: 16, durationMs: options.durationMs });
+            const c = await metered(() =>
+              closedLoop({ op: ceilingOp, connections: 16, durationMs: options.durationMs }),
+            );
+            const s = await metered(() =>
+              closedLoop({ op, connections: 16, durationMs: options.durationMs }),
+            );
             ceilings.push(c);
             closedRuns.push(s);
             collectErrors(notes, 'ceiling', c.errorSamples);
@@ -110,12 +123,22 @@ export async function main(argv: string[]): Promise<void> {
           const throughput = summarize(closedRuns);
           const ceiling = summarize(ceilings);
           const latency = await openLoops(ctx, name, op, throughput.rate, latencyRows, notes);
-          rows.push({ name, scenario, check, throughput, ceiling, latency });
+          rows.push({
+            name,
+            scenario,
+            check,
+            throughput,
+            ceiling,
+            latency,
+            cpu: cpuPerRequest(closedRuns),
+            ceilingCpu: cpuPerRequest(ceilings),
+          });
           if (throughput.errors + latency.errors > 0) failed = true;
           const dead = stack.dead();
           if (dead.length) throw new Error(`${dead.map((d) => d.output()).join('\n')}`);
         }
         const ceilingAll = summarize(ceilingRuns);
+        const ceilingCpu = cpuPerRequest(ceilingRuns);
         await warm(ctx, ceilingOp);
         await openLoops(ctx, 'ceiling (no-op)', ceilingOp, ceilingAll.rate, latencyRows, notes);
 
@@ -154,6 +177,7 @@ export async function main(argv: string[]): Promise<void> {
             'min–max',
             'ceiling/s',
             'ratio',
+            'by CPU',
             'p50 / p99 (open loop)',
           ],
           rows.map((r) => [
@@ -165,8 +189,27 @@ export async function main(argv: string[]): Promise<void> {
             `${fmtRate(r.throughput.rateMin)}–${fmtRate(r.throughput.rateMax)}`,
             fmtRate(r.ceiling.rate),
             fmtPct(r.throughput.rate / r.ceiling.rate),
+            r.cpu.ours && r.ceilingCpu.ours ? fmtPct(r.ceilingCpu.ours / r.cpu.ours) : '-',
             `${fmtMs(r.latency.p50)} / ${fmtMs(r.latency.p99)}`,
           ]),
+        );
+        out.write(
+          '\nCPU ms per request, closed loop (medians; postgres = backends of the bench database;\n' +
+            "ours = the sum; rest = Redis, NATS and other people's processes; cpu-bound/s = cores × 1000 / ours):\n",
+        );
+        printTable(
+          [
+            'measurement',
+            'org',
+            'gateway',
+            'postgres',
+            'generator',
+            'ours',
+            'rest',
+            'machine busy',
+            'cpu-bound/s',
+          ],
+          [...rows.map((r) => cpuRow(r.name, r.cpu)), cpuRow('ceiling (no-op)', ceilingCpu)],
         );
         out.write('\nQueries:\n');
         for (const r of rows) out.write(`  ${r.name.padEnd(16)} ?${r.scenario.query}\n`);
@@ -210,6 +253,48 @@ interface Row {
   throughput: RunSummary;
   ceiling: RunSummary;
   latency: RunSummary;
+  cpu: CpuPerRequest;
+  ceilingCpu: CpuPerRequest;
+}
+
+type Measured = Awaited<ReturnType<typeof closedLoop>> & { cpu: CpuUsed };
+
+type CpuPerRequest = Record<
+  'org' | 'gateway' | 'postgres' | 'self' | 'rest' | 'ours' | 'busyShare',
+  number | null
+>;
+
+/** Median CPU ms per successful request over runs, per process group; `ours` = their sum. */
+function cpuPerRequest(runs: Measured[]): CpuPerRequest {
+  const groups = ['org', 'gateway', 'postgres', 'self'] as const;
+  const per = (key: string) =>
+    median(runs.map((r) => (r.ok > 0 && r.cpu[key] !== null ? r.cpu[key] / r.ok : null)));
+  return {
+    org: per('org'),
+    gateway: per('gateway'),
+    postgres: per('postgres'),
+    self: per('self'),
+    rest: per('rest'),
+    ours: median(
+      runs.map((r) => (r.ok > 0 ? groups.reduce((n, k) => n + (r.cpu[k] ?? 0), 0) / r.ok : null)),
+    ),
+    busyShare: median(runs.map((r) => r.cpu.busyShare)),
+  };
+}
+
+function cpuRow(name: string, cpu: CpuPerRequest): string[] {
+  const ms = (v: number | null) => (v === null ? '-' : v.toFixed(2));
+  return [
+    name,
+    ms(cpu.org),
+    ms(cpu.gateway),
+    ms(cpu.postgres),
+    ms(cpu.self),
+    ms(cpu.ours),
+    ms(cpu.rest),
+    fmtPct(cpu.busyShare),
+    cpu.ours ? fmtRate((availableParallelism() * 1000) / cpu.ours) : '-',
+  ];
 }
 
 const COMBINED = (createdAfter: Date) =>
