@@ -149,6 +149,46 @@ describe('ETag on single-resource GETs', () => {
     expect(after.headers['etag']).not.toBe(before);
   });
 
+  it('tags GET S/{passId} (Sentinel Pass): 304 for the current tag, a new tag after PUT', async () => {
+    const S = `${PROJECT()}/sentinel_passes`;
+    const created = await ctx.request('POST', S, {
+      token: owner.token,
+      body: { sentinelPass: { title: 'Tagged bot' } },
+    });
+    expect(created.status).toBe(201);
+    const url = `${S}/${created.body.data.id as string}`;
+    const first = await get(url, owner);
+    expect(first.status).toBe(200);
+    expect(first.headers['etag']).toMatch(WEAK);
+    expect((await get(url, owner, first.headers['etag'] as string)).status).toBe(304);
+    const put = await ctx.request('PUT', url, {
+      token: owner.token,
+      body: { sentinelPass: { title: 'Retitled bot' } },
+    });
+    expect(put.status).toBe(200);
+    const after = await get(url, owner, first.headers['etag'] as string);
+    expect(after.status).toBe(200);
+    expect(after.headers['etag']).not.toBe(first.headers['etag']);
+    expect((await get(S, owner, '*')).headers['etag']).toBeUndefined();
+  });
+
+  it('tags GET /user_settings per user and client: 304 for the current tag, a new tag after PATCH', async () => {
+    const first = await get('/user_settings', member);
+    expect(first.status).toBe(200);
+    expect(first.headers['etag']).toMatch(WEAK);
+    expect((await get('/user_settings', member, first.headers['etag'] as string)).status).toBe(304);
+    const other = await get('/user_settings', owner, first.headers['etag'] as string);
+    expect(other.status).toBe(200);
+    const patched = await ctx.request('PATCH', '/user_settings', {
+      token: member.token,
+      body: { theme: first.body.theme === 'dark' ? 'light' : 'dark' },
+    });
+    expect(patched.status).toBe(200);
+    const after = await get('/user_settings', member, first.headers['etag'] as string);
+    expect(after.status).toBe(200);
+    expect(after.headers['etag']).not.toBe(first.headers['etag']);
+  });
+
   it('lists and sub-collections carry no ETag and ignore If-None-Match', async () => {
     for (const url of [
       '/organizations',

@@ -57,6 +57,8 @@ describe('ETagInterceptor', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['etag']).toMatch(/^W\/"[A-Za-z0-9_-]{22}"$/);
     expect(res.headers['cache-control']).toBe('private, no-cache');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.json()).toEqual({ data: { type: 'thing', id: '1', attributes: { version } } });
     expect((await get('/things/1')).headers['etag']).toBe(res.headers['etag']);
   });
 

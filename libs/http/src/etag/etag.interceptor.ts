@@ -32,16 +32,23 @@ export class ETagInterceptor implements NestInterceptor {
     return next.handle().pipe(
       map((body: unknown) => {
         if (reply.statusCode !== 200 || body === undefined || body === null) return body;
-        const etag = weakETag(JSON.stringify(body));
+        if (typeof body === 'string' || Buffer.isBuffer(body)) return body;
+        const json = JSON.stringify(body);
+        const etag = weakETag(json);
         // The body is per caller (meta.role/can): no shared cache may keep it, and a private
         // one must revalidate (the same headers as the wallet's GET /wallets/{addressHash}).
         // A handler may have chosen stricter caching (e.g. `no-store` for secrets): kept.
         void reply.header('etag', etag);
         if (!reply.hasHeader('cache-control'))
           void reply.header('cache-control', 'private, no-cache');
-        if (!ifNoneMatchMatches(request.headers['if-none-match'], etag)) return body;
-        void reply.status(304);
-        return undefined;
+        if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) {
+          void reply.status(304);
+          return undefined;
+        }
+        // The JSON already made for the tag is what Fastify would send (JSON.stringify, no
+        // response schema): send it as is instead of serializing the body a second time.
+        void reply.header('content-type', 'application/json; charset=utf-8');
+        return json;
       }),
     );
   }

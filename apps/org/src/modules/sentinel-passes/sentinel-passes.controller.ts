@@ -4,6 +4,7 @@ import {
   IntIdPipe,
   UuidPipe,
   ValidationFailedError,
+  WithETag,
   type Document,
   type Resource,
 } from '@wp/http';
@@ -70,9 +71,10 @@ export class SentinelPassesController {
     return document(passes.map((p) => toSentinelPassResource(p, now)));
   }
 
-  /** `GET S/{passId}` → the pass. */
+  /** `GET S/{passId}` → the pass; weak `ETag`, `If-None-Match` → 304 (docs/org.md § ETags). */
   @Get(`${S}/:passId`)
   @AgentAccess()
+  @WithETag()
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
