@@ -26,7 +26,7 @@ export class ServiceProcess {
   }
 
   static async start(
-    app: 'wallet' | 'gateway',
+    app: 'wallet' | 'gateway' | 'org',
     env: Record<string, string>,
     portVariable: string,
   ): Promise<ServiceProcess> {

@@ -99,4 +99,29 @@ describe('first real path through the gateway', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('x-request-id')).toBe('trace-me-1');
   });
+  it('publishes the merged API documentation at /docs (no Api-Key needed)', async () => {
+    const page = await fetch(`${stack.gatewayUrl}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('/docs/assets/swagger-ui-bundle.js');
+    const bundle = await fetch(`${stack.gatewayUrl}/docs/assets/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+
+    const res = await fetch(`${stack.gatewayUrl}/docs/openapi.json`);
+    expect(res.status).toBe(200);
+    const document = (await res.json()) as { info: object; paths: Record<string, object> };
+    expect(document.info).not.toHaveProperty('x-unavailable-services');
+    expect(document.paths).toHaveProperty(['/v1/api/oauth/token', 'post', 'tags', 0], 'auth');
+    expect(Object.keys(document.paths['/v1/api/organizations'] ?? {}).sort()).toEqual([
+      'get',
+      'post',
+    ]);
+    expect(document.paths).toHaveProperty(
+      ['/v1/api/wallets/transact', 'post', 'tags', 0],
+      'wallet',
+    );
+    expect(document.paths).toHaveProperty(['/api/public/ingestion', 'post']);
+    expect(Object.keys(document.paths).some((path) => path.startsWith('/health'))).toBe(false);
+  });
 });

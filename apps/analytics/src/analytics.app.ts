@@ -15,7 +15,10 @@ import { LangfuseErrorFilter } from './modules/common/langfuse-error.filter.js';
  * - inflates `Content-Encoding: gzip`/`deflate` bodies (OTLP exporters may compress).
  */
 export async function createAnalyticsApp(config: AnalyticsConfig): Promise<NestFastifyApplication> {
-  const app = await createServiceApp(AnalyticsAppModule.forRoot(config), { config });
+  const app = await createServiceApp(AnalyticsAppModule.forRoot(config), {
+    config,
+    service: 'analytics',
+  });
   app.useGlobalFilters(new LangfuseErrorFilter());
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addContentTypeParser(

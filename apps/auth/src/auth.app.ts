@@ -5,5 +5,9 @@ import type { AuthConfig } from './config/auth.config.js';
 
 /** The auth service application, not yet listening (main and tests). */
 export function createAuthApp(config: AuthConfig): Promise<NestFastifyApplication> {
-  return createServiceApp(AuthAppModule.forRoot(config), { config, globalPrefix: 'v1/api' });
+  return createServiceApp(AuthAppModule.forRoot(config), {
+    config,
+    service: 'auth',
+    globalPrefix: 'v1/api',
+  });
 }

@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createHttpApp } from '@wp/http';
 import { PinoLogger } from '@wp/observability';
 import type { GatewayConfig } from './config/gateway.config.js';
+import { installDocs } from './docs/docs.setup.js';
 import { GatewayModule } from './gateway.module.js';
 import { installProxy } from './proxy/proxy.setup.js';
 
@@ -14,5 +15,6 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
   });
   app.useLogger(app.get(PinoLogger));
   await installProxy(app, config);
+  installDocs(app, config);
   return app;
 }

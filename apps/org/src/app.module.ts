@@ -16,6 +16,8 @@ import { ProjectMembersModule } from './modules/project-members/project-members.
 import { ProjectsDataModule } from './modules/projects/projects-data.module.js';
 import { ProjectsModule } from './modules/projects/projects.module.js';
 import { SecretsModule } from './modules/secrets/secrets.module.js';
+import { SentinelPassesModule } from './modules/sentinel-passes/sentinel-passes.module.js';
+import { UserSettingsModule } from './modules/user-settings/user-settings.module.js';
 import { DirectoryModule } from './modules/users/directory.module.js';
 
 /** The org service ({org_url}): organizations, projects, members, invitations, settings. */
@@ -28,6 +30,7 @@ export class OrgAppModule {
         AppConfigModule.forRoot(ORG_CONFIG, config),
         PlatformModule.forRoot({
           service: 'org',
+          confineAgents: true,
           config,
           database: {
             url: config.ORG_DATABASE_URL,
@@ -48,6 +51,8 @@ export class OrgAppModule {
         ProjectMembersModule,
         ApiKeysModule,
         LlmKeysModule,
+        UserSettingsModule,
+        SentinelPassesModule,
       ],
     };
   }

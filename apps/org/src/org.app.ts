@@ -5,5 +5,9 @@ import type { OrgConfig } from './config/org.config.js';
 
 /** The org service application, not yet listening (main and tests). */
 export function createOrgApp(config: OrgConfig): Promise<NestFastifyApplication> {
-  return createServiceApp(OrgAppModule.forRoot(config), { config, globalPrefix: 'v1/api' });
+  return createServiceApp(OrgAppModule.forRoot(config), {
+    config,
+    service: 'org',
+    globalPrefix: 'v1/api',
+  });
 }

@@ -21,6 +21,7 @@ export class WalletAppModule {
         AppConfigModule.forRoot(WALLET_CONFIG, config),
         PlatformModule.forRoot({
           service: 'wallet',
+          confineAgents: true,
           config,
           database: {
             url: config.WALLET_DATABASE_URL,

@@ -11,6 +11,7 @@ import type { WalletConfig } from './config/wallet.config.js';
 export async function createWalletApp(config: WalletConfig): Promise<NestFastifyApplication> {
   const app = await createServiceApp(WalletAppModule.forRoot(config), {
     config,
+    service: 'wallet',
     globalPrefix: 'v1/api',
   });
   app

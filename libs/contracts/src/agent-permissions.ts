@@ -1,4 +1,4 @@
-import type { ProjectPermission } from './permissions.js';
+import { PROJECT_PERMISSIONS, type ProjectPermission } from './permissions.js';
 
 /**
  * Sentinel Pass agent permissions (contract § "the service"; issue 8).
@@ -37,4 +37,17 @@ export function agentCan(granted: readonly string[], permission: ProjectPermissi
       isAgentPermission(name) &&
       (AGENT_PERMISSIONS[name] as readonly ProjectPermission[]).includes(permission),
   );
+}
+
+/**
+ * `meta.can` map of a project for an agent holding `granted`: the same nested shape as
+ * {@link projectCanMap}, each project permission true exactly when {@link agentCan} allows it.
+ */
+export function agentCanMap(granted: readonly string[]): Record<string, Record<string, boolean>> {
+  const out: Record<string, Record<string, boolean>> = {};
+  for (const permission of Object.keys(PROJECT_PERMISSIONS) as ProjectPermission[]) {
+    const [group, action] = permission.split('.') as [string, string];
+    (out[group] ??= {})[action] = agentCan(granted, permission);
+  }
+  return out;
 }

@@ -17,6 +17,8 @@ export interface PlatformModuleOptions {
   adminAccessTokens?: string[];
   /** false: Api-Key optional but validated when sent (analytics). */
   requireApiKey?: boolean;
+  /** Hold agent tokens to `@AgentAccess()` routes of their own project (org, wallet). */
+  confineAgents?: boolean;
   /** Sentinel Pass activity buffer tuning (flush period, batch size, bound). */
   activity?: { flushIntervalMs?: number; batchSize?: number; maxBuffered?: number };
 }
@@ -51,6 +53,7 @@ export class PlatformModule {
           jwtIssuer: config.JWT_ISSUER,
           adminAccessTokens: options.adminAccessTokens ?? [],
           requireApiKey: options.requireApiKey ?? true,
+          confineAgents: options.confineAgents ?? false,
         }),
       ],
       providers: [

@@ -2,9 +2,12 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { PlatformConfig } from '@wp/config';
 import { createHttpApp } from '@wp/http';
 import { PinoLogger } from '@wp/observability';
+import { installOpenApiDocument } from './openapi.js';
 
 export interface ServiceAppOptions {
   config: PlatformConfig;
+  /** Service name, used in its OpenAPI document's title. */
+  service?: string;
   /** Route prefix of contract paths (`v1/api`), or none (analytics serves `/api/public`). */
   globalPrefix?: string;
   prefixExclusions?: string[];
@@ -12,7 +15,8 @@ export interface ServiceAppOptions {
 
 /**
  * Creates a service's Nest application on Fastify with the platform's HTTP behaviour and
- * pino as the logger. Listen with `app.listen({ port, host })`.
+ * pino as the logger, and its OpenAPI document at `GET /openapi.json`. Listen with
+ * `app.listen({ port, host })`.
  */
 export async function createServiceApp(
   module: unknown,
@@ -25,5 +29,6 @@ export async function createServiceApp(
     prefixExclusions: options.prefixExclusions,
   });
   app.useLogger(app.get(PinoLogger));
+  installOpenApiDocument(app, options.service ?? 'platform');
   return app;
 }

@@ -1,4 +1,5 @@
 export * from './principal.js';
+export * from './agent-access.js';
 export * from './security.options.js';
 export * from './token-format.js';
 export * from './api-key.registry.js';

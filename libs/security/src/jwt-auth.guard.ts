@@ -1,17 +1,20 @@
 import { createHash } from 'node:crypto';
-import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { HEADERS } from '@wp/contracts';
 import { IS_PUBLIC, NO_API_KEY, UnauthenticatedError } from '@wp/http';
+import { AGENT_ACCESS, agentRouteRefusal } from './agent-access.js';
 import type { Principal } from './principal.js';
 import { RevocationList } from './revocation-list.js';
+import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
 import { bearerToken, isWellFormedToken } from './token-format.js';
 
 const MAX_CACHED = 20_000;
 
 interface AuthRequest {
   headers: Record<string, string | string[] | undefined>;
+  params?: Record<string, string | undefined>;
   user?: Principal;
 }
 
@@ -20,7 +23,9 @@ interface AuthRequest {
  * Order: header present → character rule (`TOKEN_MALFORMED`, before any parsing) → verified
  * token cache, else passport-jwt verification → deny-list (`TOKEN_REVOKED`). Verified tokens are
  * cached by SHA-256 until their `exp` so a service pays the ES256 verification once per token;
- * revocation is still checked on every request. All failures are 401.
+ * revocation is still checked on every request. All failures are 401. Then, where the service
+ * confines agents, an agent token is held to the routes opened with `@AgentAccess()` and to its
+ * own organization and project (403 `AGENT_FORBIDDEN` / 404, `agentRouteRefusal`; no I/O).
  */
 @Injectable()
 export class JwtAuthGuard extends AuthGuard('jwt') {
@@ -29,6 +34,7 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
   constructor(
     private readonly reflector: Reflector,
     private readonly revocations: RevocationList,
+    @Inject(SECURITY_OPTIONS) private readonly options: SecurityOptions,
   ) {
     super();
   }
@@ -54,6 +60,11 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
       throw new UnauthenticatedError('The access token has been revoked.', 'TOKEN_REVOKED');
     }
     request.user = principal;
+    if (principal.type === 'agent' && this.options.confineAgents) {
+      const optedIn = this.reflector.getAllAndOverride<boolean>(AGENT_ACCESS, targets) ?? false;
+      const refusal = agentRouteRefusal(principal, request.params, optedIn);
+      if (refusal) throw refusal;
+    }
     return true;
   }
 

@@ -11,4 +11,10 @@ export interface SecurityOptions {
   adminAccessTokens: string[];
   /** Api-Key required on routes not marked otherwise (default true). */
   requireApiKey?: boolean;
+  /**
+   * Confine Sentinel Pass agent tokens to routes marked `@AgentAccess()` (default false): any
+   * other route answers an agent 403 `AGENT_FORBIDDEN`, or 404 when its path names another
+   * organization or project (`agentRouteRefusal`). On in org and wallet.
+   */
+  confineAgents?: boolean;
 }

@@ -11,6 +11,8 @@ export interface RouteAccess {
   isPublic: boolean;
   /** Neither Api-Key nor bearer token (`@NoApiKey()`). */
   noApiKey: boolean;
+  /** Opened to Sentinel Pass agent tokens (`@AgentAccess()`), when `keys.agentAccess` is given. */
+  agentAccess: boolean;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface RouteAccess {
  */
 export function auditRoutes(
   app: INestApplication,
-  keys: { isPublic: string; noApiKey: string },
+  keys: { isPublic: string; noApiKey: string; agentAccess?: string },
 ): RouteAccess[] {
   const out: RouteAccess[] = [];
   for (const module of app.get(ModulesContainer).values()) {
@@ -44,6 +46,7 @@ export function auditRoutes(
           route: `${METHODS[method] ?? method} ${full}`,
           isPublic: flag(keys.isPublic),
           noApiKey: flag(keys.noApiKey),
+          agentAccess: keys.agentAccess !== undefined && flag(keys.agentAccess),
         });
       }
     }

@@ -1,6 +1,9 @@
 import { ActivationCode } from '../modules/activation/activation-code.entity.js';
 import { ClientApplication } from '../modules/applications/client-application.entity.js';
 import { PasswordResetToken } from '../modules/password-reset/password-reset-token.entity.js';
+import { AgentActivity } from '../modules/sentinel/agent-activity.entity.js';
+import { Membership } from '../modules/sentinel/membership.entity.js';
+import { SentinelPass } from '../modules/sentinel/sentinel-pass.entity.js';
 import { RefreshTokenFamily } from '../modules/sessions/refresh-token-family.entity.js';
 import { RefreshToken } from '../modules/sessions/refresh-token.entity.js';
 import { User } from '../modules/users/user.entity.js';
@@ -13,4 +16,7 @@ export const AUTH_ENTITIES = [
   RefreshToken,
   ActivationCode,
   PasswordResetToken,
+  SentinelPass,
+  Membership,
+  AgentActivity,
 ];

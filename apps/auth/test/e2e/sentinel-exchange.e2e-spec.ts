@@ -286,6 +286,44 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     expect((await call(await tokenOf(rotated.key))).statusCode).toBe(200);
   });
 
+  it('makes every service refuse agent tokens issued before the pass was deleted', async () => {
+    const pass = await upsertPass(ctx, events, {});
+    const token = (await exchange(pass.passId, pass.key)).json().data.attributes
+      .accessToken as string;
+    const call = () =>
+      probe.inject({
+        method: 'GET',
+        url: '/v1/api/organizations/1',
+        headers: { 'api-key': ctx.apiKey, authorization: `Bearer ${token}` },
+      });
+    expect((await call()).statusCode).toBe(200);
+    await upsertPass(ctx, events, { ...pass, deleted: true, version: 2 });
+    const refused = await call();
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().errors[0].code).toBe('TOKEN_REVOKED');
+  });
+
+  it('caps an agent token at the expiry of its pass: exp = min(now + lifetime, expiresAt)', async () => {
+    const expiresAt = new Date(Date.now() + 120_000);
+    const soon = await upsertPass(ctx, events, { expiresAt: expiresAt.toISOString() });
+    const res = await exchange(soon.passId, soon.key);
+    expect(res.statusCode).toBe(200);
+    const attributes = res.json().data.attributes;
+    const claims = jwt.decode(attributes.accessToken) as { iat: number; exp: number };
+    expect(claims.exp).toBe(Math.floor(expiresAt.getTime() / 1000));
+    expect(attributes.expiresIn).toBe(claims.exp - claims.iat);
+    expect(attributes.expiresIn).toBeGreaterThan(100);
+    expect(attributes.expiresIn).toBeLessThanOrEqual(120);
+
+    const later = await upsertPass(ctx, events, {
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    const normal = (await exchange(later.passId, later.key)).json().data.attributes;
+    const normalClaims = jwt.decode(normal.accessToken) as { iat: number; exp: number };
+    expect(normal.expiresIn).toBe(900);
+    expect(normalClaims.exp - normalClaims.iat).toBe(900);
+  });
+
   it('does not record calls made with user tokens', async () => {
     const res = await probe.inject({
       method: 'GET',

@@ -6,7 +6,10 @@ import { OrganizationMembership } from '../modules/organizations/organization-me
 import { Organization } from '../modules/organizations/organization.entity.js';
 import { ProjectMembership } from '../modules/project-members/project-membership.entity.js';
 import { Project } from '../modules/projects/project.entity.js';
+import { SentinelPass } from '../modules/sentinel-passes/sentinel-pass.entity.js';
 import { DirectoryUser } from '../modules/users/directory-user.entity.js';
+import { PinnedProject } from '../modules/user-settings/pinned-project.entity.js';
+import { UserSettings } from '../modules/user-settings/user-settings.entity.js';
 
 /** Every entity of the org database (the platform adds the outbox tables). */
 export const ORG_ENTITIES = [
@@ -18,5 +21,8 @@ export const ORG_ENTITIES = [
   Invitation,
   ProjectApiKey,
   LlmApiKey,
+  SentinelPass,
   DirectoryUser,
+  UserSettings,
+  PinnedProject,
 ];

@@ -1,3 +1,5 @@
+import { SentinelPasses1795457497987 } from './1795457497987-sentinel-passes.js';
+import { UserSettings1795457355605 } from './1795457355605-user-settings.js';
 import { Projects1795333906939 } from './1795333906939-projects.js';
 import { Organizations1795332071711 } from './1795332071711-organizations.js';
 import { Init1795329926949 } from './1795329926949-init.js';
@@ -7,4 +9,6 @@ export const ORG_MIGRATIONS: (new () => unknown)[] = [
   Init1795329926949,
   Organizations1795332071711,
   Projects1795333906939,
+  UserSettings1795457355605,
+  SentinelPasses1795457497987,
 ];

@@ -93,6 +93,12 @@ export const walletConfigSchema = platformSchema
      * for its row lock, so a hot wallet cannot take the whole pool.
      */
     WALLET_HOT_BALANCE_CONCURRENCY: env.int(3, 1),
+    /**
+     * Most movements into one balance committed together when they queue up (group commit,
+     * docs/wallet.md § Hot wallets); 1 turns batching off. At most 64: each movement of a batch
+     * is a subtransaction, and PostgreSQL caches 64 per transaction.
+     */
+    WALLET_MOVE_BATCH_MAX: env.int(32, 1).refine((n) => n <= 64, 'at most 64'),
   })
   .superRefine((config, ctx) => {
     if (config.NODE_ENV === 'production' && !config.WALLET_TRANSFER_CODE_SECRET) {

@@ -26,6 +26,16 @@ describe('ledger properties under concurrency', () => {
     );
     return new Map(rows.map((r) => [r.wallet_address, cents(Number(r.total))]));
   };
+  /** `wallet_ledger_batch_size` histogram from the service's /metrics: calls and movements. */
+  const batchSizeMetric = async () => {
+    const text = await (await fetch(`${ctx.baseUrl}/metrics`)).text();
+    const value = (name: string) =>
+      Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+    return {
+      count: value('wallet_ledger_batch_size_count'),
+      sum: value('wallet_ledger_batch_size_sum'),
+    };
+  };
   const transact = (user: TestUser, transaction: Record<string, unknown>, key?: string) =>
     ctx.request('POST', '/wallets/transact', {
       token: user.token,
@@ -207,6 +217,64 @@ describe('ledger properties under concurrency', () => {
     expect((await ctx.walletOf(hot, hot.wallet)).balance).toBe(50);
     const report = await ctx.audit();
     expect(report.problems).toEqual([]);
+  });
+
+  it('commits queued transfers into a hot wallet together, each with its own outcome (group commit)', async () => {
+    const hot = await ctx.newUser();
+    const senders = Array.from({ length: 20 }, () => ctx.newUser());
+    const funded = await Promise.all(senders);
+    for (const s of funded) await ctx.credit(s.wallet, 2);
+    const batchesBefore = await batchSizeMetric();
+    // Three transfers of 1 from each sender holding 2: exactly two of each sender's succeed.
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => {
+        const from = funded[i % funded.length];
+        return transact(from, {
+          from_wallet: from.wallet,
+          to_wallet: hot.wallet,
+          from_asset: 'CREDITS',
+          to_asset: 'CREDITS',
+          amount: 1,
+        });
+      }),
+    );
+    const codes = answers.map((a) => (a.status === 201 ? 'ok' : a.body.errors?.[0]?.code));
+    expect(codes.filter((c) => c !== 'ok' && c !== 'INSUFFICIENT_FUNDS')).toEqual([]);
+    expect(codes.filter((c) => c === 'ok')).toHaveLength(40);
+    for (const s of funded) expect((await ctx.walletOf(s, s.wallet)).balance).toBe(0);
+    expect((await ctx.walletOf(hot, hot.wallet)).balance).toBe(40);
+    const entries = await ctx.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM journal_entry WHERE to_wallet = $1`,
+      [hot.wallet],
+    );
+    expect(entries[0].n).toBe(40);
+    const batchesAfter = await batchSizeMetric();
+    // More movements than ledger calls: some of them were committed together.
+    expect(batchesAfter.sum - batchesBefore.sum).toBe(60);
+    expect(batchesAfter.count - batchesBefore.count).toBeLessThan(60);
+    expect((await ctx.audit()).problems).toEqual([]);
+  });
+
+  it('a reused Idempotency-Key inside one batch answers the original, moving nothing twice', async () => {
+    const hot = await ctx.newUser();
+    const from = await ctx.newUser();
+    await ctx.credit(from.wallet, 100);
+    const body = {
+      from_wallet: from.wallet,
+      to_wallet: hot.wallet,
+      from_asset: 'CREDITS',
+      to_asset: 'CREDITS',
+      amount: 7,
+    };
+    const answers = await Promise.all([
+      ...Array.from({ length: 10 }, () => transact(from, body, 'same-key-in-batch')),
+      transact(from, { ...body, amount: 8 }, 'same-key-in-batch'),
+    ]);
+    const ok = answers.filter((a) => a.status === 201);
+    expect(new Set(ok.map((a) => a.body.transaction.id)).size).toBe(1);
+    expect(answers.filter((a) => a.status === 409).length).toBeLessThanOrEqual(1);
+    expect((await ctx.walletOf(hot, hot.wallet)).balance).toBe(7);
+    expect((await ctx.walletOf(from, from.wallet)).balance).toBe(93);
   });
 
   it('keeps the issuance account the exact counterpart of parallel credits, debits and conversions', async () => {

@@ -190,7 +190,7 @@ describe('wallets', () => {
       expect((await ctx.audit()).ok).toBe(true);
     });
 
-    it('lets project admins open agent wallets; project members see them; the agent sees its own', async () => {
+    it('lets project admins open agent wallets; project members see them; the agent (wallets:read) sees its own', async () => {
       const org = await ctx.newOrganization(owner, 'Agents');
       const project = await ctx.newProject(org.id);
       const passId = randomUUID();
@@ -232,13 +232,20 @@ describe('wallets', () => {
       expect(await addresses(viewer, '?entity_type=agent')).toEqual([wallet]);
       expect(await addresses(stranger)).not.toContain(wallet);
 
-      const agentToken = ctx.token(passId, { type: 'agent' });
+      const agentToken = ctx.token(passId, {
+        agent: { organizationId: org.id, projectId: project, permissions: ['wallets:read'] },
+      });
       expect(await addresses({ token: agentToken })).toEqual([wallet]);
       const debit = await ctx.request('POST', `/wallets/${wallet}/debits`, {
         token: agentToken,
         body: { debit: { amount: 1, description: 'agent spend' } },
       });
       expect(debit.status).toBe(403);
+      expect(debit.body.errors[0].code).toBe('AGENT_FORBIDDEN');
+      const unbound = await ctx.request('GET', '/wallets', {
+        token: ctx.token(passId, { type: 'agent' }),
+      });
+      expect(unbound.status).toBe(403);
 
       await ctx.publish('org.sentinel_pass.changed', {
         passId,

@@ -99,10 +99,18 @@ export class WalletTestContext {
     this.baseUrl = url;
   }
 
-  /** An access token as auth issues it (ES256, the environment's key). */
+  /**
+   * An access token as auth issues it (ES256, the environment's key); `agent` adds the claims of
+   * a Sentinel Pass agent token (`typ` agent, `org`, `prj`, `scp`, `prm`).
+   */
   token(
     subject: string,
-    options: { email?: string | null; type?: 'user' | 'agent'; expiresIn?: number } = {},
+    options: {
+      email?: string | null;
+      type?: 'user' | 'agent';
+      expiresIn?: number;
+      agent?: { organizationId: number; projectId: number; permissions: string[] };
+    } = {},
   ): string {
     const now = Math.floor(Date.now() / 1000);
     return jwt.sign(
@@ -113,9 +121,17 @@ export class WalletTestContext {
         iat: now,
         exp: now + (options.expiresIn ?? 900),
         iss: 'workspace-platform',
-        typ: options.type ?? 'user',
+        typ: options.agent ? 'agent' : (options.type ?? 'user'),
         app: 'test-app',
         email: options.email ?? null,
+        ...(options.agent
+          ? {
+              org: options.agent.organizationId,
+              prj: options.agent.projectId,
+              scp: [],
+              prm: options.agent.permissions,
+            }
+          : {}),
       },
       this.env.keys.jwtPrivateKey,
       { algorithm: 'ES256', noTimestamp: true },

@@ -31,7 +31,8 @@ export interface ExchangeRequest {
 /**
  * Sentinel Pass token exchange (ARCHITECTURE § 4): `client_credentials` with the pass id and
  * key → an agent access token (`typ` agent, `sub` pass id, `org`, `prj`, `scp`, `prm`), no
- * refresh token (the agent holds the key and exchanges again). Each exchange is recorded as
+ * refresh token (the agent holds the key and exchanges again); `exp` is capped at the pass's
+ * `expiresAt`, so `expiresIn` may be shorter than the usual lifetime. Each exchange is recorded as
  * `token_generation`, each refusal of a known pass as `error`.
  */
 @Injectable()
@@ -78,17 +79,21 @@ export class AgentTokenService {
       note(403, 'referer not allowed');
       throw new RefererNotAllowedError();
     }
-    const issued = this.tokens.signAccessToken({
-      sub: pass.id,
-      sid: agentSessionId(pass.id, pass.credentialEpoch),
-      typ: 'agent',
-      app: request.appId,
-      email: null,
-      org: pass.organizationId,
-      prj: pass.projectId,
-      scp: pass.scopes,
-      prm: pass.permissions,
-    });
+    // A token never outlives its pass: exp = min(now + lifetime, expiresAt) (docs/auth.md).
+    const issued = this.tokens.signAccessToken(
+      {
+        sub: pass.id,
+        sid: agentSessionId(pass.id, pass.credentialEpoch),
+        typ: 'agent',
+        app: request.appId,
+        email: null,
+        org: pass.organizationId,
+        prj: pass.projectId,
+        scp: pass.scopes,
+        prm: pass.permissions,
+      },
+      pass.expiresAt ? { notAfter: Math.floor(pass.expiresAt.getTime() / 1000) } : {},
+    );
     note(200, null);
     return {
       data: {
@@ -97,7 +102,7 @@ export class AgentTokenService {
         attributes: {
           accessToken: issued.token,
           tokenType: 'Bearer',
-          expiresIn: this.tokens.accessTokenTtl,
+          expiresIn: issued.claims.exp - issued.claims.iat,
         },
       },
     };

@@ -38,15 +38,20 @@ export class TokenService {
     return this.config.ACCESS_TOKEN_TTL_SECONDS;
   }
 
+  /**
+   * Signs an access token living `ACCESS_TOKEN_TTL_SECONDS`, or less when `notAfter` (epoch
+   * seconds) comes first: `exp = min(iat + ttl, notAfter)` (agent tokens end with their pass).
+   */
   signAccessToken(
     input: Omit<AccessTokenClaims, 'jti' | 'iat' | 'exp' | 'iss'>,
+    options: { notAfter?: number } = {},
   ): IssuedAccessToken {
     const iat = Math.floor(Date.now() / 1000);
     const claims: AccessTokenClaims = {
       ...input,
       jti: randomUUID(),
       iat,
-      exp: iat + this.config.ACCESS_TOKEN_TTL_SECONDS,
+      exp: Math.min(iat + this.config.ACCESS_TOKEN_TTL_SECONDS, options.notAfter ?? Infinity),
       iss: this.config.JWT_ISSUER,
     };
     const signingInput = `${ES256_HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  agentCan,
   effectiveProjectRole,
   organizationCan,
   projectCan,
@@ -7,7 +8,7 @@ import {
   type ProjectPermission,
   type Role,
 } from '@wp/contracts';
-import type { Principal } from '@wp/security';
+import { AgentForbiddenError, type Principal } from '@wp/security';
 import type { EntityManager } from 'typeorm';
 import type { Organization } from '../organizations/organization.entity.js';
 import type { Project } from '../projects/project.entity.js';
@@ -19,12 +20,28 @@ import {
 } from './access.errors.js';
 import { AccessRepository } from './access.repository.js';
 
+/**
+ * What a Sentinel Pass agent token may do in the one project it is confined to (contract § "the
+ * service"; docs/org.md § Agent tokens): its pass's `permissions`, read through `agentCan` of
+ * `@wp/contracts` onto the same project permission table users are checked against.
+ */
+export interface AgentGrant {
+  /** The pass id (the agent's user id, the token's `sub`). */
+  passId: string;
+  organizationId: number;
+  projectId: number;
+  /** The pass's agent permission names (`projects:read`, `wallets:debit`, …). */
+  permissions: readonly string[];
+}
+
 /** The caller's standing in one organization, resolved from the database on every request. */
 export interface OrganizationAccess {
   organization: Organization;
   userId: string;
-  /** The caller's organization role; null for a project-only member. */
+  /** The caller's organization role; null for a project-only member and for agents. */
   role: Role | null;
+  /** Set when the caller is an agent token: then `agentCan` decides, never a role. */
+  agent: AgentGrant | null;
 }
 
 /** The caller's standing in one project. */
@@ -33,8 +50,11 @@ export interface ProjectAccess extends OrganizationAccess {
   /** Explicit project role (kept while access is denied), or null. */
   projectRole: Role | null;
   accessDenied: boolean;
-  /** `effectiveProjectRole` of the permission table: what the caller may do here. */
-  effectiveRole: Role;
+  /**
+   * `effectiveProjectRole` of the permission table: what the caller may do here. Never null for
+   * a user (a user without one gets 404); always null for an agent (see `agent`).
+   */
+  effectiveRole: Role | null;
 }
 
 interface AccessOptions {
@@ -53,6 +73,13 @@ interface AccessOptions {
  * membership with access); anyone else gets 404, exactly as for an organization that does not
  * exist. A project is visible when the caller's effective role there is not null (denied
  * access hides it): otherwise 404.
+ *
+ * Agents (Sentinel Pass tokens, `principal.agent`): only their own organization and project
+ * exist for them (anything else is 404, as for a stranger); there they hold an
+ * {@link AgentGrant} instead of a role, and every permission check asks
+ * `agentCan(permissions, permission)` (403 `AGENT_FORBIDDEN` when not granted). No
+ * organization-level permission is ever granted to an agent. A route reaches this only when it
+ * is opened with `@AgentAccess()` (docs/org.md § Agent tokens, "opting a route in").
  */
 @Injectable()
 export class AccessService {
@@ -70,16 +97,26 @@ export class AccessService {
     organizationId: number,
     options: AccessOptions = {},
   ): Promise<OrganizationAccess> {
-    const row = await this.access.findOrganizationAccess(organizationId, principal.id, options);
-    if (!row || (row.role === null && !row.hasProjectAccess)) {
+    const agent = agentGrantOf(principal);
+    if (principal.type === 'agent' && agent?.organizationId !== organizationId) {
       throw new OrganizationNotFoundError();
     }
-    return { organization: row.organization, userId: principal.id, role: row.role };
+    const row = await this.access.findOrganizationAccess(organizationId, principal.id, options);
+    if (!row || (!agent && row.role === null && !row.hasProjectAccess)) {
+      throw new OrganizationNotFoundError();
+    }
+    return {
+      organization: row.organization,
+      userId: principal.id,
+      role: agent ? null : row.role,
+      agent,
+    };
   }
 
   /**
    * {@link organization} plus a permission from the table.
-   * @throws OrganizationNotFoundError 404; PermissionDeniedError 403 `FORBIDDEN`
+   * @throws OrganizationNotFoundError 404; PermissionDeniedError 403 `FORBIDDEN`;
+   *   AgentForbiddenError 403 `AGENT_FORBIDDEN` (agents hold no organization permission)
    */
   async organizationWith(
     principal: Principal,
@@ -93,9 +130,11 @@ export class AccessService {
   }
 
   /**
-   * The caller's access to a project of an organization.
+   * The caller's access to a project of an organization. An agent needs `project.read` here
+   * (`projects:read`); routes that need another permission use {@link projectWith}.
    * @throws OrganizationNotFoundError 404 (organization not visible), ProjectNotFoundError 404
-   *   (no such project there, or the caller's effective role is null, e.g. denied access)
+   *   (no such project there, or the caller's effective role is null, e.g. denied access, or
+   *   not the agent's project); AgentForbiddenError 403 (agent without `projects:read`)
    */
   async project(
     principal: Principal,
@@ -103,7 +142,48 @@ export class AccessService {
     projectId: number,
     options: AccessOptions = {},
   ): Promise<ProjectAccess> {
+    const access = await this.resolveProject(principal, organizationId, projectId, options);
+    if (access.agent) requireProjectPermission(access, 'project.read');
+    return access;
+  }
+
+  /**
+   * {@link project} plus a permission from the project table (checked on the effective role,
+   * or for an agent on its grant).
+   * @throws 404 as {@link project}; PermissionDeniedError 403 `FORBIDDEN`;
+   *   AgentForbiddenError 403 `AGENT_FORBIDDEN`
+   */
+  async projectWith(
+    principal: Principal,
+    organizationId: number,
+    projectId: number,
+    permission: ProjectPermission,
+    options: AccessOptions = {},
+  ): Promise<ProjectAccess> {
+    const access = await this.resolveProject(principal, organizationId, projectId, options);
+    requireProjectPermission(access, permission);
+    return access;
+  }
+
+  private async resolveProject(
+    principal: Principal,
+    organizationId: number,
+    projectId: number,
+    options: AccessOptions,
+  ): Promise<ProjectAccess> {
     const organization = await this.organization(principal, organizationId, options);
+    if (organization.agent) {
+      if (organization.agent.projectId !== projectId) throw new ProjectNotFoundError();
+      const project = await this.projects.findById(projectId, options.manager);
+      if (!project || project.organizationId !== organizationId) throw new ProjectNotFoundError();
+      return {
+        ...organization,
+        project,
+        projectRole: null,
+        accessDenied: false,
+        effectiveRole: null,
+      };
+    }
     const standing = await this.access.findProjectStanding(
       organizationId,
       projectId,
@@ -126,36 +206,54 @@ export class AccessService {
       effectiveRole,
     };
   }
-
-  /**
-   * {@link project} plus a permission from the project table (checked on the effective role).
-   * @throws 404 as {@link project}; PermissionDeniedError 403 `FORBIDDEN`
-   */
-  async projectWith(
-    principal: Principal,
-    organizationId: number,
-    projectId: number,
-    permission: ProjectPermission,
-    options: AccessOptions = {},
-  ): Promise<ProjectAccess> {
-    const access = await this.project(principal, organizationId, projectId, options);
-    requireProjectPermission(access, permission);
-    return access;
-  }
 }
 
-/** @throws PermissionDeniedError 403 `FORBIDDEN` when the caller's role lacks `permission`. */
+/**
+ * @throws PermissionDeniedError 403 `FORBIDDEN` when the caller's role lacks `permission`;
+ *   AgentForbiddenError 403 `AGENT_FORBIDDEN` for an agent (no organization permission)
+ */
 export function requireOrganizationPermission(
   access: OrganizationAccess,
   permission: OrganizationPermission,
 ): void {
+  if (access.agent) throw new AgentForbiddenError(`Agent tokens do not grant ${permission}.`);
   if (!organizationCan(access.role, permission)) throw new PermissionDeniedError(permission);
 }
 
-/** @throws PermissionDeniedError 403 `FORBIDDEN` when the effective project role lacks it. */
+/**
+ * @throws PermissionDeniedError 403 `FORBIDDEN` when the effective project role lacks it;
+ *   AgentForbiddenError 403 `AGENT_FORBIDDEN` when an agent's pass does not grant it
+ */
 export function requireProjectPermission(
   access: ProjectAccess,
   permission: ProjectPermission,
 ): void {
+  if (access.agent) {
+    if (!agentCan(access.agent.permissions, permission)) {
+      throw new AgentForbiddenError(`This Sentinel Pass does not grant ${permission}.`);
+    }
+    return;
+  }
   if (!projectCan(access.effectiveRole, permission)) throw new PermissionDeniedError(permission);
+}
+
+/**
+ * The effective role behind a project access, for the rules between roles (who may grant what,
+ * the last owner). Agents hold no role, so a command that needs one refuses them.
+ * @throws AgentForbiddenError 403 `AGENT_FORBIDDEN` for an agent
+ */
+export function actingRole(access: ProjectAccess): Role {
+  if (access.effectiveRole === null) throw new AgentForbiddenError();
+  return access.effectiveRole;
+}
+
+/** The grant of an agent principal bound to a project, else null (users, unbound tokens). */
+function agentGrantOf(principal: Principal): AgentGrant | null {
+  if (principal.type !== 'agent' || !principal.agent) return null;
+  return {
+    passId: principal.id,
+    organizationId: principal.agent.organizationId,
+    projectId: principal.agent.projectId,
+    permissions: principal.agent.permissions,
+  };
 }

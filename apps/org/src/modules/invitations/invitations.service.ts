@@ -4,7 +4,11 @@ import type { Role } from '@wp/contracts';
 import type { Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
-import { AccessService, requireOrganizationPermission } from '../access/access.service.js';
+import {
+  AccessService,
+  actingRole,
+  requireOrganizationPermission,
+} from '../access/access.service.js';
 import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
 import { assertMayGrant } from '../memberships/role-rules.js';
 import { DirectoryRepository } from '../users/directory.repository.js';
@@ -95,7 +99,7 @@ export class InvitationsService {
         requireOrganizationPermission(access, 'organization.manageMembers');
         assertMayGrant(access.role!, orgRole);
       }
-      return access.effectiveRole;
+      return actingRole(access);
     };
   }
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { document, IntIdPipe, UuidPipe, type Document, type Resource } from '@wp/http';
-import { CurrentPrincipal, type Principal } from '@wp/security';
+import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import { eitherForm, requireEitherForm } from '../../common/body-fields.js';
 import { optionalBody } from '../../common/optional-body.js';
 import { toInvitationResource } from '../invitations/invitation.serializer.js';
@@ -26,6 +26,7 @@ export class ProjectMembersController {
 
   /** `GET P/{id}/users`: `users` with project `role`, `accessDenied`, `organizationRole`. */
   @Get('users')
+  @AgentAccess()
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

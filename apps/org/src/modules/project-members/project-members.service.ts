@@ -4,6 +4,7 @@ import type { Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
   AccessService,
+  actingRole,
   requireOrganizationPermission,
   type ProjectAccess,
 } from '../access/access.service.js';
@@ -85,16 +86,16 @@ export class ProjectMembersService {
       projectId,
       'project.manageMembers',
     );
-    assertMayGrant(first.effectiveRole, grant.role);
+    assertMayGrant(actingRole(first), grant.role);
     const user = await this.users.findByEmail(address);
     return this.dataSource.transaction(async (manager): Promise<AddProjectMemberResult> => {
       const access = await this.manageMembers(principal, organizationId, projectId, manager);
-      assertMayGrant(access.effectiveRole, grant.role);
+      assertMayGrant(actingRole(access), grant.role);
       if (!user) {
         if (grant.organizationRole) requireOrganizationGrant(access, grant.organizationRole);
         const invitation = await this.invitations.create(
           principal,
-          access.effectiveRole,
+          actingRole(access),
           { organizationId, projectId },
           address,
           {
@@ -142,7 +143,7 @@ export class ProjectMembersService {
       const target = await this.target(projectId, userId, manager);
       assertRoleChangeAllowed({
         actorId: principal.id,
-        actorRole: access.effectiveRole,
+        actorRole: actingRole(access),
         targetId: userId,
         currentRole: target.role,
         newRole: role,
@@ -177,7 +178,7 @@ export class ProjectMembersService {
       if (!leaving) {
         assertRoleChangeAllowed({
           actorId: principal.id,
-          actorRole: access.effectiveRole,
+          actorRole: actingRole(access),
           targetId: userId,
           currentRole: target.role,
           newRole: null,
@@ -205,7 +206,7 @@ export class ProjectMembersService {
       const target = await this.target(projectId, userId, manager);
       assertRoleChangeAllowed({
         actorId: principal.id,
-        actorRole: access.effectiveRole,
+        actorRole: actingRole(access),
         targetId: userId,
         currentRole: target.role,
         newRole: null,
@@ -241,7 +242,7 @@ export class ProjectMembersService {
       const next = role ?? target.role;
       assertRoleChangeAllowed({
         actorId: principal.id,
-        actorRole: access.effectiveRole,
+        actorRole: actingRole(access),
         targetId: userId,
         currentRole: target.role,
         newRole: next,

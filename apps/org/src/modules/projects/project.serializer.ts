@@ -22,12 +22,14 @@ export type ProjectAttributes = {
  * Project resource (contract § "Project"): `type` `project`, string `id`, `attributes.name`,
  * `attributes.isDefault`, plus the fields the list filters on (docs/org.md § Projects);
  * `meta.role` is the caller's effective project role and `meta.can` the project permission map
- * computed from it (the shared permission table).
+ * computed from it (the shared permission table); for an agent `meta.role` is null and
+ * `meta.can` is given (`agentCanMap` of its pass's permissions).
  */
 export function toProjectResource(
   project: Project,
   role: Role | null,
   relationships?: Resource['relationships'],
+  can: Record<string, Record<string, boolean>> = projectCanMap(role),
 ): Resource<ProjectAttributes> {
   return resource(
     'project',
@@ -46,7 +48,7 @@ export function toProjectResource(
       createdAt: project.createdAt.toISOString(),
       updatedAt: project.updatedAt.toISOString(),
     },
-    { ...(relationships ? { relationships } : {}), meta: { role, can: projectCanMap(role) } },
+    { ...(relationships ? { relationships } : {}), meta: { role, can } },
   );
 }
 

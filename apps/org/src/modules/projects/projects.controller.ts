@@ -1,8 +1,28 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { document, IntIdPipe, ValidationFailedError, type Document, type Resource } from '@wp/http';
-import { CurrentPrincipal, type Principal } from '@wp/security';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
+import {
+  document,
+  IntIdPipe,
+  ValidationFailedError,
+  WithETag,
+  type Document,
+  type Resource,
+} from '@wp/http';
+import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
+import type { FastifyReply } from 'fastify';
 import { toApiKeyResource } from '../api-keys/api-key.serializer.js';
 import { toLlmApiKeyResource } from '../llm-keys/llm-api-key.serializer.js';
+import { toSentinelPassResource } from '../sentinel-passes/sentinel-pass.serializer.js';
 import { ProjectListQueryDto } from './dto/project-list-query.dto.js';
 import { CreateProjectDto, UpdateProjectDto } from './dto/project-body.dto.js';
 import { ProjectQueryDto } from './dto/project-query.dto.js';
@@ -55,19 +75,26 @@ export class ProjectsController {
   /**
    * `GET P/{projectId}`: `secret=true` adds `meta.secrets` {publicKey, secretKey} (the oldest
    * unexpired pair; null when none); `include` adds `included` with `users`, `apiKey` and
-   * `llm_api_keys` resources (`sentinelPasses`: none until issue 8) and the relationships.
+   * `llm_api_keys` resources, `sentinelPasses` the project's passes (`studio_tool`, never keys)
+   * and the relationships. Weak `ETag`; `If-None-Match` → 304; with `secret=true`,
+   * `Cache-Control: no-store` (docs/org.md § ETags).
    */
   @Get(':projectId')
+  @AgentAccess()
+  @WithETag()
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
     @Param('projectId', IntIdPipe) projectId: number,
     @Query() query: ProjectQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ProjectDocument> {
     const view = await this.projects.get(principal, organizationId, projectId, {
       secret: query.secret ?? false,
       include: query.include ?? [],
     });
+    // A secret key must not land in any cache, not even the caller's own.
+    if (view.secrets !== undefined) void reply.header('cache-control', 'no-store');
     return toProjectDocument(view, (query.include ?? []).length > 0);
   }
 
@@ -138,8 +165,18 @@ function toProjectDocument(view: ProjectView, withIncluded: boolean): ProjectDoc
       view.apiKeys.map((k) => toApiKeyResource(k)),
     );
   if (view.llmApiKeys) add('llmApiKeys', view.llmApiKeys.map(toLlmApiKeyResource));
-  if (view.sentinelPasses) add('sentinelPasses', []);
-  const data = toProjectResource(view.project, view.role, withIncluded ? relationships : undefined);
+  if (view.sentinelPasses) {
+    add(
+      'sentinelPasses',
+      view.sentinelPasses.map((p) => toSentinelPassResource(p)),
+    );
+  }
+  const data = toProjectResource(
+    view.project,
+    view.role,
+    withIncluded ? relationships : undefined,
+    view.can,
+  );
   const meta: Record<string, unknown> = { ...data.meta };
   if (view.secrets !== undefined) meta['secrets'] = view.secrets;
   return document(data, { ...(withIncluded ? { included } : {}), meta });

@@ -137,6 +137,19 @@ export class ProjectsRepository {
     );
   }
 
+  /**
+   * Recomputes `tools_count` (the project's Sentinel Passes) and touches activity; called in
+   * the transaction of every pass creation and deletion.
+   */
+  async recountTools(id: number, manager: EntityManager): Promise<void> {
+    await manager.query(
+      `UPDATE project SET last_activity_at = now(), tools_count =
+         (SELECT count(*) FROM sentinel_pass WHERE project_id = $1)
+       WHERE id = $1`,
+      [id],
+    );
+  }
+
   /** `last_activity_at = now()`: every write to a project or what hangs off it. */
   async touch(id: number, manager: EntityManager): Promise<void> {
     await manager.query('UPDATE project SET last_activity_at = now() WHERE id = $1', [id]);

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Role } from '@wp/contracts';
+import { agentCanMap, type Role } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
 import type { Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
-import { AccessService, requireProjectPermission } from '../access/access.service.js';
+import { AccessService, actingRole, requireProjectPermission } from '../access/access.service.js';
 import type { ProjectApiKey } from '../api-keys/project-api-key.entity.js';
 import { ApiKeysRepository } from '../api-keys/api-keys.repository.js';
 import { ProjectKeys } from '../api-keys/project-keys.js';
@@ -14,6 +14,9 @@ import {
   type ProjectMemberRow,
 } from '../memberships/project-members.repository.js';
 import { ProjectMemberships } from '../memberships/project-memberships.js';
+import type { SentinelPass } from '../sentinel-passes/sentinel-pass.entity.js';
+import { SentinelPassEvents } from '../sentinel-passes/sentinel-pass-events.js';
+import { SentinelPassesRepository } from '../sentinel-passes/sentinel-passes.repository.js';
 import type { ProjectInclude } from './dto/project-query.dto.js';
 import type { ProjectListFilter } from './project-list.js';
 import type { Project } from './project.entity.js';
@@ -26,12 +29,15 @@ export const FIRST_KEY_NOTE = 'Default key';
 /** A project as the caller sees it, with what `secret`/`include` ask for. */
 export interface ProjectView {
   project: Project;
-  role: Role;
+  /** The caller's effective project role; null for an agent (see `can`). */
+  role: Role | null;
+  /** An agent's `meta.can` (`agentCanMap` of its pass's permissions); users': from `role`. */
+  can?: Record<string, Record<string, boolean>>;
   secrets?: { publicKey: string; secretKey: string } | null;
   members?: ProjectMemberRow[];
   apiKeys?: ProjectApiKey[];
   llmApiKeys?: LlmApiKey[];
-  sentinelPasses?: [];
+  sentinelPasses?: SentinelPass[];
 }
 
 /**
@@ -50,6 +56,8 @@ export class ProjectsService {
     private readonly keys: ProjectKeys,
     private readonly apiKeys: ApiKeysRepository,
     private readonly llmKeys: LlmKeysRepository,
+    private readonly sentinelPasses: SentinelPassesRepository,
+    private readonly sentinelPassEvents: SentinelPassEvents,
     private readonly outbox: Outbox,
   ) {}
 
@@ -145,7 +153,9 @@ export class ProjectsService {
     if (include.has('apiKeys') || include.has('llmApiKeys')) {
       requireProjectPermission(access, 'project.manageKeys');
     }
+    if (include.has('sentinelPasses')) requireProjectPermission(access, 'sentinelPass.read');
     const view: ProjectView = { project: access.project, role: access.effectiveRole };
+    if (access.agent) view.can = agentCanMap(access.agent.permissions);
     if (options.secret) {
       const first = await this.apiKeys.findOldestUnexpired(projectId);
       view.secrets = first
@@ -155,8 +165,9 @@ export class ProjectsService {
     if (include.has('users')) view.members = await this.members.findByProject(projectId);
     if (include.has('apiKeys')) view.apiKeys = await this.apiKeys.listForProject(projectId);
     if (include.has('llmApiKeys')) view.llmApiKeys = await this.llmKeys.listForProject(projectId);
-    // Sentinel Passes arrive with issue 8; until then a project has none.
-    if (include.has('sentinelPasses')) view.sentinelPasses = [];
+    if (include.has('sentinelPasses')) {
+      view.sentinelPasses = await this.sentinelPasses.listForProject(projectId);
+    }
     return view;
   }
 
@@ -186,7 +197,7 @@ export class ProjectsService {
         name: project.name,
         isDefault: project.isDefault,
       });
-      return { project, role: access.effectiveRole };
+      return { project, role: actingRole(access) };
     });
   }
 
@@ -206,6 +217,7 @@ export class ProjectsService {
       );
       await this.memberships.endAllOfProject(organizationId, projectId, manager);
       await this.keys.publish(project, manager, { deleted: true });
+      await this.sentinelPassEvents.deleteAllOfProject(projectId, manager);
       await this.projects.delete(projectId, manager);
       await this.outbox.enqueue(manager, 'org.project.deleted', { organizationId, projectId });
       if (project.isDefault) {

@@ -88,43 +88,58 @@ export class LedgerRepository {
     pointers: MovementPointers,
     manager?: EntityManager,
   ): Promise<MoveResult> {
-    const params = [
-      command.type,
-      command.from,
-      command.fromAsset,
-      command.amount.text,
-      command.to,
-      command.toAsset,
-      command.description,
-      JSON.stringify(command.metadata),
-      command.referenceId,
-      command.initiatedBy,
-      command.idempotency?.scope ?? null,
-      command.idempotency?.key ?? null,
-      command.idempotency?.fingerprint ?? null,
-      command.sourceHeld ?? false,
-      command.transferRequestId ?? null,
-    ];
     let rows: MoveRow[];
     try {
       rows = await (manager ?? this.dataSource).query(
         'SELECT * FROM wallet_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)',
-        params,
+        moveParams(command),
       );
     } catch (error) {
       throw ledgerErrorFromDatabase(error, pointers);
     }
-    const row = rows[0];
-    return {
-      entryId: row.r_entry_id,
-      replayed: row.r_replayed,
-      createdAt: new Date(row.r_created_at),
-      amount: Amount.fromNumeric(row.r_amount),
-      toAmount: Amount.fromNumeric(row.r_to_amount),
-      rate: row.r_rate === null ? null : Amount.fromNumeric(row.r_rate),
-      fromBalance: row.r_from_balance === null ? null : Amount.fromNumeric(row.r_from_balance),
-      toBalance: row.r_to_balance === null ? null : Amount.fromNumeric(row.r_to_balance),
-    };
+    return toMoveResult(rows[0]);
+  }
+
+  /**
+   * Runs several movements in ONE transaction (group commit, `wallet_move_batch`): each item
+   * succeeds or fails on its own (a failed item is rolled back alone); the successful ones
+   * commit together. Answers in the order of `commands`: a result, or the database error of
+   * that item (`code` = SQLSTATE, for {@link ledgerErrorFromDatabase}).
+   * @throws the database error when the batch as a whole failed (nothing was moved)
+   */
+  async moveBatch(commands: MoveCommand[]): Promise<(MoveResult | BatchItemError)[]> {
+    const items = commands.map((command) => ({
+      type: command.type,
+      from: command.from,
+      from_asset: command.fromAsset,
+      amount: command.amount.text,
+      to: command.to,
+      to_asset: command.toAsset,
+      description: command.description,
+      metadata: command.metadata,
+      reference_id: command.referenceId,
+      initiated_by: command.initiatedBy,
+      idempotency_scope: command.idempotency?.scope ?? null,
+      idempotency_key: command.idempotency?.key ?? null,
+      fingerprint: command.idempotency?.fingerprint ?? null,
+      source_held: command.sourceHeld ?? false,
+      transfer_request_id: command.transferRequestId ?? null,
+    }));
+    const rows: (MoveRow & {
+      r_index: number;
+      r_sqlstate: string | null;
+      r_message: string | null;
+    })[] = await this.dataSource.query('SELECT * FROM wallet_move_batch($1::jsonb)', [
+      JSON.stringify(items),
+    ]);
+    const out = new Array<MoveResult | BatchItemError>(commands.length);
+    for (const row of rows) {
+      out[row.r_index] =
+        row.r_sqlstate === null
+          ? toMoveResult(row)
+          : new BatchItemError(row.r_sqlstate, row.r_message ?? '');
+    }
+    return out;
   }
 
   /** Balances of the given wallets (rows that exist; a missing row is a zero balance). */
@@ -231,5 +246,53 @@ function toHistoryLine(r: HistoryRow): HistoryLine {
     referenceId: r.reference_id,
     transferRequestId: r.transfer_request_id,
     createdAt: new Date(r.created_at),
+  };
+}
+
+/** A failed item of a batch: the SQLSTATE and message of its error, shaped like a pg error. */
+export class BatchItemError extends Error {
+  /** The violated constraint, when the message names one (a balance check, …). */
+  readonly constraint: string | undefined;
+
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.constraint = /constraint "([^"]+)"/.exec(message)?.[1];
+  }
+}
+
+/** The positional parameters of `wallet_move`. */
+function moveParams(command: MoveCommand): unknown[] {
+  return [
+    command.type,
+    command.from,
+    command.fromAsset,
+    command.amount.text,
+    command.to,
+    command.toAsset,
+    command.description,
+    JSON.stringify(command.metadata),
+    command.referenceId,
+    command.initiatedBy,
+    command.idempotency?.scope ?? null,
+    command.idempotency?.key ?? null,
+    command.idempotency?.fingerprint ?? null,
+    command.sourceHeld ?? false,
+    command.transferRequestId ?? null,
+  ];
+}
+
+function toMoveResult(row: MoveRow): MoveResult {
+  return {
+    entryId: row.r_entry_id,
+    replayed: row.r_replayed,
+    createdAt: new Date(row.r_created_at),
+    amount: Amount.fromNumeric(row.r_amount),
+    toAmount: Amount.fromNumeric(row.r_to_amount),
+    rate: row.r_rate === null ? null : Amount.fromNumeric(row.r_rate),
+    fromBalance: row.r_from_balance === null ? null : Amount.fromNumeric(row.r_from_balance),
+    toBalance: row.r_to_balance === null ? null : Amount.fromNumeric(row.r_to_balance),
   };
 }

@@ -10,7 +10,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import type { PageMeta } from '@wp/http';
-import { AdminAccessGuard, CurrentPrincipal, type Principal } from '@wp/security';
+import { AdminAccessGuard, AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import type { FastifyReply } from 'fastify';
 import { WalletAddressPipe } from '../wallets/address.js';
 import { CreditBody, DebitBody } from './dto/adjustment.dto.js';
@@ -31,6 +31,7 @@ export class TransactionsController {
   constructor(private readonly transactions: TransactionsService) {}
 
   @Post('transact')
+  @AgentAccess()
   @HttpCode(201)
   async transact(
     @CurrentPrincipal() principal: Principal,
@@ -43,6 +44,7 @@ export class TransactionsController {
   }
 
   @Post(':addressHash/debits')
+  @AgentAccess()
   @HttpCode(201)
   async debit(
     @CurrentPrincipal() principal: Principal,
@@ -70,6 +72,7 @@ export class TransactionsController {
 
   /** `?page&per_page` (defaults 1 / 20, at most 100): `{data, meta}`, newest first. */
   @Get(':addressHash/transactions')
+  @AgentAccess()
   history(
     @CurrentPrincipal() principal: Principal,
     @Param('addressHash', WalletAddressPipe) address: string,

@@ -4,9 +4,9 @@ import type { Principal } from '@wp/security';
 import { Amount } from '../../common/amount.js';
 import { fingerprint } from '../../common/canonical-json.js';
 import { AssetsService } from '../assets/assets.service.js';
-import { KeyedLimiter } from '../ledger/keyed-limiter.js';
 import { LedgerError, type MovementPointers } from '../ledger/ledger.errors.js';
 import { LedgerRepository, type MoveCommand } from '../ledger/ledger.repository.js';
+import { MoveBatcher } from '../ledger/move-batcher.js';
 import type { WalletIdentity } from '../wallets/wallet-identities.js';
 import { WalletNotFoundError } from '../wallets/wallets.errors.js';
 import { WalletsService } from '../wallets/wallets.service.js';
@@ -30,8 +30,9 @@ const DEFAULT_PER_PAGE = 20;
 
 /**
  * Money movements a caller starts (contract § Wallets: transact, debits, credits) and the
- * transaction history. Each movement is one call of the ledger function: one statement, one
- * transaction, idempotent when the client gives a key.
+ * transaction history. Each movement is one call of the ledger function (one statement), in one
+ * transaction or committed with others into the same hot destination, and idempotent when the
+ * client gives a key.
  */
 @Injectable()
 export class TransactionsService {
@@ -39,7 +40,7 @@ export class TransactionsService {
     private readonly wallets: WalletsService,
     private readonly ledger: LedgerRepository,
     private readonly assets: AssetsService,
-    private readonly limiter: KeyedLimiter,
+    private readonly batcher: MoveBatcher,
   ) {}
 
   /**
@@ -57,7 +58,7 @@ export class TransactionsService {
     idempotencyKey: string | undefined,
   ): Promise<MovementOutcome> {
     const { from_wallet: from, to_wallet: to, from_asset: fromAsset, to_asset: toAsset } = input;
-    await this.wallets.requireToMove(principal, from);
+    await this.wallets.requireToMove(principal, from, 'transact');
     if (from === to && fromAsset === toAsset) {
       throw new LedgerError(
         'NOTHING_TO_MOVE',
@@ -117,7 +118,7 @@ export class TransactionsService {
     address: string,
     input: AdjustmentDto,
   ): Promise<MovementOutcome> {
-    const wallet = await this.wallets.requireToMove(principal, address);
+    const wallet = await this.wallets.requireToMove(principal, address, 'debit');
     return this.adjust('debit', wallet, principal, input);
   }
 
@@ -180,7 +181,10 @@ export class TransactionsService {
     });
   }
 
-  /** Runs the movement, at most N at a time per balance touched (see {@link KeyedLimiter}). */
+  /**
+   * Runs the movement, at most N at a time per balance touched ({@link KeyedLimiter}), committed
+   * together with others into the same destination when they queue up ({@link MoveBatcher}).
+   */
   private async move(
     request: MovementRequest,
     amount: Amount,
@@ -189,10 +193,7 @@ export class TransactionsService {
     pointers: MovementPointers,
   ): Promise<MovementOutcome> {
     const command: MoveCommand = { ...request, amount, initiatedBy: principal.id, idempotency };
-    const keys: string[] = [];
-    if (request.from) keys.push(`${request.from}:${request.fromAsset}`);
-    if (request.to) keys.push(`${request.to}:${request.toAsset}`);
-    const result = await this.limiter.run(keys, () => this.ledger.move(command, pointers));
+    const result = await this.batcher.move(command, pointers);
     return { record: toMovementRecord(request, result), replayed: result.replayed };
   }
 }

@@ -1,5 +1,5 @@
 import type { Role } from '@wp/contracts';
-import { walletAllows } from './wallet-policy.js';
+import { walletAllows, walletVisible } from './wallet-policy.js';
 
 const user = { type: 'user' as const, id: 'u1' };
 const roles = (
@@ -51,13 +51,46 @@ describe('walletAllows (ARCHITECTURE § 3, § 4 "Who may move money")', () => {
     },
   );
 
-  it('lets an agent read its own wallet only, and move nothing', () => {
-    const agent = { type: 'agent' as const, id: 'p1' };
-    const own = { entityType: 'agent' as const, entityId: 'p1' };
-    expect(walletAllows(agent, own, roles(null), 'read')).toBe(true);
-    expect(walletAllows(agent, own, roles(null), 'control')).toBe(false);
-    expect(
-      walletAllows(agent, { entityType: 'agent', entityId: 'p2' }, roles('OWNER'), 'read'),
-    ).toBe(false);
+  const agent = (permissions: string[]) => ({
+    type: 'agent' as const,
+    id: 'p1',
+    agent: { organizationId: 7, projectId: 9, scopes: [], permissions },
   });
+  const projectWallet = { entityType: 'project' as const, entityId: '9' };
+  const ownWallet = { entityType: 'agent' as const, entityId: 'p1' };
+
+  it('shows an agent its project’s wallets and its own, and nothing else', () => {
+    const none = agent([]);
+    expect(walletVisible(none, projectWallet, roles(null))).toBe(true);
+    expect(walletVisible(none, ownWallet, roles(null))).toBe(true);
+    for (const other of [
+      { entityType: 'project' as const, entityId: '10' },
+      { entityType: 'agent' as const, entityId: 'p2' },
+      { entityType: 'organization' as const, entityId: '7' },
+      { entityType: 'user' as const, entityId: 'p1' },
+    ]) {
+      expect(walletVisible(none, other, roles('OWNER'))).toBe(false);
+      expect(walletAllows(agent(['wallets:transact']), other, roles('OWNER'), 'read')).toBe(false);
+    }
+    const unbound = { type: 'agent' as const, id: 'p1' };
+    expect(walletVisible(unbound, ownWallet, roles(null))).toBe(false);
+  });
+
+  it.each<[string[], boolean, boolean, boolean]>([
+    [[], false, false, false],
+    [['projects:read'], false, false, false],
+    [['wallets:read'], true, false, false],
+    [['wallets:debit'], true, true, false],
+    [['wallets:transact'], true, true, true],
+  ])(
+    'agent with %p: read %p, debit %p, transact %p, never control',
+    (prm, read, debit, transact) => {
+      for (const wallet of [projectWallet, ownWallet]) {
+        expect(walletAllows(agent(prm), wallet, roles(null), 'read')).toBe(read);
+        expect(walletAllows(agent(prm), wallet, roles(null), 'debit')).toBe(debit);
+        expect(walletAllows(agent(prm), wallet, roles(null), 'transact')).toBe(transact);
+        expect(walletAllows(agent(prm), wallet, roles(null), 'control')).toBe(false);
+      }
+    },
+  );
 });

@@ -11,7 +11,7 @@ import {
   Query,
   Res,
 } from '@nestjs/common';
-import { CurrentPrincipal, type Principal } from '@wp/security';
+import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import type { FastifyReply } from 'fastify';
 import { exactJson } from '../../common/exact-json.js';
 import { WalletAddressPipe } from './address.js';
@@ -29,6 +29,7 @@ export class WalletsController {
 
   /** `GET /wallets?entity_type=`: `{data: [wallet]}`, the wallets the caller may see. */
   @Get()
+  @AgentAccess()
   async list(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ListWalletsQuery,
@@ -41,6 +42,7 @@ export class WalletsController {
    * the current tag answers 304 without a body. Always fresh (no server-side cache).
    */
   @Get(':addressHash')
+  @AgentAccess()
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('addressHash', WalletAddressPipe) address: string,
@@ -60,6 +62,7 @@ export class WalletsController {
 
   /** `PUT /wallets/{addressHash}` with `{wallet: {entity_name?, description?}}`: `{wallet}`. */
   @Put(':addressHash')
+  @AgentAccess()
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('addressHash', WalletAddressPipe) address: string,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ValidationFailedError } from '@wp/http';
 import { Outbox } from '@wp/messaging';
-import type { Principal } from '@wp/security';
+import { AgentForbiddenError, type Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AssetsService } from '../assets/assets.service.js';
 import { LedgerRepository } from '../ledger/ledger.repository.js';
@@ -14,7 +14,7 @@ import type { EntityWalletDto } from './dto/create-entity-wallet.dto.js';
 import type { WalletChangesDto } from './dto/update-wallet.dto.js';
 import type { Wallet, WalletEntityType } from './wallet.entity.js';
 import { WalletIdentities, type WalletIdentity } from './wallet-identities.js';
-import { walletAllows, type WalletAbility } from './wallet-policy.js';
+import { walletAllows, walletVisible, type WalletAbility } from './wallet-policy.js';
 import { toWalletRecord, type WalletRecord } from './wallet.serializer.js';
 import {
   EntityNotFoundError,
@@ -69,15 +69,14 @@ export class WalletsService {
 
   /**
    * `GET /wallets`: the open wallets the caller may read (own, organizations', projects',
-   * agents'), optionally of one entity type, oldest first, with balances.
+   * agents'), optionally of one entity type, oldest first, with balances. An agent lists its
+   * project's wallets and its own agent wallet, and needs `wallets:read` for it.
+   * @throws AgentForbiddenError 403 `AGENT_FORBIDDEN` for an agent without `wallets:read`
    */
   async listVisible(principal: Principal, entityType?: WalletEntityType): Promise<WalletRecord[]> {
     let visible: Wallet[];
     if (principal.type === 'agent') {
-      visible =
-        !entityType || entityType === 'agent'
-          ? await this.wallets.findOpenOfEntity('agent', principal.id)
-          : [];
+      visible = await this.agentWallets(principal, entityType);
     } else {
       const candidates = await this.wallets.findCandidatesFor(principal.id, entityType);
       visible = candidates
@@ -96,20 +95,20 @@ export class WalletsService {
 
   /**
    * The wallet if the caller may `ability` it.
-   * @throws WalletNotFoundError (404) when it does not exist or the caller may not read it
-   * @throws InsufficientPermissionsError (403) when the caller may read but not control it
+   * @throws WalletNotFoundError (404) when it does not exist or is not visible to the caller
+   *   (`walletVisible`: for an agent, not a wallet of its project)
+   * @throws InsufficientPermissionsError (403) when the caller sees it but may not do this;
+   *   AgentForbiddenError (403 `AGENT_FORBIDDEN`) for an agent whose pass does not grant it
    */
   async require(principal: Principal, address: string, ability: WalletAbility): Promise<Wallet> {
     const found = await this.wallets.findWithRoles(
       address,
       principal.type === 'user' ? principal.id : null,
     );
-    if (!found || !walletAllows(principal, found.wallet, found.roles, 'read')) {
+    if (!found || !walletVisible(principal, found.wallet, found.roles)) {
       throw new WalletNotFoundError();
     }
-    if (ability === 'control' && !walletAllows(principal, found.wallet, found.roles, 'control')) {
-      throw new InsufficientPermissionsError(CONTROL_DENIED);
-    }
+    if (!walletAllows(principal, found.wallet, found.roles, ability)) throw denied(principal);
     return found.wallet;
   }
 
@@ -117,21 +116,23 @@ export class WalletsService {
    * The identity of a wallet the caller may move money out of, for the movement paths: from
    * memory when known (then a personal wallet costs no query, an organization's or project's
    * one the caller's roles), else as {@link require}. Whether the wallet is still open is left
-   * to the ledger function.
-   * @throws WalletNotFoundError (404), InsufficientPermissionsError (403)
+   * to the ledger function. `ability` is `debit` (debits) or `transact` (the default): the
+   * same for users, separate pass permissions for agents.
+   * @throws WalletNotFoundError (404), InsufficientPermissionsError / AgentForbiddenError (403)
    */
-  async requireToMove(principal: Principal, address: string): Promise<WalletIdentity> {
+  async requireToMove(
+    principal: Principal,
+    address: string,
+    ability: 'debit' | 'transact' = 'transact',
+  ): Promise<WalletIdentity> {
     const identity = this.identities.get(address);
-    if (!identity)
-      return this.identities.remember(await this.require(principal, address, 'control'));
+    if (!identity) return this.identities.remember(await this.require(principal, address, ability));
     const roles =
       principal.type === 'user' && identity.organizationId !== null
         ? await this.memberships.rolesOf(principal.id, identity.organizationId, identity.projectId)
         : NO_ROLES;
-    if (!walletAllows(principal, identity, roles, 'read')) throw new WalletNotFoundError();
-    if (!walletAllows(principal, identity, roles, 'control')) {
-      throw new InsufficientPermissionsError(CONTROL_DENIED);
-    }
+    if (!walletVisible(principal, identity, roles)) throw new WalletNotFoundError();
+    if (!walletAllows(principal, identity, roles, ability)) throw denied(principal);
     return identity;
   }
 
@@ -251,6 +252,37 @@ export class WalletsService {
       .map((m) => m.userId);
   }
 
+  /** An agent's wallets: its project's and its own, of one entity type if given, oldest first. */
+  private async agentWallets(
+    principal: Principal,
+    entityType: WalletEntityType | undefined,
+  ): Promise<Wallet[]> {
+    const scope = principal.agent;
+    if (
+      !scope ||
+      !walletAllows(
+        principal,
+        { entityType: 'project', entityId: String(scope.projectId) },
+        NO_ROLES,
+        'read',
+      )
+    ) {
+      throw new AgentForbiddenError('This Sentinel Pass does not grant wallets:read.');
+    }
+    const wallets = [
+      ...(!entityType || entityType === 'project'
+        ? await this.wallets.findOpenOfEntity('project', String(scope.projectId))
+        : []),
+      ...(!entityType || entityType === 'agent'
+        ? await this.wallets.findOpenOfEntity('agent', principal.id)
+        : []),
+    ];
+    return wallets.sort(
+      (a, b) =>
+        a.createdAt.getTime() - b.createdAt.getTime() || a.addressHash.localeCompare(b.addressHash),
+    );
+  }
+
   private async withBalances(wallets: Wallet[]): Promise<WalletRecord[]> {
     const balances = await this.ledger.balancesOf(wallets.map((w) => w.addressHash));
     return wallets.map((w) =>
@@ -304,6 +336,13 @@ export class WalletsService {
       }
     }
   }
+}
+
+/** The 403 of a caller who sees a wallet but may not do this with it. */
+function denied(principal: Principal): Error {
+  return principal.type === 'agent'
+    ? new AgentForbiddenError('This Sentinel Pass does not grant this on the wallet.')
+    : new InsufficientPermissionsError(CONTROL_DENIED);
 }
 
 /** Project wallets carry `metadata.organization_id` (contract § Wallet), and it must be right. */

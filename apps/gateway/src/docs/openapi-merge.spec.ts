@@ -1,0 +1,55 @@
+import { loadConfig } from '@wp/config';
+import { gatewayConfigSchema } from '../config/gateway.config.js';
+import { proxyRoutes } from '../proxy/routes.js';
+import { mergeOpenApiDocuments, type OpenApiDocument } from './openapi-merge.js';
+
+const doc = (paths: OpenApiDocument['paths'], schemas = {}): OpenApiDocument => ({
+  openapi: '3.0.0',
+  info: { title: 't', version: '1' },
+  paths,
+  components: { schemas },
+});
+
+describe('mergeOpenApiDocuments', () => {
+  const routes = proxyRoutes(loadConfig(gatewayConfigSchema, {}));
+
+  it('keeps only the paths the gateway routes to that service and tags them', () => {
+    const merged = mergeOpenApiDocuments(
+      {
+        auth: doc({
+          '/v1/api/oauth/token': { post: { operationId: 'login' } },
+          '/health/live': { get: {} },
+          '/v1/api/organizations': { get: {} }, // not auth's prefix: dropped
+        }),
+        org: doc(
+          { '/v1/api/organizations': { get: { tags: ['orgs'] }, parameters: [] } },
+          {
+            Org: { type: 'object' },
+          },
+        ),
+      },
+      routes,
+      ['wallet'],
+    );
+    expect(Object.keys(merged.paths)).toEqual(['/v1/api/oauth/token', '/v1/api/organizations']);
+    expect(merged.paths['/v1/api/oauth/token']?.['post']).toEqual({
+      operationId: 'login',
+      tags: ['auth'],
+    });
+    expect(merged.paths['/v1/api/organizations']?.['get']).toEqual({ tags: ['org', 'orgs'] });
+    expect(merged.paths['/v1/api/organizations']?.['parameters']).toEqual([]);
+    expect(merged.components?.schemas).toEqual({ Org: { type: 'object' } });
+    expect(merged.info['x-unavailable-services']).toEqual(['wallet']);
+    expect(merged.components?.['securitySchemes']).toHaveProperty('apiKey.name', 'Api-Key');
+  });
+
+  it('does not take a prefix match inside a segment', () => {
+    const merged = mergeOpenApiDocuments(
+      { wallet: doc({ '/v1/api/wallets_admin': { get: {} }, '/v1/api/wallets/{a}': { get: {} } }) },
+      routes,
+      [],
+    );
+    expect(Object.keys(merged.paths)).toEqual(['/v1/api/wallets/{a}']);
+    expect(merged.info).not.toHaveProperty('x-unavailable-services');
+  });
+});

@@ -1,0 +1,140 @@
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsISO8601,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { AGENT_PERMISSION_NAMES } from '@wp/contracts';
+import { Trim } from '../../../common/transforms.js';
+
+/** `credentialType` and the `credential_type` filter: a lower-case identifier. */
+export const CREDENTIAL_TYPE = /^[a-z][a-z0-9_]{0,49}$/;
+/** A tag: 1–50 characters after trimming, no comma (the `tags` filter is a comma list). */
+export const TAG = /^[^,]{1,50}$/;
+/** An OAuth scope token (RFC 6749 § 3.3 characters), at most 100 characters. */
+const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/;
+/** A referer pattern (docs/org.md § Sentinel Pass): no whitespace, at most 500 characters. */
+const REFERER = /^\S{1,500}$/;
+
+/** Trims each string of an array; anything else is left for the validators. */
+const TrimEach = () =>
+  Transform(({ value }: { value: unknown }) =>
+    Array.isArray(value)
+      ? (value as unknown[]).map((v) => (typeof v === 'string' ? v.trim() : v))
+      : value,
+  );
+
+/**
+ * Fields of `sentinelPass` (contract § "the service", `POST S`) but `title`, which
+ * {@link CreateSentinelPassFieldsDto} requires and {@link UpdateSentinelPassFieldsDto} does not. Arrays are deduplicated by the service.
+ */
+export class SentinelPassFieldsDto {
+  /** Required on create (see the subclasses: a parent's `@IsOptional` would win). */
+  title?: string;
+
+  /** Null or absent: empty. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(2000)
+  description?: string | null;
+
+  /** Only `project` (the pass belongs to the path's project). */
+  @IsOptional()
+  @IsIn(['project'], { message: 'must be project' })
+  entityType?: string;
+
+  /** Set to the path's `projectId`; if sent it must equal it (checked by the controller). */
+  @IsOptional()
+  entityId?: unknown;
+
+  /** Agent permission names (`@wp/contracts` AGENT_PERMISSIONS). */
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(AGENT_PERMISSION_NAMES.length * 2)
+  @IsIn(AGENT_PERMISSION_NAMES, {
+    each: true,
+    message: `each value must be one of ${AGENT_PERMISSION_NAMES.join(', ')}`,
+  })
+  permissions?: string[];
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @TrimEach()
+  @Matches(REFERER, {
+    each: true,
+    message: 'each value must be a referer pattern of 1–500 characters without whitespace',
+  })
+  allowedReferers?: string[];
+
+  @IsOptional()
+  @IsString()
+  @Matches(CREDENTIAL_TYPE, {
+    message: 'must be a lower-case identifier ([a-z][a-z0-9_]*, at most 50 characters)',
+  })
+  credentialType?: string;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(50)
+  @Matches(SCOPE, {
+    each: true,
+    message: 'each value must be an OAuth scope token (1–100 characters)',
+  })
+  scopes?: string[];
+
+  /** ISO 8601 date-time in the future; null: never expires. */
+  @IsOptional()
+  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date-time or null' })
+  expiresAt?: string | null;
+
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(20)
+  @TrimEach()
+  @Matches(TAG, { each: true, message: 'each tag must be 1–50 characters without a comma' })
+  tags?: string[];
+}
+
+/** `POST S` fields: `title` required, 1–200 characters after trimming. */
+export class CreateSentinelPassFieldsDto extends SentinelPassFieldsDto {
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  declare title: string;
+}
+
+/** `PUT S/{id}` fields: all optional; `title`, when sent, 1–200 characters. */
+export class UpdateSentinelPassFieldsDto extends SentinelPassFieldsDto {
+  @IsOptional()
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  declare title?: string;
+}
+
+/** Body of `POST S`: `{sentinelPass: {title, …}}`. */
+export class CreateSentinelPassDto {
+  @IsObject()
+  @ValidateNested()
+  @Type(() => CreateSentinelPassFieldsDto)
+  sentinelPass!: CreateSentinelPassFieldsDto;
+}
+
+/** Body of `PUT S/{id}`: `{sentinelPass: {…}}`, the fields to change (docs/org.md). */
+export class UpdateSentinelPassDto {
+  @IsObject()
+  @ValidateNested()
+  @Type(() => UpdateSentinelPassFieldsDto)
+  sentinelPass!: UpdateSentinelPassFieldsDto;
+}

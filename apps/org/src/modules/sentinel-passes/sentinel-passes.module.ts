@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { SentinelPassEvents } from './sentinel-pass-events.js';
+import { SentinelPassesController } from './sentinel-passes.controller.js';
+import { SentinelPassesRepository } from './sentinel-passes.repository.js';
+import { SentinelPassesService } from './sentinel-passes.service.js';
+import { SentinelUsageHandler } from './sentinel-usage.handler.js';
+
+/** Sentinel Pass CRUD, rotation, revocation (issue 8) and usage counting. */
+@Module({
+  controllers: [SentinelPassesController],
+  providers: [
+    SentinelPassesRepository,
+    SentinelPassEvents,
+    SentinelPassesService,
+    SentinelUsageHandler,
+  ],
+  exports: [SentinelPassesRepository, SentinelPassEvents],
+})
+export class SentinelPassesModule {}

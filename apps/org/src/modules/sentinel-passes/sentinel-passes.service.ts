@@ -1,0 +1,240 @@
+import { Injectable } from '@nestjs/common';
+import { ValidationFailedError } from '@wp/http';
+import type { Principal } from '@wp/security';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AccessService, type ProjectAccess } from '../access/access.service.js';
+import { ProjectsRepository } from '../projects/projects.repository.js';
+import { newSentinelKey } from './sentinel-key.js';
+import { SentinelPassEvents } from './sentinel-pass-events.js';
+import type { SentinelPass } from './sentinel-pass.entity.js';
+import {
+  SentinelPassAlreadyActiveError,
+  SentinelPassAlreadyRevokedError,
+  SentinelPassNotFoundError,
+  SentinelPassRevokedError,
+} from './sentinel-passes.errors.js';
+import {
+  SentinelPassesRepository,
+  type SentinelPassChanges,
+  type SentinelPassFilter,
+} from './sentinel-passes.repository.js';
+
+/** The `sentinelPass` fields of a create or update, validated by the DTO. */
+export interface SentinelPassInput {
+  title?: string;
+  description?: string | null;
+  permissions?: string[];
+  allowedReferers?: string[];
+  credentialType?: string;
+  scopes?: string[];
+  expiresAt?: string | null;
+  tags?: string[];
+}
+
+/** A pass with its key in clear: only the create and rotate answers carry one. */
+export interface PassWithKey {
+  pass: SentinelPass;
+  key: string;
+}
+
+type Where = { principal: Principal; organizationId: number; projectId: number };
+
+/**
+ * Sentinel Passes (contract § "the service", § States and transitions; ARCHITECTURE § 4
+ * "Sentinel Pass key"). Reads need `sentinelPass.read` (VIEWER+), changes
+ * `sentinelPass.manage` (ADMIN+) on the caller's effective project role; a project the caller
+ * cannot see is 404. Each command is one transaction under the organization lock (as every
+ * project command), with its `org.sentinel_pass.changed` in the outbox and, for create and
+ * delete, `project.tools_count` recomputed.
+ */
+@Injectable()
+export class SentinelPassesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessService,
+    private readonly passes: SentinelPassesRepository,
+    private readonly projects: ProjectsRepository,
+    private readonly events: SentinelPassEvents,
+  ) {}
+
+  /**
+   * `POST S`: a new active pass and its key (returned once, stored only as its hash).
+   * @throws 400 `expiresAt` not in the future; 404; 403 `FORBIDDEN`
+   */
+  async create(where: Where, input: SentinelPassInput & { title: string }): Promise<PassWithKey> {
+    const expiresAt = futureOrNull(input.expiresAt);
+    return this.dataSource.transaction(async (manager) => {
+      const { project } = await this.manageable(where, manager);
+      const { key, keyHash } = newSentinelKey();
+      const pass = await this.passes.insert(
+        {
+          id: randomUUID(),
+          organizationId: project.organizationId,
+          projectId: project.id,
+          title: input.title,
+          description: input.description ?? '',
+          entityType: 'project',
+          credentialType: input.credentialType ?? 'api_key',
+          permissions: unique(input.permissions),
+          allowedReferers: unique(input.allowedReferers),
+          scopes: unique(input.scopes),
+          tags: unique(input.tags),
+          expiresAt: expiresAt ?? null,
+          active: true,
+          keyHash,
+          lastRotated: null,
+          version: 1,
+          createdBy: where.principal.id,
+        },
+        manager,
+      );
+      await this.projects.recountTools(project.id, manager);
+      await this.events.changed(pass, manager);
+      return { pass, key };
+    });
+  }
+
+  /** `GET S`: the project's passes matching `filter`, oldest first. @throws 404 */
+  async list(where: Where, filter: SentinelPassFilter): Promise<SentinelPass[]> {
+    await this.readable(where);
+    return this.passes.listForProject(where.projectId, filter);
+  }
+
+  /**
+   * `GET /organizations/{id}/sentinel_passes`: passes of every project of the organization the
+   * caller can see (all of them for organization OWNER/ADMIN). @throws 404
+   */
+  async listForOrganization(
+    principal: Principal,
+    organizationId: number,
+    filter: SentinelPassFilter,
+  ): Promise<SentinelPass[]> {
+    const access = await this.access.organization(principal, organizationId);
+    return this.passes.listForOrganization(organizationId, principal.id, access.role, filter);
+  }
+
+  /** `GET S/{id}`. @throws 404 */
+  async get(where: Where, passId: string): Promise<SentinelPass> {
+    await this.readable(where);
+    const pass = await this.passes.find(where.projectId, passId);
+    if (!pass) throw new SentinelPassNotFoundError();
+    return pass;
+  }
+
+  /**
+   * `PUT S/{id}`: changes the fields sent (absent ones are kept; the key, `active` and the
+   * owner never change here). @throws 400; 404; 403
+   */
+  async update(where: Where, passId: string, input: SentinelPassInput): Promise<SentinelPass> {
+    const expiresAt = futureOrNull(input.expiresAt);
+    const changes: SentinelPassChanges = {};
+    if (input.title !== undefined) changes.title = input.title;
+    if (input.description !== undefined) changes.description = input.description ?? '';
+    if (input.credentialType !== undefined) changes.credentialType = input.credentialType;
+    if (input.permissions !== undefined) changes.permissions = unique(input.permissions);
+    if (input.allowedReferers !== undefined)
+      changes.allowedReferers = unique(input.allowedReferers);
+    if (input.scopes !== undefined) changes.scopes = unique(input.scopes);
+    if (input.tags !== undefined) changes.tags = unique(input.tags);
+    if (expiresAt !== undefined) changes.expiresAt = expiresAt;
+    return this.command(where, passId, (pass, manager) =>
+      this.passes.update(pass.id, changes, manager),
+    );
+  }
+
+  /**
+   * `POST S/{id}/rotate_key`: a new key; the old one is refused at once (auth swaps the hash
+   * and deny-lists tokens issued with the old key). `lastRotated` = now.
+   * @throws 409 `SENTINEL_PASS_REVOKED` for a revoked pass; 404; 403
+   */
+  async rotateKey(where: Where, passId: string): Promise<PassWithKey> {
+    const { key, keyHash } = newSentinelKey();
+    const pass = await this.command(where, passId, (current, manager) => {
+      if (!current.active) throw new SentinelPassRevokedError();
+      return this.passes.update(current.id, { keyHash, rotated: true }, manager);
+    });
+    return { pass, key };
+  }
+
+  /** `POST S/{id}/revoke`: `active` false, record kept. @throws 409 `SENTINEL_PASS_ALREADY_REVOKED` */
+  revoke(where: Where, passId: string): Promise<SentinelPass> {
+    return this.command(where, passId, (pass, manager) => {
+      if (!pass.active) throw new SentinelPassAlreadyRevokedError();
+      return this.passes.update(pass.id, { active: false }, manager);
+    });
+  }
+
+  /** `POST S/{id}/activate`: `active` true. @throws 409 `SENTINEL_PASS_ALREADY_ACTIVE` */
+  activate(where: Where, passId: string): Promise<SentinelPass> {
+    return this.command(where, passId, (pass, manager) => {
+      if (pass.active) throw new SentinelPassAlreadyActiveError();
+      return this.passes.update(pass.id, { active: true }, manager);
+    });
+  }
+
+  /** `DELETE S/{id}`: permanent; announced with `deleted: true`. @throws 404; 403 */
+  async delete(where: Where, passId: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await this.manageable(where, manager);
+      const pass = await this.passes.find(where.projectId, passId, { manager, lock: true });
+      if (!pass) throw new SentinelPassNotFoundError();
+      await this.events.deleteAndAnnounce(pass, manager);
+      await this.projects.recountTools(where.projectId, manager);
+    });
+  }
+
+  /** One managing command on one row-locked pass: change, touch the project, announce. */
+  private command(
+    where: Where,
+    passId: string,
+    change: (pass: SentinelPass, manager: EntityManager) => Promise<SentinelPass>,
+  ): Promise<SentinelPass> {
+    return this.dataSource.transaction(async (manager) => {
+      await this.manageable(where, manager);
+      const current = await this.passes.find(where.projectId, passId, { manager, lock: true });
+      if (!current) throw new SentinelPassNotFoundError();
+      const pass = await change(current, manager);
+      await this.projects.touch(where.projectId, manager);
+      await this.events.changed(pass, manager);
+      return pass;
+    });
+  }
+
+  private manageable(where: Where, manager: EntityManager): Promise<ProjectAccess> {
+    return this.access.projectWith(
+      where.principal,
+      where.organizationId,
+      where.projectId,
+      'sentinelPass.manage',
+      { manager, lock: true },
+    );
+  }
+
+  private readable(where: Where): Promise<ProjectAccess> {
+    return this.access.projectWith(
+      where.principal,
+      where.organizationId,
+      where.projectId,
+      'sentinelPass.read',
+    );
+  }
+}
+
+/** Order-preserving de-duplication; absent → []. */
+function unique(values: string[] | undefined): string[] {
+  return [...new Set(values ?? [])];
+}
+
+/**
+ * `expiresAt`: undefined stays undefined (not sent), null means never; a date must be in the
+ * future. @throws ValidationFailedError 400 at `/sentinelPass/expiresAt`
+ */
+function futureOrNull(value: string | null | undefined): Date | null | undefined {
+  if (value === undefined || value === null) return value;
+  const date = new Date(value);
+  if (date.getTime() <= Date.now()) {
+    throw ValidationFailedError.at({ pointer: '/sentinelPass/expiresAt' }, 'must be in the future');
+  }
+  return date;
+}

@@ -1,0 +1,122 @@
+import { Registry } from 'prom-client';
+import { Amount } from '../../common/amount.js';
+import type { WalletConfig } from '../../config/wallet.config.js';
+import { KeyedLimiter } from './keyed-limiter.js';
+import { LedgerError } from './ledger.errors.js';
+import {
+  BatchItemError,
+  type LedgerRepository,
+  type MoveCommand,
+  type MoveResult,
+} from './ledger.repository.js';
+import { MoveBatcher } from './move-batcher.js';
+
+/** A ledger stand-in that records its calls and answers after a tick. */
+class FakeLedger {
+  readonly calls: string[][] = [];
+  failBatch = false;
+
+  async move(command: MoveCommand): Promise<MoveResult> {
+    this.calls.push([command.referenceId!]);
+    await tick();
+    if (command.referenceId?.startsWith('poor'))
+      throw Object.assign(new Error('x'), { code: 'WL001' });
+    return result(command);
+  }
+
+  async moveBatch(commands: MoveCommand[]): Promise<(MoveResult | BatchItemError)[]> {
+    this.calls.push(commands.map((c) => c.referenceId!));
+    await tick();
+    if (this.failBatch) throw Object.assign(new Error('deadlock'), { code: '40P01' });
+    return commands.map((c) =>
+      c.referenceId?.startsWith('poor')
+        ? new BatchItemError('WL001', 'insufficient funds')
+        : result(c),
+    );
+  }
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+const result = (c: MoveCommand): MoveResult => ({
+  entryId: `entry-${c.referenceId}`,
+  replayed: false,
+  createdAt: new Date(),
+  amount: c.amount,
+  toAmount: c.amount,
+  rate: null,
+  fromBalance: null,
+  toBalance: null,
+});
+const command = (ref: string, to: string | null = 'hot'): MoveCommand => ({
+  type: 'transfer',
+  from: `from-${ref}`,
+  fromAsset: 'CREDITS',
+  amount: Amount.fromNumeric('1'),
+  to,
+  toAsset: 'CREDITS',
+  description: '',
+  metadata: {},
+  referenceId: ref,
+  initiatedBy: null,
+  idempotency: null,
+});
+
+describe('MoveBatcher', () => {
+  let ledger: FakeLedger;
+  let batcher: MoveBatcher;
+  const make = (max: number) =>
+    new MoveBatcher(
+      ledger as unknown as LedgerRepository,
+      new KeyedLimiter(3),
+      { WALLET_MOVE_BATCH_MAX: max } as WalletConfig,
+      new Registry(),
+    );
+  beforeEach(() => {
+    ledger = new FakeLedger();
+    batcher = make(4);
+  });
+  const pointers = { amount: '/transaction/amount' };
+
+  it('runs the first movement alone and batches those that queue behind it, up to the maximum', async () => {
+    const refs = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    const results = await Promise.all(refs.map((r) => batcher.move(command(r), pointers)));
+    expect(results.map((r) => r.entryId)).toEqual(refs.map((r) => `entry-${r}`));
+    expect(ledger.calls).toEqual([['a'], ['b', 'c', 'd', 'e'], ['f', 'g']]);
+  });
+
+  it('gives each movement of a batch its own outcome', async () => {
+    const outcomes = await Promise.allSettled(
+      ['a', 'poor-b', 'c'].map((r) => batcher.move(command(r), pointers)),
+    );
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(ledger.calls).toEqual([['a'], ['poor-b', 'c']]);
+    const rejected = outcomes[1] as PromiseRejectedResult;
+    expect(rejected.reason).toBeInstanceOf(LedgerError);
+    expect((rejected.reason as LedgerError).code).toBe('INSUFFICIENT_FUNDS');
+  });
+
+  it('runs the movements one by one when a batch fails as a whole', async () => {
+    ledger.failBatch = true;
+    const results = await Promise.all(
+      ['a', 'b', 'c'].map((r) => batcher.move(command(r), pointers)),
+    );
+    expect(results).toHaveLength(3);
+    expect(ledger.calls).toEqual([['a'], ['b', 'c'], ['b'], ['c']]);
+  });
+
+  it('never batches debits (no destination) or different destinations', async () => {
+    await Promise.all([
+      batcher.move(command('a', null), pointers),
+      batcher.move(command('b', null), pointers),
+      batcher.move(command('c', 'x'), pointers),
+      batcher.move(command('d', 'y'), pointers),
+    ]);
+    expect(ledger.calls.every((call) => call.length === 1)).toBe(true);
+  });
+
+  it('does not batch when the maximum is 1', async () => {
+    batcher = make(1);
+    await Promise.all(['a', 'b', 'c'].map((r) => batcher.move(command(r), pointers)));
+    expect(ledger.calls).toEqual([['a'], ['b'], ['c']]);
+  });
+});

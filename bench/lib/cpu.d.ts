@@ -1,0 +1,12 @@
+// Types of cpu.js for TypeScript benches.
+export interface CpuUsed {
+  /** CPU ms per named process group (null when unreadable), `self` = this process. */
+  [group: string]: number | null;
+  self: number;
+  /** Everything else on the machine, ms. */
+  rest: number | null;
+  /** Busy share of the machine over the measurement, 0-1. */
+  busyShare: number | null;
+}
+
+export function cpuMeter(pids: Record<string, number | number[]>): { end(): CpuUsed };

@@ -1,0 +1,36 @@
+import { AGENT_PERMISSION_NAMES, agentCan, agentCanMap } from './agent-permissions.js';
+import { projectCanMap } from './permissions.js';
+
+describe('agent permissions (issue 8)', () => {
+  it('grants exactly the mapped project permissions, and nothing for unknown names', () => {
+    expect(agentCan(['projects:read'], 'project.read')).toBe(true);
+    expect(agentCan(['projects:read'], 'project.update')).toBe(false);
+    expect(agentCan(['wallets:debit'], 'wallet.read')).toBe(true);
+    expect(agentCan(['wallets:debit'], 'wallet.debit')).toBe(true);
+    expect(agentCan(['wallets:debit'], 'wallet.transact')).toBe(false);
+    expect(agentCan(['wallets:transact'], 'wallet.transact')).toBe(true);
+    expect(agentCan(['projects.read', 'toString', '__proto__'], 'project.read')).toBe(false);
+    expect(agentCan([], 'project.read')).toBe(false);
+  });
+
+  it('never grants management, keys, secrets or pass management to any agent', () => {
+    for (const permission of [
+      'project.update',
+      'project.delete',
+      'project.manageMembers',
+      'project.manageKeys',
+      'project.viewSecrets',
+      'sentinelPass.manage',
+    ] as const) {
+      expect(agentCan(AGENT_PERMISSION_NAMES, permission)).toBe(false);
+    }
+  });
+
+  it('gives meta.can the same nested shape as for users', () => {
+    const map = agentCanMap(['projects:read', 'wallets:read']);
+    expect(Object.keys(map).sort()).toEqual(Object.keys(projectCanMap('VIEWER')).sort());
+    expect(map['project']).toMatchObject({ read: true, update: false });
+    expect(map['wallet']).toMatchObject({ read: true, debit: false, transact: false });
+    expect(map['sentinelPass']).toMatchObject({ read: false, manage: false });
+  });
+});

@@ -1,0 +1,142 @@
+import { generateKeyPairSync } from 'node:crypto';
+import type { ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { DomainError } from '@wp/http';
+import { AGENT_ACCESS } from './agent-access.js';
+import { JwtAuthGuard } from './jwt-auth.guard.js';
+import type { Principal } from './principal.js';
+import { RevocationList } from './revocation-list.js';
+import type { SecurityOptions } from './security.options.js';
+
+/** A Redis stand-in holding a set of keys: what `RevocationList.isRevoked` asks with EXISTS. */
+class FakeRedis {
+  readonly keys = new Set<string>();
+  calls = 0;
+  exists(...keys: string[]): Promise<number> {
+    this.calls++;
+    return Promise.resolve(keys.filter((k) => this.keys.has(k)).length);
+  }
+}
+
+const agent: Principal = {
+  type: 'agent',
+  id: '5b1c2a4e-6a47-4e8f-9d7c-0a1b2c3d4e5f',
+  email: null,
+  sessionId: 'agent-sid-epoch-0',
+  tokenId: 'jti-1',
+  appId: 'app',
+  expiresAt: Math.floor(Date.now() / 1000) + 900,
+  agent: { organizationId: 7, projectId: 70, scopes: [], permissions: ['projects:read'] },
+};
+
+function contextFor(
+  params: Record<string, string | undefined>,
+  optedIn: boolean,
+): { context: ExecutionContext; request: { user?: Principal } } {
+  const handler = () => undefined;
+  if (optedIn) Reflect.defineMetadata(AGENT_ACCESS, true, handler);
+  class Controller {}
+  const request = { headers: { authorization: 'Bearer aaa.bbb.ccc' }, params } as {
+    headers: Record<string, string>;
+    params: Record<string, string | undefined>;
+    user?: Principal;
+  };
+  const context = {
+    getHandler: () => handler,
+    getClass: () => Controller,
+    switchToHttp: () => ({ getRequest: () => request }),
+  } as unknown as ExecutionContext;
+  return { context, request };
+}
+
+function guardWith(principal: Principal, confineAgents: boolean) {
+  const redis = new FakeRedis();
+  const options: SecurityOptions = {
+    jwtPublicKey: generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey,
+    jwtIssuer: 'test',
+    adminAccessTokens: [],
+    confineAgents,
+  };
+  const guard = new JwtAuthGuard(new Reflector(), new RevocationList(redis as never), options);
+  // Signature verification is passport's (covered by the e2e suites): stand it in here.
+  (guard as unknown as { verify: () => Promise<Principal> }).verify = () => Promise.resolve(principal);
+  return { guard, redis };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<{ status: number; code: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    const e = error as DomainError;
+    return { status: e.status, code: e.code };
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('JwtAuthGuard', () => {
+  it('refuses a token whose session (an agent pass epoch) is deny-listed, in one Redis call', async () => {
+    const { guard, redis } = guardWith(agent, true);
+    const { context } = contextFor({ organizationId: '7', projectId: '70' }, true);
+    await expect(guard.canActivate(context)).resolves.toBe(true);
+    expect(redis.calls).toBe(1);
+    redis.keys.add(`revoked:sid:${agent.sessionId}`);
+    expect(await refusal(guard.canActivate(context))).toEqual({
+      status: 401,
+      code: 'TOKEN_REVOKED',
+    });
+    expect(redis.calls).toBe(2);
+  });
+
+  it('lets an agent through an @AgentAccess route of its own organization and project', async () => {
+    const { guard } = guardWith(agent, true);
+    const { context, request } = contextFor({ organizationId: '7', projectId: '70' }, true);
+    await expect(guard.canActivate(context)).resolves.toBe(true);
+    expect(request.user).toBe(agent);
+  });
+
+  it('answers an agent 403 AGENT_FORBIDDEN on a route that is not opened to agents', async () => {
+    const { guard } = guardWith(agent, true);
+    for (const params of [{}, { organizationId: '7' }, { organizationId: '7', projectId: '70' }]) {
+      expect(await refusal(guard.canActivate(contextFor(params, false).context))).toEqual({
+        status: 403,
+        code: 'AGENT_FORBIDDEN',
+      });
+    }
+  });
+
+  it('answers an agent 404 when the path names another organization or project, opened or not', async () => {
+    const { guard } = guardWith(agent, true);
+    for (const optedIn of [true, false]) {
+      for (const params of [
+        { organizationId: '8' },
+        { orgId: '8', projectId: '70' },
+        { organizationId: '7', projectId: '71' },
+      ]) {
+        expect(await refusal(guard.canActivate(contextFor(params, optedIn).context))).toEqual({
+          status: 404,
+          code: 'NOT_FOUND',
+        });
+      }
+    }
+  });
+
+  it('refuses an agent token without a project binding everywhere', async () => {
+    const { guard } = guardWith({ ...agent, agent: undefined }, true);
+    expect(await refusal(guard.canActivate(contextFor({}, true).context))).toEqual({
+      status: 403,
+      code: 'AGENT_FORBIDDEN',
+    });
+  });
+
+  it('leaves agents alone in a service that does not confine them, and never confines users', async () => {
+    const loose = guardWith(agent, false).guard;
+    await expect(
+      loose.canActivate(contextFor({ organizationId: '8' }, false).context),
+    ).resolves.toBe(true);
+    const user: Principal = { ...agent, type: 'user', agent: undefined };
+    const strict = guardWith(user, true).guard;
+    await expect(
+      strict.canActivate(contextFor({ organizationId: '8' }, false).context),
+    ).resolves.toBe(true);
+  });
+});
