@@ -9,4 +9,8 @@ export interface CpuUsed {
   busyShare: number | null;
 }
 
-export function cpuMeter(pids: Record<string, number | number[]>): { end(): CpuUsed };
+/** `mainThreads`: {name: pid} of processes in `pids` whose main thread is also reported alone. */
+export function cpuMeter(
+  pids: Record<string, number | number[]>,
+  mainThreads?: Record<string, number>,
+): { end(): CpuUsed };
