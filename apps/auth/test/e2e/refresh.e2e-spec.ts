@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app.js';
 import { countRows, registerActive, tokensOf, type Tokens } from '../support/flows.js';
 import { RefreshHints } from '../../src/modules/sessions/refresh-hints.js';
+import { SessionsRepository } from '../../src/modules/sessions/sessions.repository.js';
 import { SessionsService } from '../../src/modules/sessions/sessions.service.js';
 import { TokenService } from '../../src/modules/sessions/token.service.js';
 import { UsersRepository } from '../../src/modules/users/users.repository.js';
@@ -218,7 +220,11 @@ describe('auth: refresh token rotation in families', () => {
       },
     });
     await ctx.db.query(`UPDATE app_user SET first_name = 'Ada' WHERE id = $1`, [session.userId]);
+    const lookup = jest.spyOn(ctx.app.get(SessionsRepository), 'findByTokenHash');
     const renamed = await refresh(session.refreshToken);
+    const lookups = lookup.mock.calls.length;
+    lookup.mockRestore();
+    expect(lookups).toBe(1); // the hinted rotation matched nothing: full path
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json().data.attributes.firstName).toBe('Ada');
     const next = tokensOf(renamed.json());
@@ -228,6 +234,37 @@ describe('auth: refresh token rotation in families', () => {
     expect(refused.statusCode).toBe(401);
     expect(refused.json().errors[0].code).toBe('REFRESH_TOKEN_INVALID');
     expect((await family(await familyOf(session.accessToken))).generation).toBe(1);
+  });
+
+  it('rotates on the single-statement path, without the lookup, for an account without email (phone only)', async () => {
+    const userId = randomUUID();
+    const phone = `+1415555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
+    await ctx.db.query(
+      `INSERT INTO app_user (id, email, phone, password_hash, status, first_name, last_name)
+       VALUES ($1, NULL, $2, 'x', 'active', 'Grace', 'Hopper')`,
+      [userId, phone],
+    );
+    const appId = (await ctx.db.query<{ id: string }[]>('SELECT id FROM client_application'))[0].id;
+    const account = await ctx.app.get(UsersRepository).findById(userId);
+    const opened = await ctx.app.get(SessionsService).open(account!, appId);
+    const lookup = jest.spyOn(ctx.app.get(SessionsRepository), 'findByTokenHash');
+    try {
+      const first = await refresh(opened.data.attributes.refreshToken);
+      expect(first.statusCode).toBe(200);
+      expect(first.json().data.attributes).toMatchObject({
+        email: '',
+        firstName: 'Grace',
+        lastName: 'Hopper',
+      });
+      const second = await refresh(tokensOf(first.json()).refreshToken);
+      expect(second.statusCode).toBe(200);
+      expect(lookup).not.toHaveBeenCalled(); // both rotations were one statement each
+      expect((await family(await familyOf(tokensOf(second.json()).accessToken))).generation).toBe(
+        2,
+      );
+    } finally {
+      lookup.mockRestore();
+    }
   });
 
   it('rotates a token this process holds no hint for (another replica issued it), then hints the new one', async () => {
