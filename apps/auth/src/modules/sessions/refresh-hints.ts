@@ -4,9 +4,9 @@ import type { PresentedRefreshToken } from './sessions.repository.js';
 const MAX_HINTS = 50_000;
 
 /**
- * What this process knows about refresh tokens it issued itself (at login or rotation), by
- * token hash: the family, client application and user profile the next rotation signs into
- * the new access token. With a hint, refresh skips its lookup query and rotates with ONE
+ * What this process knows about refresh tokens it issued itself (opening or rotating a
+ * session), by token hash: the family, client application and user profile the next rotation
+ * signs into the new access token. With a hint, refresh skips its lookup query and rotates with ONE
  * statement whose conditions re-check everything the hint claims (the token is still current,
  * the family live, the user active with the same profile), so a stale or wrong hint only costs
  * a fallback to the full path — the database stays the only authority. Single use: taking a
