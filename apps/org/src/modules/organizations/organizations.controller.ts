@@ -1,15 +1,5 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Query,
-  UseInterceptors,
-} from '@nestjs/common';
-import { ETagInterceptor, document, IntIdPipe, type Document, type Resource } from '@wp/http';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { document, IntIdPipe, WithETag, type Document, type Resource } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { toProjectResource } from '../projects/project.serializer.js';
 import { CreateOrganizationDto } from './dto/create-organization.dto.js';
@@ -70,10 +60,10 @@ export class OrganizationsController {
   /**
    * `GET /organizations/{organizationId}`: `data.id` equals the requested id; `include` adds
    * `included` resources and the matching `relationships`; `meta` repeats the caller's
-   * `role`/`can` at the top level.
+   * `role`/`can` at the top level. Weak `ETag`; `If-None-Match` → 304 (docs/org.md § ETags).
    */
   @Get(':organizationId')
-  @UseInterceptors(ETagInterceptor) // ARCHITECTURE § 4 Caching: single-resource GETs carry ETag
+  @WithETag()
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

@@ -8,18 +8,19 @@ import {
   Patch,
   Post,
   Query,
-  UseInterceptors,
+  Res,
 } from '@nestjs/common';
 import {
-  ETagInterceptor,
   document,
   IntIdPipe,
   parseIsoInstant,
   ValidationFailedError,
+  WithETag,
   type Document,
   type Resource,
 } from '@wp/http';
 import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
+import type { FastifyReply } from 'fastify';
 import { toApiKeyResource } from '../api-keys/api-key.serializer.js';
 import { toLlmApiKeyResource } from '../llm-keys/llm-api-key.serializer.js';
 import { toSentinelPassResource } from '../sentinel-passes/sentinel-pass.serializer.js';
@@ -76,21 +77,25 @@ export class ProjectsController {
    * `GET P/{projectId}`: `secret=true` adds `meta.secrets` {publicKey, secretKey} (the oldest
    * unexpired pair; null when none); `include` adds `included` with `users`, `apiKey` and
    * `llm_api_keys` resources, `sentinelPasses` the project's passes (`studio_tool`, never keys)
-   * and the relationships.
+   * and the relationships. Weak `ETag`; `If-None-Match` → 304; with `secret=true`,
+   * `Cache-Control: no-store` (docs/org.md § ETags).
    */
   @Get(':projectId')
-  @UseInterceptors(ETagInterceptor) // ARCHITECTURE § 4 Caching: single-resource GETs carry ETag
   @AgentAccess()
+  @WithETag()
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
     @Param('projectId', IntIdPipe) projectId: number,
     @Query() query: ProjectQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ProjectDocument> {
     const view = await this.projects.get(principal, organizationId, projectId, {
       secret: query.secret ?? false,
       include: query.include ?? [],
     });
+    // A secret key must not land in any cache, not even the caller's own.
+    if (view.secrets !== undefined) void reply.header('cache-control', 'no-store');
     return toProjectDocument(view, (query.include ?? []).length > 0);
   }
 

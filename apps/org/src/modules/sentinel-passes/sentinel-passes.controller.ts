@@ -1,21 +1,10 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Post,
-  Put,
-  Query,
-  UseInterceptors,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   document,
-  ETagInterceptor,
   IntIdPipe,
   UuidPipe,
   ValidationFailedError,
+  WithETag,
   type Document,
   type Resource,
 } from '@wp/http';
@@ -89,10 +78,10 @@ export class SentinelPassesController {
     return document(passes.map((p) => toSentinelPassResource(p, now)));
   }
 
-  /** `GET S/{passId}` → the pass, with an `ETag` (304 on a matching `If-None-Match`). */
+  /** `GET S/{passId}` → the pass; weak `ETag`, `If-None-Match` → 304 (docs/org.md § ETags). */
   @Get(`${S}/:passId`)
   @AgentAccess()
-  @UseInterceptors(ETagInterceptor)
+  @WithETag()
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

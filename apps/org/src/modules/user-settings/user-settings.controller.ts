@@ -1,14 +1,5 @@
-import {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Query,
-  UseInterceptors,
-} from '@nestjs/common';
-import { ETagInterceptor } from '@wp/http';
+import { Body, Controller, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
+import { WithETag } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { ClientQueryDto, UserSettingsQueryDto } from './dto/user-settings-query.dto.js';
 import {
@@ -30,11 +21,11 @@ export class UserSettingsController {
   constructor(private readonly settings: UserSettingsService) {}
 
   /**
-   * `GET /user_settings?client=web&includes=dashboard`, with an `ETag` (304 on a matching
-   * `If-None-Match`).
+   * `GET /user_settings?client=web&includes=dashboard`; one resource per user and client: weak
+   * `ETag`, `If-None-Match` → 304 (docs/org.md § ETags).
    */
   @Get()
-  @UseInterceptors(ETagInterceptor)
+  @WithETag()
   get(
     @CurrentPrincipal() principal: Principal,
     @Query() query: UserSettingsQueryDto,
