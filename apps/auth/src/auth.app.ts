@@ -2,12 +2,15 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createServiceApp } from '@wp/platform';
 import { AuthAppModule } from './app.module.js';
 import type { AuthConfig } from './config/auth.config.js';
+import { installOAuthTokenRequestParsing } from './modules/sessions/oauth-token-request.js';
 
 /** The auth service application, not yet listening (main and tests). */
-export function createAuthApp(config: AuthConfig): Promise<NestFastifyApplication> {
-  return createServiceApp(AuthAppModule.forRoot(config), {
+export async function createAuthApp(config: AuthConfig): Promise<NestFastifyApplication> {
+  const app = await createServiceApp(AuthAppModule.forRoot(config), {
     config,
     service: 'auth',
     globalPrefix: 'v1/api',
   });
+  await installOAuthTokenRequestParsing(app);
+  return app;
 }

@@ -85,6 +85,57 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     );
   }
 
+  it('speaks RFC 6749 too: form-urlencoded body, HTTP Basic client credentials, access_token fields', async () => {
+    const pass = await upsertPass(ctx, events, { permissions: ['projects:read'] });
+    const form = await ctx.post(
+      '/v1/api/oauth/token',
+      new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: pass.passId,
+        client_secret: pass.key,
+      }).toString(),
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    );
+    expect(form.statusCode).toBe(200);
+    const body = form.json();
+    expect(body).toMatchObject({ token_type: 'Bearer', expires_in: 900 });
+    expect(body.access_token).toBe(body.data.attributes.accessToken);
+
+    const basic = Buffer.from(
+      `${encodeURIComponent(pass.passId)}:${encodeURIComponent(pass.key)}`,
+    ).toString('base64');
+    const viaHeader = await ctx.post('/v1/api/oauth/token', 'grant_type=client_credentials', {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${basic}`,
+    });
+    expect(viaHeader.statusCode).toBe(200);
+    expect(viaHeader.json().data.id).toBe(pass.passId);
+
+    const wrong = Buffer.from(`${pass.passId}:sp_wrong`).toString('base64');
+    const refused = await ctx.post(
+      '/v1/api/oauth/token',
+      { grant_type: 'client_credentials' },
+      { authorization: `Basic ${wrong}` },
+    );
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().errors[0].code).toBe('INVALID_CLIENT');
+
+    const both = await ctx.post(
+      '/v1/api/oauth/token',
+      { grant_type: 'client_credentials', client_id: pass.passId, client_secret: pass.key },
+      { authorization: `Basic ${basic}` },
+    );
+    expect(both.statusCode).toBe(400);
+
+    const passwordForm = await ctx.post(
+      '/v1/api/oauth/token',
+      'username=nobody%40example.com&password=wrong-password',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+    );
+    expect(passwordForm.statusCode).toBe(401);
+    expect(passwordForm.json().errors[0].code).toBe('INVALID_CREDENTIALS');
+  });
+
   it('exchanges a valid pass id and key for an agent access token with the pass claims and no refresh token', async () => {
     const pass = await upsertPass(ctx, events, {
       scopes: ['org:read'],

@@ -28,6 +28,10 @@ export interface AgentSessionResource {
       lastName: '';
     };
   };
+  /** RFC 6749 § 5.1 fields, so standard OAuth 2.0 client libraries read the token too. */
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
 }
 
 export interface ExchangeRequest {
@@ -107,6 +111,7 @@ export class AgentTokenService {
       pass.expiresAt ? { notAfter: Math.floor(pass.expiresAt.getTime() / 1000) } : {},
     );
     note(200, null);
+    const expiresIn = issued.claims.exp - issued.claims.iat;
     return {
       data: {
         id: pass.id,
@@ -114,12 +119,15 @@ export class AgentTokenService {
         attributes: {
           accessToken: issued.token,
           tokenType: 'Bearer',
-          expiresIn: issued.claims.exp - issued.claims.iat,
+          expiresIn,
           email: '',
           firstName: '',
           lastName: '',
         },
       },
+      access_token: issued.token,
+      token_type: 'Bearer',
+      expires_in: expiresIn,
     };
   }
 }
