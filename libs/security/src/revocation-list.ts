@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import {
   Inject,
   Injectable,
@@ -12,8 +14,10 @@ const JTI = (jti: string) => `revoked:jti:${jti}`;
 const SID = (sid: string) => `revoked:sid:${sid}`;
 /** Pub/sub channel (under `REDIS_KEY_PREFIX`) on which every revocation is announced. */
 export const REVOCATIONS_CHANNEL = 'revocations';
-/** How long a "not revoked" answer may be reused (ARCHITECTURE § 3: refused within 1 s). */
+/** The longest a revoked token may still be accepted (ARCHITECTURE § 3: within 1 s). */
 export const DEFAULT_REVOCATION_CACHE_MS = 1000;
+/** How often each process sends itself a heartbeat through the channel. */
+const HEARTBEAT_MS = 200;
 const MAX_CACHED = 50_000;
 
 /**
@@ -22,22 +26,29 @@ const MAX_CACHED = 50_000;
  * anyway. Every service checks it on every authenticated request, so a logout takes effect
  * everywhere.
  *
- * A "not revoked" answer is remembered per (`jti`, `sid`) for `revocationCacheMs` (default
- * 1000 ms, the bound ARCHITECTURE allows), which saves the Redis round trip of most requests.
- * Revocations are also announced on the `revocations` pub/sub channel, and every process drops
- * its remembered answers when one arrives, so in practice a revoked token is refused at once
- * everywhere; the 1 s bound only matters for a message lost in flight. Remembering is on only
- * while this process's subscription is live (off from a disconnect until it is subscribed
- * again), and an answer read while an announcement arrived is not remembered.
+ * "Not revoked" answers are remembered per token, because every revocation is also announced
+ * on the `revocations` pub/sub channel and each process forgets the answers it concerns (or all,
+ * for a session) as it arrives: in practice a revoked token is refused at once everywhere. The
+ * bound when announcements stop arriving (a dead connection): each process publishes a
+ * heartbeat to itself every 200 ms; Redis delivers a channel's messages in the order they were
+ * published, so once its own heartbeat sent at `t` is back, every revocation made before `t` has
+ * been seen. Remembered answers are used only while such a `t` is less than
+ * `revocationCacheMs` (default 1000 ms) old — a revoked token is refused within that bound
+ * whatever happens to the subscription. An answer read while an announcement arrived is not
+ * remembered; answers are kept until the token expires or the cache is full.
  */
 @Injectable()
 export class RevocationList implements OnModuleInit, OnApplicationShutdown {
   private readonly cacheMs: number;
-  /** `jti\nsid` → epoch ms until which "not revoked" may be reused. */
-  private readonly notRevoked = new Map<string, number>();
+  /** `jti` → its `sid` and expiry (epoch s), for tokens Redis said were not revoked. */
+  private readonly notRevoked = new Map<string, { sid: string; expiresAt: number }>();
+  private readonly bySession = new Map<string, Set<string>>();
   private subscriber?: Redis;
-  private live = false;
-  /** Bumped on every announcement and subscription change: answers read across it are not kept. */
+  private heartbeat?: NodeJS.Timeout;
+  private readonly self = randomBytes(8).toString('hex');
+  /** `performance.now()` at which the last own heartbeat that came back was sent. */
+  private freshAsOf = -Infinity;
+  /** Bumped on every announcement: answers read across one are not remembered. */
   private generation = 0;
 
   constructor(
@@ -47,28 +58,26 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
     this.cacheMs = options?.revocationCacheMs ?? DEFAULT_REVOCATION_CACHE_MS;
   }
 
-  /** Subscribes to revocation announcements (no cache when Redis cannot be duplicated). */
+  /** Subscribes to announcements and starts the heartbeat (nothing when caching is off). */
   onModuleInit(): void {
     if (this.cacheMs <= 0 || typeof this.redis.duplicate !== 'function') return;
     const subscriber = this.redis.duplicate();
     this.subscriber = subscriber;
     const channel = this.channel();
-    subscriber.on('error', () => undefined); // reconnects by itself
-    subscriber.on('close', () => this.invalidate(false));
-    subscriber.on('ready', () => {
-      // ioredis re-subscribes after a reconnect; remembering resumes once that is confirmed.
-      subscriber.subscribe(channel).then(
-        () => this.invalidate(true),
-        () => this.invalidate(false),
-      );
+    subscriber.on('error', () => undefined); // reconnects (and re-subscribes) by itself
+    subscriber.on('message', (from: string, message: string) => {
+      if (from === channel) this.onMessage(message);
     });
-    subscriber.on('message', (from: string) => {
-      if (from === channel) this.invalidate(this.live);
-    });
+    subscriber.subscribe(channel).catch(() => undefined);
+    this.heartbeat = setInterval(() => {
+      this.redis.publish(channel, `hb:${this.self}:${performance.now()}`).catch(() => undefined);
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.invalidate(false);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.freshAsOf = -Infinity;
     await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
   }
 
@@ -84,33 +93,63 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
     await this.announce(`sid:${sid}`);
   }
 
-  /** Whether the token or its session is deny-listed (Redis, or a "no" at most 1 s old). */
-  async isRevoked(jti: string, sid: string): Promise<boolean> {
-    const key = `${jti}\n${sid}`;
-    const now = Date.now();
-    if (this.live) {
-      const until = this.notRevoked.get(key);
-      if (until !== undefined && until > now) return false;
-    }
+  /**
+   * Whether the token or its session is deny-listed: from Redis, or a remembered "no" while
+   * announcements are known to arrive (see the class).
+   * @param expiresAt the token's `exp` (epoch s): how long a "no" may be remembered at most
+   */
+  async isRevoked(jti: string, sid: string, expiresAt = 0): Promise<boolean> {
+    const fresh = performance.now() - this.freshAsOf < this.cacheMs;
+    const known = fresh ? this.notRevoked.get(jti) : undefined;
+    if (known && known.sid === sid && known.expiresAt > Date.now() / 1000) return false;
     const generation = this.generation;
     const revoked = (await this.redis.exists(JTI(jti), SID(sid))) > 0;
-    if (!revoked && this.live && generation === this.generation) {
-      if (this.notRevoked.size >= MAX_CACHED) this.notRevoked.clear();
-      this.notRevoked.set(key, now + this.cacheMs);
-    }
+    if (!revoked && this.subscriber && generation === this.generation)
+      this.remember(jti, sid, expiresAt);
     return revoked;
   }
 
-  /** Tells every process (this one first) to forget its "not revoked" answers. */
+  /** Forgets here at once, then tells every other process. */
   private async announce(what: string): Promise<void> {
-    this.invalidate(this.live);
+    this.onMessage(what);
     await this.redis.publish(this.channel(), what);
   }
 
-  private invalidate(live: boolean): void {
+  private onMessage(message: string): void {
+    if (message.startsWith('hb:')) {
+      const [, from, sentAt] = message.split(':');
+      if (from === this.self) this.freshAsOf = Math.max(this.freshAsOf, Number(sentAt));
+      return;
+    }
     this.generation++;
+    const id = message.slice(4);
+    if (message.startsWith('jti:')) this.forget(id);
+    else if (message.startsWith('sid:'))
+      for (const jti of this.bySession.get(id) ?? []) this.forget(jti);
+    else this.clear(); // unknown announcement: be safe
+  }
+
+  private remember(jti: string, sid: string, expiresAt: number): void {
+    if (expiresAt <= Date.now() / 1000) return;
+    if (this.notRevoked.size >= MAX_CACHED) this.clear();
+    this.notRevoked.set(jti, { sid, expiresAt });
+    let jtis = this.bySession.get(sid);
+    if (!jtis) this.bySession.set(sid, (jtis = new Set()));
+    jtis.add(jti);
+  }
+
+  private forget(jti: string): void {
+    const known = this.notRevoked.get(jti);
+    if (!known) return;
+    this.notRevoked.delete(jti);
+    const jtis = this.bySession.get(known.sid);
+    jtis?.delete(jti);
+    if (jtis?.size === 0) this.bySession.delete(known.sid);
+  }
+
+  private clear(): void {
     this.notRevoked.clear();
-    this.live = live;
+    this.bySession.clear();
   }
 
   /** Channels are not prefixed by ioredis: the key prefix keeps deployments apart. */
