@@ -102,6 +102,19 @@ describe('RevocationList (real Redis)', () => {
     expect(performance.now() - started).toBeLessThan(300 + 100);
   });
 
+  it('forgets every remembered answer when heartbeats come back after a gap', async () => {
+    const here = await service(300);
+    const there = await service(300);
+    expect(await here.list.isRevoked('jti-k', 'sid-k', exp())).toBe(false);
+    const subscriber = internals(here.list).subscriber;
+    await subscriber.unsubscribe(); // announcements and heartbeats lost from here on
+    await there.list.revokeToken('jti-k', exp());
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    await subscriber.subscribe(`${prefix}revocations`); // back, the revocation never seen
+    await until(() => performance.now() - internals(here.list).freshAsOf < 300, 1000);
+    expect(await here.list.isRevoked('jti-k', 'sid-k', exp())).toBe(true);
+  });
+
   it('asks Redis every time with revocationCacheMs 0', async () => {
     const redis = new Redis(url, { keyPrefix: prefix });
     clients.push(redis);

@@ -34,8 +34,10 @@ const MAX_CACHED = 50_000;
  * published, so once its own heartbeat sent at `t` is back, every revocation made before `t` has
  * been seen. Remembered answers are used only while such a `t` is less than
  * `revocationCacheMs` (default 1000 ms) old — a revoked token is refused within that bound
- * whatever happens to the subscription. An answer read while an announcement arrived is not
- * remembered; answers are kept until the token expires or the cache is full.
+ * whatever happens to the subscription — and when heartbeats come back after such a gap,
+ * everything remembered is forgotten (announcements may have been lost in it). Answers are
+ * remembered only while heartbeats arrive, never across an announcement, and kept until the
+ * token expires or the cache is full.
  */
 @Injectable()
 export class RevocationList implements OnModuleInit, OnApplicationShutdown {
@@ -99,14 +101,21 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
    * @param expiresAt the token's `exp` (epoch s): how long a "no" may be remembered at most
    */
   async isRevoked(jti: string, sid: string, expiresAt = 0): Promise<boolean> {
-    const fresh = performance.now() - this.freshAsOf < this.cacheMs;
+    const fresh = this.fresh();
     const known = fresh ? this.notRevoked.get(jti) : undefined;
     if (known && known.sid === sid && known.expiresAt > Date.now() / 1000) return false;
     const generation = this.generation;
     const revoked = (await this.redis.exists(JTI(jti), SID(sid))) > 0;
-    if (!revoked && this.subscriber && generation === this.generation)
+    // Only while announcements are known to arrive (else one could be missed before a reconnect).
+    if (!revoked && fresh && this.fresh() && generation === this.generation) {
       this.remember(jti, sid, expiresAt);
+    }
     return revoked;
+  }
+
+  /** Whether an own heartbeat sent less than `cacheMs` ago has come back. */
+  private fresh(): boolean {
+    return performance.now() - this.freshAsOf < this.cacheMs;
   }
 
   /** Forgets here at once, then tells every other process. */
@@ -118,7 +127,13 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
   private onMessage(message: string): void {
     if (message.startsWith('hb:')) {
       const [, from, sentAt] = message.split(':');
-      if (from === this.self) this.freshAsOf = Math.max(this.freshAsOf, Number(sentAt));
+      if (from !== this.self) return;
+      // Back after a gap (reconnect): announcements may have been lost in it, forget everything.
+      if (!this.fresh()) {
+        this.generation++;
+        this.clear();
+      }
+      this.freshAsOf = Math.max(this.freshAsOf, Number(sentAt));
       return;
     }
     this.generation++;
