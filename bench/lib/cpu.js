@@ -13,7 +13,10 @@ try {
   // keep the usual 100
 }
 
-/** utime + stime of a process (all its threads), in ms; null if unreadable. */
+/**
+ * utime + stime of a process (all its threads), in ms; null if unreadable. `pid` may also be
+ * `<pid>/task/<tid>`: one thread.
+ */
 function processCpuMs(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -51,9 +54,13 @@ function groupCpuMs(pids) {
  * processes, by this process (`self`), by everything else (`rest`), and the machine's busy
  * share (0-1).
  * @param {Record<string, number | number[]>} pids e.g. {auth: 123, postgres: [456, 457]}
+ * @param {Record<string, number>} mainThreads e.g. {authMain: 123}: the main (event loop)
+ *   thread of a process listed in `pids`, reported on its own and not added to the sums
  */
-function cpuMeter(pids) {
+function cpuMeter(pids, mainThreads = {}) {
   const groups = Object.entries(pids).map(([k, v]) => [k, Array.isArray(v) ? v : [v]]);
+  const threads = Object.entries(mainThreads).map(([k, pid]) => [k, `${pid}/task/${pid}`]);
+  const threadStart = new Map(threads.map(([k, path]) => [k, processCpuMs(path)]));
   const start = {
     procs: new Map(groups.map(([k, list]) => [k, groupCpuMs(list)])),
     self: process.cpuUsage(),
@@ -73,6 +80,11 @@ function cpuMeter(pids) {
         }
         used[name] = sum;
         ours += sum ?? 0;
+      }
+      for (const [name, path] of threads) {
+        const now = processCpuMs(path);
+        const then = threadStart.get(name);
+        used[name] = now === null || then === null ? null : now - then;
       }
       const self = process.cpuUsage(start.self);
       used.self = (self.user + self.system) / 1000;

@@ -37,6 +37,15 @@ async function migrate(benchEnv, service) {
   }
 }
 
+/**
+ * Extra Node flags for the started services from `BENCH_PROFILE_DIR`: each service writes a V8
+ * CPU profile (`<service>.cpuprofile`, open in Chrome DevTools) there when it stops.
+ */
+function nodeArgs(name) {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+}
+
 class ServiceProcess {
   constructor(name, port, child) {
     this.name = name;
@@ -137,11 +146,15 @@ class BenchStack {
   async spawn(name, extraEnv, port) {
     const env = { ...this.benchEnv.env, ...extraEnv };
     if (name !== 'gateway') env[`${name.toUpperCase()}_HOST`] = '127.0.0.1';
-    const child = spawn(process.execPath, [join(ROOT, 'apps', name, 'dist', 'main.js')], {
-      env,
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...nodeArgs(name), join(ROOT, 'apps', name, 'dist', 'main.js')],
+      {
+        env,
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const service = new ServiceProcess(name, port, child);
     this.services.set(name, service);
     // The gateway is ready only when every upstream is; the bench starts only some of them.

@@ -28,6 +28,12 @@ describe('gateway', () => {
     upstream.all('/*', async (request, reply) => {
       if (request.url.startsWith('/v1/api/wallets/slow'))
         await new Promise((r) => setTimeout(r, 1500));
+      if (request.url === '/v1/api/organizations/etag') {
+        // A conditional GET as org answers it (libs/http ETagInterceptor).
+        void reply.header('etag', 'W/"rev-1"');
+        if (request.headers['if-none-match'] === 'W/"rev-1"') return reply.code(304).send();
+        return reply.send({ data: { type: 'organization', id: 'etag' } });
+      }
       return reply.send({
         url: request.url,
         method: request.method,
@@ -97,6 +103,25 @@ describe('gateway', () => {
     expect((await json(unknown)).errors[0].code).toBe('API_KEY_INVALID');
   });
 
+  it('passes ETag, If-None-Match and an empty 304 through unchanged (GET and HEAD)', async () => {
+    const first = await get('/v1/api/organizations/etag');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('etag')).toBe('W/"rev-1"');
+    const again = await get('/v1/api/organizations/etag', { 'if-none-match': 'W/"rev-1"' });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe('W/"rev-1"');
+    expect(await again.text()).toBe('');
+    const head = await fetch(`${base}/v1/api/organizations/etag`, {
+      method: 'HEAD',
+      headers: { 'api-key': apiKey, 'if-none-match': 'W/"rev-1"' },
+    });
+    expect(head.status).toBe(304);
+    expect(head.headers.get('etag')).toBe('W/"rev-1"');
+    const stale = await get('/v1/api/organizations/etag', { 'if-none-match': 'W/"rev-0"' });
+    expect(stale.status).toBe(200);
+    expect((await json(stale)).data.id).toBe('etag');
+  });
+
   it('serves the JWKS without an Api-Key', async () => {
     const res = await fetch(`${base}/v1/api/oauth/jwks.json`);
     expect(res.status).toBe(200);
@@ -136,6 +161,11 @@ describe('gateway', () => {
     });
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     expect(allowed.headers.get('access-control-allow-headers')).toContain('Api-Key');
+    expect(allowed.headers.get('access-control-allow-headers')).toContain('If-None-Match');
+    const simple = await fetch(`${base}/v1/api/organizations/etag`, {
+      headers: { origin: 'https://app.example.com', 'api-key': apiKey },
+    });
+    expect(simple.headers.get('access-control-expose-headers')).toContain('ETag');
     const other = await fetch(`${base}/v1/api/organizations`, {
       method: 'OPTIONS',
       headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },

@@ -4,6 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { JsonApiErrorFilter } from './errors/json-api-error.filter.js';
+import { ValidationFailedError } from './errors/validation-error.js';
+import { findNul, findNulParameter, NUL_DETAIL } from './validation/nul-guard.js';
 import { RequestValidationPipe } from './validation/request-validation.pipe.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -90,6 +92,21 @@ function installFastifyHooks(fastify: FastifyInstance, lenientJsonParser: boolea
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
-    return defaultJson(request, text, done);
+    return defaultJson(request, text, (error: Error | null, value?: unknown) => {
+      if (error) return done(error, undefined);
+      const pointer = text.includes('\\u0000') || text.includes('\u0000') ? findNul(value) : null;
+      if (pointer !== null)
+        return done(ValidationFailedError.at({ pointer }, NUL_DETAIL), undefined);
+      return done(null, value);
+    });
+  });
+  // Query and path parameters with U+0000 (`%00`): 400 before any handler (nul-guard.ts).
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    const parameter = findNulParameter(
+      request.query as Record<string, unknown>,
+      request.params as Record<string, unknown>,
+    );
+    if (parameter === null) return done();
+    return done(ValidationFailedError.at({ parameter }, NUL_DETAIL));
   });
 }

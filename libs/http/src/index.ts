@@ -8,3 +8,7 @@ export * from './envelope/envelope.js';
 export * from './envelope/pagination.js';
 export * from './fastify-app.js';
 export * from './route-metadata.js';
+export * from './validation/iso-instant.js';
+export * from './validation/nul-guard.js';
+export * from './etag/etag.js';
+export * from './etag/etag.interceptor.js';

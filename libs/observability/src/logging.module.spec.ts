@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { REDACTED_PATHS } from './logging.module.js';
+import { REDACTED_PATHS, logsInfo } from './logging.module.js';
 
 describe('log redaction (ARCHITECTURE § 5)', () => {
   it('removes credentials from headers and secrets from logged objects', () => {
@@ -36,5 +36,17 @@ describe('log redaction (ARCHITECTURE § 5)', () => {
     }
     expect(line).toContain('curl');
     expect(line).toContain('Acme');
+  });
+});
+
+describe('request lines follow the log level', () => {
+  it('keeps them at info and below, drops their bookkeeping above', () => {
+    expect(['trace', 'debug', 'info'].map(logsInfo)).toEqual([true, true, true]);
+    expect(['warn', 'error', 'fatal', 'silent'].map(logsInfo)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

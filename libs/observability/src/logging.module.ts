@@ -1,5 +1,7 @@
+import { hostname } from 'node:os';
 import { type DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import pino from 'pino';
 
 /**
  * Paths pino removes from every log line (ARCHITECTURE § 5): credentials in headers, and any
@@ -29,11 +31,14 @@ export const REDACTED_PATHS = [
 export interface LoggingOptions {
   service: string;
   level: string;
-  /** Log one line per HTTP request (default true). */
+  /** Log one line per HTTP request at `info` (default true; off when `level` is above info). */
   logRequests?: boolean;
 }
 
-/** JSON logs through nestjs-pino, one line per request with its request id and redactions. */
+/**
+ * JSON logs through nestjs-pino, one line per request with its request id and redactions;
+ * every line carries `service`.
+ */
 @Module({})
 export class LoggingModule {
   static forRoot(options: LoggingOptions): DynamicModule {
@@ -47,9 +52,13 @@ export class LoggingModule {
             name: options.service,
             level: options.level,
             redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-            autoLogging: options.logRequests ?? true,
+            // The request line is written at `info`: below that level, skip its per-request
+            // bookkeeping (listeners, timing, line objects) that could never be written.
+            autoLogging: (options.logRequests ?? true) && logsInfo(options.level),
             quietReqLogger: true,
-            customProps: () => ({ service: options.service }),
+            // `service` on every line, bound once: a per-request `customProps` would build one
+            // more child logger (bindings serialized and redacted) for every request.
+            base: { pid: process.pid, hostname: hostname(), service: options.service },
             serializers: {
               req: (req: { id: unknown; method: string; url: string }) => ({
                 id: req.id,
@@ -63,4 +72,10 @@ export class LoggingModule {
       exports: [LoggerModule],
     };
   }
+}
+
+/** Whether a logger at `level` writes `info` lines (unknown levels: assume it does). */
+export function logsInfo(level: string): boolean {
+  if (level === 'silent') return false;
+  return (pino.levels.values[level] ?? pino.levels.values.info) <= pino.levels.values.info;
 }

@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app.js';
 import { countRows, registerActive, tokensOf, type Tokens } from '../support/flows.js';
+import { RefreshHints } from '../../src/modules/sessions/refresh-hints.js';
+import { SessionsRepository } from '../../src/modules/sessions/sessions.repository.js';
 import { SessionsService } from '../../src/modules/sessions/sessions.service.js';
+import { TokenService } from '../../src/modules/sessions/token.service.js';
 import { UsersRepository } from '../../src/modules/users/users.repository.js';
 
 /**
@@ -8,6 +12,8 @@ import { UsersRepository } from '../../src/modules/users/users.repository.js';
  * ARCHITECTURE § 3 "Refresh token": rotation in families with one conditional UPDATE, a 20 s
  * grace window answering the same pair, re-use revoking the family, revoke always winning.
  */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 describe('auth: refresh token rotation in families', () => {
   let ctx: AuthTestContext;
 
@@ -140,6 +146,7 @@ describe('auth: refresh token rotation in families', () => {
     const sessions = ctx.app.get(SessionsService);
     const appId = (await ctx.db.query<{ id: string }[]>('SELECT id FROM client_application'))[0].id;
     const outcomes = { refreshWon: 0, logoutWon: 0 };
+    let logoutMs = 5; // running estimate of one logout's duration
     const violations: string[] = [];
     const pairs = 1000;
     const batch = 25;
@@ -153,10 +160,23 @@ describe('auth: refresh token rotation in families', () => {
         opened.map(async (session, i) => {
           const { accessToken, refreshToken } = session.data.attributes;
           const logout = () => ctx.get('/v1/api/oauth/token/revoke', ctx.bearer(accessToken));
+          // Refresh is one SQL statement on its hot path and wins most plain start races, so
+          // on half the pairs logout gets a head start of 0-100% of its recent duration
+          // (adapts to the machine's load): both outcomes and the close races in between.
+          const n = start + i;
+          const timedLogout = async () => {
+            const t0 = performance.now();
+            const res = await logout();
+            logoutMs = 0.8 * logoutMs + 0.2 * (performance.now() - t0);
+            return res;
+          };
           const [r, l] =
-            (start + i) % 2 === 0
-              ? await Promise.all([refresh(refreshToken), logout()])
-              : await Promise.all([logout(), refresh(refreshToken)]).then(([a, b]) => [b, a]);
+            n % 2 === 0
+              ? await Promise.all([refresh(refreshToken), timedLogout()])
+              : await Promise.all([
+                  timedLogout(),
+                  sleep((logoutMs * ((n >> 1) % 6)) / 5).then(() => refresh(refreshToken)),
+                ]).then(([a, b]) => [b, a]);
           if (l.statusCode !== 200) violations.push(`logout answered ${l.statusCode}`);
           if (r.statusCode !== 200) {
             outcomes.logoutWon++;
@@ -179,6 +199,92 @@ describe('auth: refresh token rotation in families', () => {
     expect(outcomes.refreshWon).toBeGreaterThan(0);
     expect(outcomes.logoutWon).toBeGreaterThan(0);
   }, 180_000);
+
+  it('re-checks the user on the single-statement path: a changed profile is answered, a disabled account refused', async () => {
+    const session = await registerActive(ctx);
+    const hints = ctx.app.get(RefreshHints);
+    const hashOf = (t: string) => ctx.app.get(TokenService).hashRefreshToken(t);
+    expect(hints.take(hashOf(session.refreshToken))).toBeDefined(); // issued here: hinted
+    hints.remember(hashOf(session.refreshToken), {
+      familyId: await familyOf(session.accessToken),
+      appId: (await ctx.db.query<{ id: string }[]>('SELECT id FROM client_application'))[0].id,
+      tokenGeneration: 0,
+      familyGeneration: 0,
+      user: {
+        id: session.userId,
+        email: session.email,
+        phone: null,
+        firstName: '',
+        lastName: '',
+        status: 'active',
+      },
+    });
+    await ctx.db.query(`UPDATE app_user SET first_name = 'Ada' WHERE id = $1`, [session.userId]);
+    const lookup = jest.spyOn(ctx.app.get(SessionsRepository), 'findByTokenHash');
+    const renamed = await refresh(session.refreshToken);
+    const lookups = lookup.mock.calls.length;
+    lookup.mockRestore();
+    expect(lookups).toBe(1); // the hinted rotation matched nothing: full path
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json().data.attributes.firstName).toBe('Ada');
+    const next = tokensOf(renamed.json());
+    expect(hints.size).toBeGreaterThan(0);
+    await ctx.db.query(`UPDATE app_user SET status = 'disabled' WHERE id = $1`, [session.userId]);
+    const refused = await refresh(next.refreshToken);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().errors[0].code).toBe('REFRESH_TOKEN_INVALID');
+    expect((await family(await familyOf(session.accessToken))).generation).toBe(1);
+  });
+
+  it('rotates on the single-statement path, without the lookup, for an account without email (phone only)', async () => {
+    const userId = randomUUID();
+    const phone = `+1415555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
+    await ctx.db.query(
+      `INSERT INTO app_user (id, email, phone, password_hash, status, first_name, last_name)
+       VALUES ($1, NULL, $2, 'x', 'active', 'Grace', 'Hopper')`,
+      [userId, phone],
+    );
+    const appId = (await ctx.db.query<{ id: string }[]>('SELECT id FROM client_application'))[0].id;
+    const account = await ctx.app.get(UsersRepository).findById(userId);
+    const opened = await ctx.app.get(SessionsService).open(account!, appId);
+    const lookup = jest.spyOn(ctx.app.get(SessionsRepository), 'findByTokenHash');
+    try {
+      const first = await refresh(opened.data.attributes.refreshToken);
+      expect(first.statusCode).toBe(200);
+      expect(first.json().data.attributes).toMatchObject({
+        email: '',
+        firstName: 'Grace',
+        lastName: 'Hopper',
+      });
+      const second = await refresh(tokensOf(first.json()).refreshToken);
+      expect(second.statusCode).toBe(200);
+      expect(lookup).not.toHaveBeenCalled(); // both rotations were one statement each
+      expect((await family(await familyOf(tokensOf(second.json()).accessToken))).generation).toBe(
+        2,
+      );
+    } finally {
+      lookup.mockRestore();
+    }
+  });
+
+  it('rotates a token this process holds no hint for (another replica issued it), then hints the new one', async () => {
+    const session = await registerActive(ctx);
+    const hints = ctx.app.get(RefreshHints);
+    const hashOf = (t: string) => ctx.app.get(TokenService).hashRefreshToken(t);
+    expect(hints.take(hashOf(session.refreshToken))).toBeDefined();
+    const res = await refresh(session.refreshToken);
+    expect(res.statusCode).toBe(200);
+    const next = tokensOf(res.json());
+    expect(hints.take(hashOf(next.refreshToken))).toMatchObject({
+      familyId: await familyOf(session.accessToken),
+      user: { id: session.userId, email: session.email },
+    });
+    expect((await refresh(next.refreshToken)).statusCode).toBe(200);
+    // the replay decision is unaffected: the first token again is re-use
+    const replay = await refresh(session.refreshToken);
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json().errors[0].code).toBe('REFRESH_TOKEN_REUSED');
+  });
 
   it('refuses unknown and malformed refresh tokens with 401, a missing one with 400', async () => {
     const unknown = await refresh('rt_' + 'A'.repeat(43));

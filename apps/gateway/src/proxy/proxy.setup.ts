@@ -17,6 +17,8 @@ const ALLOWED_HEADERS = [
   'Admin-Access',
   'Content-Type',
   'Idempotency-Key',
+  // Conditional GETs of single resources (ETag is exposed below).
+  'If-None-Match',
   'X-Request-Id',
 ];
 

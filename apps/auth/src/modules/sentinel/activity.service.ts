@@ -8,6 +8,7 @@ import {
   type ActivityLogsQueryDto,
   type ActivityMetricsQueryDto,
 } from './dto/activity-query.dto.js';
+import { activityWindow } from './activity-window.js';
 import { SentinelPassRepository, type SentinelPassRow } from './sentinel-pass.repository.js';
 
 /** One activity log entry as the endpoints show it. */
@@ -130,10 +131,12 @@ export class ActivityService {
     meta: { period: { start_date: string; end_date: string; group_by: string } };
   }> {
     const groupBy = query.group_by ?? 'day';
-    const end = query.end_date ? new Date(query.end_date) : new Date();
-    const start = query.start_date
-      ? new Date(query.start_date)
-      : new Date(end.getTime() - DEFAULT_WINDOW_MS[groupBy]);
+    const window = activityWindow(query);
+    // The last instant inside the window (a calendar-date end_date runs to 23:59:59.999Z).
+    const end = window.end
+      ? new Date(window.end.getTime() - (window.endExclusive ? 1 : 0))
+      : new Date();
+    const start = window.start ?? new Date(end.getTime() - DEFAULT_WINDOW_MS[groupBy]);
     if (start.getTime() > end.getTime()) {
       throw ValidationFailedError.at(
         { parameter: 'start_date' },
@@ -147,6 +150,7 @@ export class ActivityService {
         `The period spans more than ${MAX_BUCKETS} ${groupBy} buckets; narrow it or group coarser.`,
       );
     }
+    const upperOp = window.end && window.endExclusive ? '<' : '<=';
     const rows = await this.dataSource.query<Row[]>(
       `WITH buckets AS (
          SELECT generate_series(date_trunc($1, $2::timestamptz AT TIME ZONE 'UTC'),
@@ -162,13 +166,19 @@ export class ActivityService {
            percentile_cont(0.95) WITHIN GROUP (ORDER BY latency_ms)
              FILTER (WHERE activity_type <> 'token_generation') AS p95
          FROM agent_activity
-         WHERE agent_user_id = $4 AND occurred_at >= $2 AND occurred_at <= $3
+         WHERE agent_user_id = $4 AND occurred_at >= $2 AND occurred_at ${upperOp} $5
          GROUP BY 1)
        SELECT to_char(b.bucket, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS bucket,
          coalesce(p.requests, 0) AS requests, coalesce(p.errors, 0) AS errors,
          coalesce(p.tokens, 0) AS tokens, coalesce(p.p50, 0) AS p50, coalesce(p.p95, 0) AS p95
        FROM buckets b LEFT JOIN points p USING (bucket) ORDER BY b.bucket`,
-      [groupBy, start.toISOString(), end.toISOString(), query.agent_user_id],
+      [
+        groupBy,
+        start.toISOString(),
+        end.toISOString(),
+        query.agent_user_id,
+        window.end && window.endExclusive ? window.end.toISOString() : end.toISOString(),
+      ],
     );
     return {
       data: rows.map((r) => {
@@ -196,23 +206,40 @@ function round(value: number, digits: number): number {
   return Math.round(value * f) / f;
 }
 
+/**
+ * SQL turning a stored route template into an anchored regular expression: regex
+ * metacharacters escaped, each `:param` segment → `[^/]+`.
+ */
+const API_PREFIX = '/v1/api';
+const TEMPLATE_REGEX = `('^' || regexp_replace(regexp_replace(endpoint,
+  '([.+*?^$()\\[\\]{}|\\\\])', '\\\\\\1', 'g'), ':[A-Za-z_][A-Za-z0-9_]*', '[^/]+', 'g') || '$')`;
+
 function filterSql(query: ActivityFilterDto): { where: string; params: unknown[] } {
-  if (query.start_date && query.end_date && new Date(query.start_date) > new Date(query.end_date)) {
-    throw ValidationFailedError.at(
-      { parameter: 'start_date' },
-      'start_date must not be after end_date.',
-    );
-  }
+  const window = activityWindow(query);
   const params: unknown[] = [query.agent_user_id];
   const clauses = ['agent_user_id = $1'];
   const add = (sql: string, value: unknown) => {
     params.push(value);
     clauses.push(sql.replace('?', `$${params.length}`));
   };
-  if (query.start_date) add('occurred_at >= ?', query.start_date);
-  if (query.end_date) add('occurred_at <= ?', query.end_date);
+  if (window.start) add('occurred_at >= ?', window.start.toISOString());
+  if (window.end)
+    add(`occurred_at ${window.endExclusive ? '<' : '<='} ?`, window.end.toISOString());
   if (query.activity_type) add('activity_type = ?', query.activity_type);
-  if (query.endpoint !== undefined) add('endpoint = ?', query.endpoint);
+  if (query.endpoint !== undefined) {
+    // The route template (as entries show it) or a concrete path it matches — `:param`
+    // segments of a stored template stand for one path segment each — with or without the
+    // `/v1/api` prefix (contract paths are relative to it). docs/auth.md § Activity endpoints.
+    const path = query.endpoint.split('?')[0];
+    const forms =
+      path.startsWith('/') && !path.startsWith(API_PREFIX) ? [path, API_PREFIX + path] : [path];
+    const refs = forms.map((form) => {
+      params.push(form);
+      return `$${params.length}`;
+    });
+    const matches = refs.map((ref) => `${ref} ~ ${TEMPLATE_REGEX}`).join(' OR ');
+    clauses.push(`(endpoint IN (${refs.join(', ')}) OR ${matches})`);
+  }
   if (query.success !== undefined) add('success = ?', query.success);
   return { where: clauses.join(' AND '), params };
 }

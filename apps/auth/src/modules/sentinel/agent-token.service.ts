@@ -9,12 +9,24 @@ import { SentinelPassRepository } from './sentinel-pass.repository.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ENDPOINT = '/v1/api/oauth/token';
 
-/** The answer to a `client_credentials` exchange: a session without refresh token. */
+/**
+ * The answer to a `client_credentials` exchange: the contract's Session shape (§ Resources
+ * "Session": `data.id`, `data.type` `session`, `accessToken`, and `email`/`firstName`/`lastName`
+ * as strings — `""` for an agent, which has none; ARCHITECTURE § 4 "Session names") plus
+ * `tokenType`/`expiresIn`, without `refreshToken` (docs/auth.md § Token exchange).
+ */
 export interface AgentSessionResource {
   data: {
     id: string;
     type: 'session';
-    attributes: { accessToken: string; tokenType: 'Bearer'; expiresIn: number };
+    attributes: {
+      accessToken: string;
+      tokenType: 'Bearer';
+      expiresIn: number;
+      email: '';
+      firstName: '';
+      lastName: '';
+    };
   };
 }
 
@@ -103,6 +115,9 @@ export class AgentTokenService {
           accessToken: issued.token,
           tokenType: 'Bearer',
           expiresIn: issued.claims.exp - issued.claims.iat,
+          email: '',
+          firstName: '',
+          lastName: '',
         },
       },
     };

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
-import type { User } from '../users/user.entity.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { parseUsername, usernameKey } from '../users/username.js';
+import { parseUsername, usernameKey, type Username } from '../users/username.js';
 import type { SessionResource } from './session.serializer.js';
 import { ActivationRequiredError, InvalidCredentialsError } from './sessions.errors.js';
 import { SessionsService } from './sessions.service.js';
@@ -28,15 +27,28 @@ export class LoginService {
    */
   async login(username: string, password: string, appId: string): Promise<SessionResource> {
     const key = usernameKey(username);
-    await this.limits.consume('login', key);
     const parsed = parseUsername(username);
-    let user: User | null = null;
-    if (parsed?.kind === 'email') user = await this.users.findByEmail(parsed.email);
-    if (parsed?.kind === 'phone') user = await this.users.findByPhone(parsed.phone);
+    // The limit's reservation (Redis) and the account lookup (PostgreSQL) are independent round
+    // trips: run together; the verification below still waits for the reservation.
+    const [, user] = await Promise.all([
+      this.limits.consume('login', key),
+      parsed ? this.users.findForLogin(parsed.kind, usernameValue(parsed)) : null,
+    ]);
     const ok = await this.passwords.verify(user?.passwordHash ?? null, password);
     if (!user || !ok || user.status === 'disabled') throw new InvalidCredentialsError();
-    await this.limits.reset('login', key);
-    if (user.status === 'pending_activation') throw new ActivationRequiredError(user.id);
-    return this.sessions.open(user, appId);
+    if (user.status === 'pending_activation') {
+      await this.limits.reset('login', key);
+      throw new ActivationRequiredError(user.id);
+    }
+    // Independent round trips (Redis, PostgreSQL): run together.
+    const [, session] = await Promise.all([
+      this.limits.reset('login', key),
+      this.sessions.open(user, appId),
+    ]);
+    return session;
   }
+}
+
+function usernameValue(parsed: Username): string {
+  return parsed.kind === 'email' ? parsed.email : parsed.phone;
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SecretBox } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
+import { RefreshHints } from './refresh-hints.js';
 import { toSessionResource, type SessionResource } from './session.serializer.js';
 import { RefreshTokenInvalidError, RefreshTokenReusedError } from './sessions.errors.js';
 import { SessionsRepository, type PresentedRefreshToken } from './sessions.repository.js';
@@ -18,6 +19,12 @@ import { TokenService } from './token.service.js';
  *   once see one rotation and N identical answers.
  * - Any older token, or the previous one after the window, is re-use: the whole family is
  *   revoked and its `sid` deny-listed, so every token of it dies (401 `REFRESH_TOKEN_REUSED`).
+ *
+ * Hot path (docs/auth.md "Performance"): a token this process issued has a `RefreshHints`
+ * entry (family, application, user profile), so the new pair is signed at once and the
+ * rotation is the request's only SQL statement; that statement re-checks the hint. Without a
+ * hint, or when the hinted rotation matched nothing, the full path runs: lookup by token hash,
+ * then the rotation or the replay decision.
  */
 @Injectable()
 export class RefreshService {
@@ -26,6 +33,7 @@ export class RefreshService {
     private readonly lifecycle: SessionsService,
     private readonly tokens: TokenService,
     private readonly box: SecretBox,
+    private readonly hints: RefreshHints,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
@@ -36,6 +44,11 @@ export class RefreshService {
    */
   async refresh(refreshToken: string): Promise<SessionResource> {
     const hash = this.tokens.hashRefreshToken(refreshToken);
+    const hint = this.hints.take(hash);
+    if (hint) {
+      const rotated = await this.tryRotate(hint, hash);
+      if (rotated) return rotated;
+    }
     const presented = await this.sessions.findByTokenHash(hash);
     if (!presented || presented.user.status !== 'active') throw new RefreshTokenInvalidError();
     if (presented.tokenGeneration === presented.familyGeneration) {
@@ -45,7 +58,11 @@ export class RefreshService {
     return this.replay(presented);
   }
 
-  /** Signs the new pair, then tries the conditional rotation; null when it matched nothing. */
+  /**
+   * Signs the new pair, then tries the conditional rotation (which re-checks the family, token
+   * and user profile signed in); null when it matched nothing. A win leaves a hint for the next
+   * rotation of the new token.
+   */
   private async tryRotate(
     presented: PresentedRefreshToken,
     hash: string,
@@ -66,13 +83,22 @@ export class RefreshService {
     });
     const sealed =
       this.config.REFRESH_GRACE_SECONDS > 0 ? this.box.encrypt(JSON.stringify(session)) : null;
+    const newHash = this.tokens.hashRefreshToken(refreshToken);
     const won = await this.sessions.rotate({
       familyId,
+      appId,
+      user,
       currentHash: hash,
-      newHash: this.tokens.hashRefreshToken(refreshToken),
+      newHash,
       sealedResponse: sealed,
     });
-    return won ? session : null;
+    if (!won) return null;
+    this.hints.remember(newHash, {
+      ...presented,
+      tokenGeneration: presented.tokenGeneration + 1,
+      familyGeneration: presented.tokenGeneration + 1,
+    });
+    return session;
   }
 
   /** The presented token is not (or no longer) current: grace answer, or re-use. */

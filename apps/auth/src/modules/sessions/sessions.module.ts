@@ -7,6 +7,7 @@ import { SentinelModule } from '../sentinel/sentinel.module.js';
 import { UsersRepositoryModule } from '../users/users-repository.module.js';
 import { LoginService } from './login.service.js';
 import { OAuthController } from './oauth.controller.js';
+import { RefreshHints } from './refresh-hints.js';
 import { RefreshService } from './refresh.service.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
@@ -21,6 +22,7 @@ import { TokenService } from './token.service.js';
     TokenService,
     LoginService,
     RefreshService,
+    { provide: RefreshHints, useFactory: () => new RefreshHints() },
     {
       provide: SecretBox,
       inject: [AUTH_CONFIG],

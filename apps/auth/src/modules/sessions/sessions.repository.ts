@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { preparedQuery, type PreparedStatement } from '../../database/prepared.js';
 import { returningRows } from '../../database/returning.js';
 import type { User } from '../users/user.entity.js';
-import { RefreshTokenFamily } from './refresh-token-family.entity.js';
-import { RefreshToken } from './refresh-token.entity.js';
+import type { RefreshTokenFamily } from './refresh-token-family.entity.js';
 
 /** A presented refresh token with its family and user, as read in one query. */
 export interface PresentedRefreshToken {
@@ -26,30 +26,103 @@ export interface FamilyReplayState {
 
 export interface Rotation {
   familyId: string;
+  appId: string;
+  /** The user the new pair was signed for; the rotation re-checks this profile. */
+  user: Pick<User, 'id' | 'email' | 'firstName' | 'lastName'>;
   currentHash: string;
   newHash: string;
   sealedResponse: string | null;
 }
 
-/** Refresh token families and their tokens: the only file of the feature that touches TypeORM. */
+/**
+ * A family and its first token (generation 0) in ONE statement, so opening a session is a
+ * single round trip and atomic without a transaction of its own (the foreign key of
+ * `refresh_token` is checked at the end of the statement, when the family row exists).
+ */
+const INSERT_FAMILY: PreparedStatement = {
+  name: 'auth_session_open',
+  text: `WITH family AS (
+           INSERT INTO refresh_token_family
+                  (id, user_id, app_id, current_token_hash, generation, expires_at, created_at)
+           VALUES ($1, $2, $3, $4, 0, $5, $6)
+           RETURNING id, current_token_hash, created_at)
+         INSERT INTO refresh_token (token_hash, family_id, generation, issued_at)
+         SELECT current_token_hash, id, 0, created_at FROM family`,
+};
+
+const FIND_BY_TOKEN_HASH: PreparedStatement = {
+  name: 'auth_refresh_find',
+  text: `SELECT t.family_id, f.app_id, t.generation, f.generation AS family_generation,
+                u.id AS user_id, u.email, u.phone, u.first_name, u.last_name, u.status
+           FROM refresh_token t
+           JOIN refresh_token_family f ON f.id = t.family_id
+           JOIN app_user u ON u.id = f.user_id
+          WHERE t.token_hash = $1`,
+};
+
+/**
+ * The rotation: replaces the current token if and only if the presented one ($2) is still
+ * current, the family live, and its user active with exactly the profile the new access token
+ * and answer were built from ($5-$9); records the new token; returns its generation.
+ */
+const ROTATE: PreparedStatement = {
+  name: 'auth_refresh_rotate',
+  text: `WITH rotated AS (
+           UPDATE refresh_token_family f
+              SET current_token_hash = $3, generation = f.generation + 1,
+                  rotated_at = now(), grace_response = $4
+            WHERE f.id = $1 AND f.current_token_hash = $2
+              AND f.revoked_at IS NULL AND f.expires_at > now()
+              AND f.user_id = $5 AND f.app_id = $6
+              AND EXISTS (SELECT 1 FROM app_user u
+                           WHERE u.id = $5 AND u.status = 'active'
+                             AND u.email IS NOT DISTINCT FROM $7
+                             AND u.first_name = $8 AND u.last_name = $9)
+            RETURNING f.id, f.generation)
+         INSERT INTO refresh_token (token_hash, family_id, generation, issued_at)
+         SELECT $3, id, generation, now() FROM rotated
+         RETURNING generation`,
+};
+
+const REPLAY_STATE: PreparedStatement = {
+  name: 'auth_refresh_replay_state',
+  text: `SELECT generation,
+                (revoked_at IS NULL AND expires_at > now()) AS live,
+                COALESCE(rotated_at > now() - make_interval(secs => $2), false) AS in_grace,
+                grace_response
+           FROM refresh_token_family WHERE id = $1`,
+};
+
+/**
+ * Refresh token families and their tokens: the only file of the feature that touches the
+ * database. The refresh and login hot paths use named prepared statements on the pg pool
+ * (parsed and planned once per connection); work inside a caller's transaction goes through its
+ * `EntityManager`.
+ */
 @Injectable()
 export class SessionsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Inserts a family and its first token (generation 0). */
-  async insert(family: RefreshTokenFamily, manager: EntityManager): Promise<void> {
-    await manager.insert(RefreshTokenFamily, family);
-    await manager.insert(RefreshToken, {
-      tokenHash: family.currentTokenHash,
-      familyId: family.id,
-      generation: 0,
-      issuedAt: family.createdAt,
-    });
+  /**
+   * Inserts a family and its first token (generation 0) in one statement.
+   * @param manager the caller's transaction; none: runs alone (the statement is atomic)
+   */
+  async insert(family: RefreshTokenFamily, manager?: EntityManager): Promise<void> {
+    const values = [
+      family.id,
+      family.userId,
+      family.appId,
+      family.currentTokenHash,
+      family.expiresAt,
+      family.createdAt,
+    ];
+    if (manager) await manager.query(INSERT_FAMILY.text, values);
+    else await preparedQuery(this.dataSource, INSERT_FAMILY, values);
   }
 
   /** Finds the family and user of any token ever issued (current or older). */
   async findByTokenHash(tokenHash: string): Promise<PresentedRefreshToken | null> {
-    const rows: {
+    const rows = await preparedQuery<{
       family_id: string;
       app_id: string;
       generation: number;
@@ -60,15 +133,7 @@ export class SessionsRepository {
       first_name: string;
       last_name: string;
       status: User['status'];
-    }[] = await this.dataSource.query(
-      `SELECT t.family_id, f.app_id, t.generation, f.generation AS family_generation,
-              u.id AS user_id, u.email, u.phone, u.first_name, u.last_name, u.status
-         FROM refresh_token t
-         JOIN refresh_token_family f ON f.id = t.family_id
-         JOIN app_user u ON u.id = f.user_id
-        WHERE t.token_hash = $1`,
-      [tokenHash],
-    );
+    }>(this.dataSource, FIND_BY_TOKEN_HASH, [tokenHash]);
     const row = rows[0];
     if (!row) return null;
     return {
@@ -89,43 +154,36 @@ export class SessionsRepository {
 
   /**
    * The rotation (ARCHITECTURE § 3): ONE conditional statement that replaces the current token
-   * if and only if the presented one is still current and the family is live, and records the
-   * new token. The row lock it takes is the one logout takes, so a concurrent logout either
-   * waits for it (and then revokes the new token too) or wins (and this matches nothing).
+   * if and only if the presented one is still current, the family is live and the user is
+   * active with the profile given, and records the new token. The row lock it takes is the one
+   * logout takes, so a concurrent logout either waits for it (and then revokes the new token
+   * too) or wins (and this matches nothing).
    * @returns true when this call rotated the family
    */
   async rotate(rotation: Rotation): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `WITH rotated AS (
-         UPDATE refresh_token_family
-            SET current_token_hash = $3, generation = generation + 1,
-                rotated_at = now(), grace_response = $4
-          WHERE id = $1 AND current_token_hash = $2
-            AND revoked_at IS NULL AND expires_at > now()
-          RETURNING id, generation)
-       INSERT INTO refresh_token (token_hash, family_id, generation, issued_at)
-       SELECT $3, id, generation, now() FROM rotated
-       RETURNING generation`,
-      [rotation.familyId, rotation.currentHash, rotation.newHash, rotation.sealedResponse],
-    );
+    const { user } = rotation;
+    const rows = await preparedQuery(this.dataSource, ROTATE, [
+      rotation.familyId,
+      rotation.currentHash,
+      rotation.newHash,
+      rotation.sealedResponse,
+      user.id,
+      rotation.appId,
+      user.email,
+      user.firstName,
+      user.lastName,
+    ]);
     return rows.length === 1;
   }
 
   /** The family as committed now: generation, liveness, and whether the grace window is open. */
   async replayState(familyId: string, graceSeconds: number): Promise<FamilyReplayState | null> {
-    const rows: {
+    const rows = await preparedQuery<{
       generation: number;
       live: boolean;
       in_grace: boolean;
       grace_response: string | null;
-    }[] = await this.dataSource.query(
-      `SELECT generation,
-              (revoked_at IS NULL AND expires_at > now()) AS live,
-              COALESCE(rotated_at > now() - make_interval(secs => $2), false) AS in_grace,
-              grace_response
-         FROM refresh_token_family WHERE id = $1`,
-      [familyId, graceSeconds],
-    );
+    }>(this.dataSource, REPLAY_STATE, [familyId, graceSeconds]);
     const row = rows[0];
     return row
       ? {

@@ -10,6 +10,7 @@ import { RevocationList, type Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import type { User } from '../users/user.entity.js';
+import { RefreshHints } from './refresh-hints.js';
 import { toSessionResource, type SessionResource } from './session.serializer.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { TokenService } from './token.service.js';
@@ -36,6 +37,7 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
     private readonly sessions: SessionsRepository,
     private readonly tokens: TokenService,
     private readonly revocations: RevocationList,
+    private readonly hints: RefreshHints,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
@@ -55,7 +57,8 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
   /**
    * Starts a session for an active user on a client application: a new family with its first
    * refresh token, and an access token whose `sid` is the family id.
-   * @param manager the caller's transaction (activation, registration); a new one otherwise
+   * @param manager the caller's transaction (activation, registration); otherwise the insert
+   *   runs alone (one atomic statement)
    * @returns the contract's session resource
    */
   async open(
@@ -65,26 +68,40 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
   ): Promise<SessionResource> {
     const familyId = randomUUID();
     const refreshToken = this.tokens.newRefreshToken();
+    const tokenHash = this.tokens.hashRefreshToken(refreshToken);
     const now = new Date();
-    const insert = (m: EntityManager) =>
-      this.sessions.insert(
-        {
-          id: familyId,
-          userId: user.id,
-          appId,
-          currentTokenHash: this.tokens.hashRefreshToken(refreshToken),
-          generation: 0,
-          rotatedAt: null,
-          graceResponse: null,
-          expiresAt: new Date(now.getTime() + this.config.REFRESH_TOKEN_TTL_SECONDS * 1000),
-          revokedAt: null,
-          revokedReason: null,
-          createdAt: now,
-        },
-        m,
-      );
-    if (manager) await insert(manager);
-    else await this.dataSource.transaction(insert);
+    await this.sessions.insert(
+      {
+        id: familyId,
+        userId: user.id,
+        appId,
+        currentTokenHash: tokenHash,
+        generation: 0,
+        rotatedAt: null,
+        graceResponse: null,
+        expiresAt: new Date(now.getTime() + this.config.REFRESH_TOKEN_TTL_SECONDS * 1000),
+        revokedAt: null,
+        revokedReason: null,
+        createdAt: now,
+      },
+      manager,
+    );
+    // A hint for the first refresh (checked again by the rotation: harmless if the caller's
+    // transaction rolls back).
+    this.hints.remember(tokenHash, {
+      familyId,
+      appId,
+      tokenGeneration: 0,
+      familyGeneration: 0,
+      user: {
+        id: user.id,
+        email: user.email,
+        phone: user.phone,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        status: 'active',
+      },
+    });
     const access = this.tokens.signAccessToken({
       sub: user.id,
       sid: familyId,

@@ -1,6 +1,12 @@
-import { createHash, createPrivateKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  randomBytes,
+  randomUUID,
+  sign,
+  type KeyObject,
+} from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import jwt from 'jsonwebtoken';
 import type { AccessTokenClaims } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 
@@ -9,9 +15,16 @@ export interface IssuedAccessToken {
   claims: AccessTokenClaims;
 }
 
+/** The JOSE header of every access token, base64url-encoded once. */
+const ES256_HEADER = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT' })).toString(
+  'base64url',
+);
+
 /**
  * Issues ES256 access tokens (ARCHITECTURE § 3 claims) and opaque refresh tokens. The private
- * key is parsed once into a `KeyObject`.
+ * key is parsed once into a `KeyObject`; tokens are compact JWS (RFC 7515) signed directly with
+ * `crypto.sign` (ECDSA P-256 / SHA-256, signature as raw `r‖s`, RFC 7518 § 3.4), which is what
+ * jsonwebtoken produces, without its per-call option validation.
  */
 @Injectable()
 export class TokenService {
@@ -41,9 +54,12 @@ export class TokenService {
       exp: Math.min(iat + this.config.ACCESS_TOKEN_TTL_SECONDS, options.notAfter ?? Infinity),
       iss: this.config.JWT_ISSUER,
     };
-    // `iat` is in the claims already; jsonwebtoken keeps it (`noTimestamp` would delete it).
-    const token = jwt.sign(claims, this.privateKey, { algorithm: 'ES256' });
-    return { token, claims };
+    const signingInput = `${ES256_HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+    const signature = sign('sha256', Buffer.from(signingInput), {
+      key: this.privateKey,
+      dsaEncoding: 'ieee-p1363',
+    });
+    return { token: `${signingInput}.${signature.toString('base64url')}`, claims };
   }
 
   /** A new refresh token: `rt_` + 256 random bits, base64url (fits the token character rule). */

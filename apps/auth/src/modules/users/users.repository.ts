@@ -1,6 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, type EntityManager } from 'typeorm';
+import { preparedQuery, type PreparedStatement } from '../../database/prepared.js';
 import { User } from './user.entity.js';
+
+/** What login needs of an account. */
+export type LoginAccount = Pick<
+  User,
+  'id' | 'email' | 'phone' | 'passwordHash' | 'status' | 'firstName' | 'lastName'
+>;
+
+const LOGIN_COLUMNS = `id, email, phone, password_hash AS "passwordHash", status,
+                       first_name AS "firstName", last_name AS "lastName"`;
+const LOGIN_BY: Record<'email' | 'phone', PreparedStatement> = {
+  email: {
+    name: 'auth_login_by_email',
+    text: `SELECT ${LOGIN_COLUMNS} FROM app_user WHERE email = $1`,
+  },
+  phone: {
+    name: 'auth_login_by_phone',
+    text: `SELECT ${LOGIN_COLUMNS} FROM app_user WHERE phone = $1`,
+  },
+};
 
 /** Accounts (`app_user`). */
 @Injectable()
@@ -30,6 +50,15 @@ export class UsersRepository {
   /** @param email already normalized (lower case) */
   findByEmail(email: string, manager?: EntityManager): Promise<User | null> {
     return this.repo(manager).findOneBy({ email });
+  }
+
+  /**
+   * The login lookup: a named prepared statement returning plain columns (no entity
+   * hydration), by normalized email or E.164 phone.
+   */
+  async findForLogin(kind: 'email' | 'phone', value: string): Promise<LoginAccount | null> {
+    const rows = await preparedQuery<LoginAccount>(this.dataSource, LOGIN_BY[kind], [value]);
+    return rows[0] ?? null;
   }
 
   /** @param phone E.164 */

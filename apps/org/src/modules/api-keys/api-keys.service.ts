@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ValidationFailedError } from '@wp/http';
+import { parseIsoInstant, ValidationFailedError } from '@wp/http';
 import type { Principal } from '@wp/security';
 import { DataSource } from 'typeorm';
 import { AccessService } from '../access/access.service.js';
@@ -33,7 +33,8 @@ export class ApiKeysService {
     projectId: number,
     input: { note: string; expiresAt: string | null | undefined },
   ): Promise<NewKeyPair> {
-    const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+    // The DTO's @IsIsoInstant admits only forms parseIsoInstant reads (docs/decisions.md § Dates).
+    const expiresAt = input.expiresAt ? parseIsoInstant(input.expiresAt) : null;
     if (expiresAt && expiresAt.getTime() <= Date.now()) {
       throw ValidationFailedError.at(
         { pointer: '/data/attributes/expires_at' },

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { document, IntIdPipe, type Document, type Resource } from '@wp/http';
+import { document, IntIdPipe, WithETag, type Document, type Resource } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { toProjectResource } from '../projects/project.serializer.js';
 import { CreateOrganizationDto } from './dto/create-organization.dto.js';
@@ -60,9 +60,10 @@ export class OrganizationsController {
   /**
    * `GET /organizations/{organizationId}`: `data.id` equals the requested id; `include` adds
    * `included` resources and the matching `relationships`; `meta` repeats the caller's
-   * `role`/`can` at the top level.
+   * `role`/`can` at the top level. Weak `ETag`; `If-None-Match` → 304 (docs/org.md § ETags).
    */
   @Get(':organizationId')
+  @WithETag()
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

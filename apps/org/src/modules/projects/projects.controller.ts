@@ -1,6 +1,26 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { document, IntIdPipe, ValidationFailedError, type Document, type Resource } from '@wp/http';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
+import {
+  document,
+  IntIdPipe,
+  parseIsoInstant,
+  ValidationFailedError,
+  WithETag,
+  type Document,
+  type Resource,
+} from '@wp/http';
 import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
+import type { FastifyReply } from 'fastify';
 import { toApiKeyResource } from '../api-keys/api-key.serializer.js';
 import { toLlmApiKeyResource } from '../llm-keys/llm-api-key.serializer.js';
 import { toSentinelPassResource } from '../sentinel-passes/sentinel-pass.serializer.js';
@@ -57,20 +77,25 @@ export class ProjectsController {
    * `GET P/{projectId}`: `secret=true` adds `meta.secrets` {publicKey, secretKey} (the oldest
    * unexpired pair; null when none); `include` adds `included` with `users`, `apiKey` and
    * `llm_api_keys` resources, `sentinelPasses` the project's passes (`studio_tool`, never keys)
-   * and the relationships.
+   * and the relationships. Weak `ETag`; `If-None-Match` → 304; with `secret=true`,
+   * `Cache-Control: no-store` (docs/org.md § ETags).
    */
   @Get(':projectId')
   @AgentAccess()
+  @WithETag()
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
     @Param('projectId', IntIdPipe) projectId: number,
     @Query() query: ProjectQueryDto,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ProjectDocument> {
     const view = await this.projects.get(principal, organizationId, projectId, {
       secret: query.secret ?? false,
       include: query.include ?? [],
     });
+    // A secret key must not land in any cache, not even the caller's own.
+    if (view.secrets !== undefined) void reply.header('cache-control', 'no-store');
     return toProjectDocument(view, (query.include ?? []).length > 0);
   }
 
@@ -121,8 +146,12 @@ function toFilter(query: ProjectListQueryDto): ProjectListFilter {
     minMembers: query.min_members,
     maxMembers: query.max_members,
     search: query.search?.trim() || undefined,
-    createdAfter: query.created_after ? new Date(query.created_after) : undefined,
-    createdBefore: query.created_before ? new Date(query.created_before) : undefined,
+    createdAfter: query.created_after
+      ? (parseIsoInstant(query.created_after) ?? undefined)
+      : undefined,
+    createdBefore: query.created_before
+      ? (parseIsoInstant(query.created_before) ?? undefined)
+      : undefined,
     sort: query.sort ?? DEFAULT_PROJECT_SORT,
   };
 }

@@ -4,6 +4,7 @@ import {
   IntIdPipe,
   UuidPipe,
   ValidationFailedError,
+  WithETag,
   type Document,
   type Resource,
 } from '@wp/http';
@@ -18,7 +19,14 @@ import { toSentinelPassResource, type SentinelPassAttributes } from './sentinel-
 import type { SentinelPassFilter } from './sentinel-passes.repository.js';
 import { SentinelPassesService, type PassWithKey } from './sentinel-passes.service.js';
 
-type PassDocument = Document<Resource<SentinelPassAttributes>>;
+/**
+ * One pass: in `sentinelPass` (contract § Payload conventions: "Sentinel Pass payloads wrap
+ * fields in `sentinelPass`", read for responses as ARCHITECTURE reads the wallet rule) and, the
+ * same object, in `data` (the JSON:API reading; earlier clients). docs/org.md § Sentinel Pass.
+ */
+type PassDocument = Document<Resource<SentinelPassAttributes>> & {
+  sentinelPass: Resource<SentinelPassAttributes>;
+};
 type PassListDocument = Document<Resource<SentinelPassAttributes>[]>;
 
 const S = 'projects/:projectId/sentinel_passes';
@@ -70,9 +78,10 @@ export class SentinelPassesController {
     return document(passes.map((p) => toSentinelPassResource(p, now)));
   }
 
-  /** `GET S/{passId}` → the pass. */
+  /** `GET S/{passId}` → the pass; weak `ETag`, `If-None-Match` → 304 (docs/org.md § ETags). */
   @Get(`${S}/:passId`)
   @AgentAccess()
+  @WithETag()
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -80,7 +89,7 @@ export class SentinelPassesController {
     @Param('passId', UuidPipe) passId: string,
   ): Promise<PassDocument> {
     const pass = await this.passes.get({ principal, organizationId, projectId }, passId);
-    return document(toSentinelPassResource(pass));
+    return passDocument(toSentinelPassResource(pass));
   }
 
   /** `PUT S/{passId}` (`{sentinelPass: {…}}`, fields to change) → the pass. */
@@ -94,7 +103,7 @@ export class SentinelPassesController {
   ): Promise<PassDocument> {
     const fields = checkEntity(dto.sentinelPass, projectId);
     const pass = await this.passes.update({ principal, organizationId, projectId }, passId, fields);
-    return document(toSentinelPassResource(pass));
+    return passDocument(toSentinelPassResource(pass));
   }
 
   /** `DELETE S/{passId}` → 204; permanent. */
@@ -133,7 +142,7 @@ export class SentinelPassesController {
     @Param('passId', UuidPipe) passId: string,
   ): Promise<PassDocument> {
     const pass = await this.passes.revoke({ principal, organizationId, projectId }, passId);
-    return document(toSentinelPassResource(pass));
+    return passDocument(toSentinelPassResource(pass));
   }
 
   /** `POST S/{passId}/activate` → 200 with `active: true`. */
@@ -146,7 +155,7 @@ export class SentinelPassesController {
     @Param('passId', UuidPipe) passId: string,
   ): Promise<PassDocument> {
     const pass = await this.passes.activate({ principal, organizationId, projectId }, passId);
-    return document(toSentinelPassResource(pass));
+    return passDocument(toSentinelPassResource(pass));
   }
 
   /**
@@ -170,7 +179,15 @@ export class SentinelPassesController {
 }
 
 function withSecret({ pass, key }: PassWithKey): PassDocument {
-  return document(toSentinelPassResource(pass), { meta: { secret: key } });
+  return passDocument(toSentinelPassResource(pass), { secret: key });
+}
+
+/** `{sentinelPass: pass, data: pass, meta?}`: see {@link PassDocument}. */
+function passDocument(
+  pass: Resource<SentinelPassAttributes>,
+  meta?: Record<string, unknown>,
+): PassDocument {
+  return { sentinelPass: pass, ...document(pass, meta ? { meta } : {}) };
 }
 
 /**

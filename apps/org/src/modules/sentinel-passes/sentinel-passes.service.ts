@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ValidationFailedError } from '@wp/http';
+import { parseIsoInstant, ValidationFailedError } from '@wp/http';
 import type { Principal } from '@wp/security';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -232,7 +232,13 @@ function unique(values: string[] | undefined): string[] {
  */
 function futureOrNull(value: string | null | undefined): Date | null | undefined {
   if (value === undefined || value === null) return value;
-  const date = new Date(value);
+  const date = parseIsoInstant(value); // the DTO's @IsIsoInstant refused other forms
+  if (date === null) {
+    throw ValidationFailedError.at(
+      { pointer: '/sentinelPass/expiresAt' },
+      'must be an ISO 8601 date-time such as 2027-01-31T12:00:00Z',
+    );
+  }
   if (date.getTime() <= Date.now()) {
     throw ValidationFailedError.at({ pointer: '/sentinelPass/expiresAt' }, 'must be in the future');
   }

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
+import { WithETag } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { ClientQueryDto, UserSettingsQueryDto } from './dto/user-settings-query.dto.js';
 import {
@@ -19,8 +20,12 @@ import { UserSettingsService } from './user-settings.service.js';
 export class UserSettingsController {
   constructor(private readonly settings: UserSettingsService) {}
 
-  /** `GET /user_settings?client=web&includes=dashboard`. */
+  /**
+   * `GET /user_settings?client=web&includes=dashboard`; one resource per user and client: weak
+   * `ETag`, `If-None-Match` → 304 (docs/org.md § ETags).
+   */
   @Get()
+  @WithETag()
   get(
     @CurrentPrincipal() principal: Principal,
     @Query() query: UserSettingsQueryDto,

@@ -1,9 +1,8 @@
-import { ToBoolean, ToInt } from '@wp/http';
+import { IsIsoInstant, ToBoolean, ToInt } from '@wp/http';
 import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsISO8601,
   IsOptional,
   IsString,
   IsUUID,
@@ -31,11 +30,11 @@ export class ActivityFilterDto {
   agent_user_id!: string;
 
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsIsoInstant()
   start_date?: string;
 
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsIsoInstant()
   end_date?: string;
 
   @IsOptional()
@@ -91,11 +90,11 @@ export class ActivityMetricsQueryDto {
   agent_user_id!: string;
 
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsIsoInstant()
   start_date?: string;
 
   @IsOptional()
-  @IsISO8601({ strict: true })
+  @IsIsoInstant()
   end_date?: string;
 
   @IsOptional()

@@ -1,6 +1,5 @@
 import { Type } from 'class-transformer';
 import {
-  IsISO8601,
   IsNotEmpty,
   IsObject,
   IsOptional,
@@ -8,6 +7,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { IsIsoInstant } from '@wp/http';
 import { Trim } from '../../../common/transforms.js';
 
 export class ApiKeyNoteAttributesDto {
@@ -21,7 +21,7 @@ export class ApiKeyNoteAttributesDto {
 export class CreateApiKeyAttributesDto extends ApiKeyNoteAttributesDto {
   /** ISO 8601 date-time in the future; absent or null: never expires. */
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date-time' })
+  @IsIsoInstant({ message: 'must be an ISO 8601 date-time (e.g. 2027-01-31T12:00:00Z) or date' })
   expires_at?: string | null;
 }
 

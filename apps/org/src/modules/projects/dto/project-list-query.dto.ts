@@ -1,17 +1,7 @@
 import { Transform } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsISO8601,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ROLES, type Role } from '@wp/contracts';
-import { ToBoolean, ToInt } from '@wp/http';
+import { IsIsoInstant, ToBoolean, ToInt } from '@wp/http';
 import { PROJECT_SORT_VALUES, type ProjectSortValue } from '../project-list.js';
 
 /** `owner,ADMIN` (or a repeated parameter) → `['OWNER', 'ADMIN']`; non-strings left for the validator. */
@@ -75,11 +65,11 @@ export class ProjectListQueryDto {
   sort?: ProjectSortValue;
 
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date or date-time' })
+  @IsIsoInstant({ message: 'must be an ISO 8601 date (YYYY-MM-DD) or date-time' })
   created_after?: string;
 
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date or date-time' })
+  @IsIsoInstant({ message: 'must be an ISO 8601 date (YYYY-MM-DD) or date-time' })
   created_before?: string;
 
   /** Accepted and validated; the server never answers stale data (docs/org.md § Caching). */

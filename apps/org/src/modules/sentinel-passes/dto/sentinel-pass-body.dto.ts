@@ -3,7 +3,6 @@ import {
   ArrayMaxSize,
   IsArray,
   IsIn,
-  IsISO8601,
   IsNotEmpty,
   IsObject,
   IsOptional,
@@ -13,6 +12,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { AGENT_PERMISSION_NAMES } from '@wp/contracts';
+import { IsIsoInstant } from '@wp/http';
 import { Trim } from '../../../common/transforms.js';
 
 /** `credentialType` and the `credential_type` filter: a lower-case identifier. */
@@ -93,7 +93,9 @@ export class SentinelPassFieldsDto {
 
   /** ISO 8601 date-time in the future; null: never expires. */
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 date-time or null' })
+  @IsIsoInstant({
+    message: 'must be an ISO 8601 date-time (e.g. 2027-01-31T12:00:00Z), a date, or null',
+  })
   expiresAt?: string | null;
 
   @IsOptional()

@@ -1,0 +1,43 @@
+/**
+ * PostgreSQL `text` and `jsonb` cannot hold U+0000, so a NUL anywhere in a request reached the
+ * database as an error (a 500). Requests are refused with a 400 before any handler runs
+ * (installed by `configureHttpApp`): JSON bodies by the JSON parser, query and path parameters
+ * by a `preValidation` hook. docs/decisions.md § Wire format.
+ */
+export const NUL_DETAIL = 'must not contain the NUL character (U+0000)';
+
+/**
+ * The RFC 6901 pointer of the first string (or object key) holding U+0000 in a parsed JSON
+ * value, or null. Iterative, so a deeply nested body cannot overflow the stack.
+ */
+export function findNul(value: unknown): string | null {
+  const stack: { value: unknown; pointer: string }[] = [{ value, pointer: '' }];
+  while (stack.length > 0) {
+    const { value: current, pointer } = stack.pop()!;
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return pointer;
+    } else if (Array.isArray(current)) {
+      current.forEach((item, i) => stack.push({ value: item, pointer: `${pointer}/${i}` }));
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, item] of Object.entries(current)) {
+        const token = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+        if (key.includes('\u0000')) return token;
+        stack.push({ value: item, pointer: token });
+      }
+    }
+  }
+  return null;
+}
+
+/** The name of the first query or path parameter (name or value) holding U+0000, or null. */
+export function findNulParameter(
+  ...sources: (Record<string, unknown> | undefined | null)[]
+): string | null {
+  for (const source of sources) {
+    if (!source || typeof source !== 'object') continue;
+    for (const [name, value] of Object.entries(source)) {
+      if (name.includes('\u0000') || findNul(value) !== null) return name;
+    }
+  }
+  return null;
+}
