@@ -85,14 +85,12 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
 
   /** Revokes one access token until `expiresAt` (epoch seconds). */
   async revokeToken(jti: string, expiresAt: number): Promise<void> {
-    await this.redis.set(JTI(jti), '1', 'EX', ttl(expiresAt));
-    await this.announce(`jti:${jti}`);
+    await this.denyAndAnnounce(JTI(jti), ttl(expiresAt), `jti:${jti}`);
   }
 
   /** Revokes every access token of a session for `ttlSeconds` (the access token lifetime). */
   async revokeSession(sid: string, ttlSeconds: number): Promise<void> {
-    await this.redis.set(SID(sid), '1', 'EX', Math.max(1, Math.ceil(ttlSeconds)));
-    await this.announce(`sid:${sid}`);
+    await this.denyAndAnnounce(SID(sid), Math.max(1, Math.ceil(ttlSeconds)), `sid:${sid}`);
   }
 
   /**
@@ -118,10 +116,20 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
     return performance.now() - this.freshAsOf < this.cacheMs;
   }
 
-  /** Forgets here at once, then tells every other process. */
-  private async announce(what: string): Promise<void> {
+  /**
+   * Deny-lists `key` and announces it in one MULTI (both or neither: a deny-list entry other
+   * processes are not told about could be missed for as long as their heartbeats flow); this
+   * process forgets at once.
+   */
+  private async denyAndAnnounce(key: string, ttlSeconds: number, what: string): Promise<void> {
     this.onMessage(what);
-    await this.redis.publish(this.channel(), what);
+    const results = await this.redis
+      .multi()
+      .set(key, '1', 'EX', ttlSeconds)
+      .publish(this.channel(), what)
+      .exec();
+    const failed = results?.find(([error]) => error !== null)?.[0];
+    if (!results || failed) throw failed ?? new Error('deny-list transaction aborted');
   }
 
   private onMessage(message: string): void {
