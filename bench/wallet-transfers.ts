@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hashApiKey } from '@wp/security';
 import { ensureDatabase, dropDatabase } from '@wp/persistence';
@@ -55,6 +55,15 @@ export async function main(argv: string[]): Promise<void> {
       target: { type: 'string', default: 'gateway' },
       /** Extra NODE_OPTIONS for the wallet process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`. */
       'wallet-node-options': { type: 'string', default: '' },
+      /** Extra NODE_OPTIONS for the gateway process (same use). */
+      'gateway-node-options': { type: 'string', default: '' },
+      /**
+       * Directory for CPU profiles of the wallet and the gateway during each closed loop of the
+       * first run (`bench/support/cpu-profile.js`; open in Chrome DevTools or speedscope).
+       */
+      profile: { type: 'string', default: '' },
+      /** Which HTTP scenarios to run (`random,hot`); profiling runs may take one. */
+      scenarios: { type: 'string', default: 'random,hot' },
     },
   });
   const runs = Number(values.runs);
@@ -62,6 +71,8 @@ export async function main(argv: string[]): Promise<void> {
   const clientCounts = values.clients.split(',').map(Number);
   const walletCount = Number(values.wallets);
   const scale = Number(values.scale);
+  const profileDir = values.profile ? resolve(values.profile) : '';
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
 
   const env = new TestEnvironment({
     LOG_LEVEL: 'warn',
@@ -76,13 +87,22 @@ export async function main(argv: string[]): Promise<void> {
     const walletDb = await env.prepareDatabase('wallet', walletDataSource);
     const wallet = await ServiceProcess.start(
       'wallet',
-      { ...env.env, WALLET_HOST: '127.0.0.1' },
+      {
+        ...env.env,
+        WALLET_HOST: '127.0.0.1',
+        ...nodeOptions(values['wallet-node-options'], profileDir, 'wallet'),
+      },
       'WALLET_PORT',
     );
     stopping.push(() => wallet.stop());
     const gateway = await ServiceProcess.start(
       'gateway',
-      { ...env.env, GATEWAY_HOST: '127.0.0.1', WALLET_UPSTREAM_URL: wallet.url },
+      {
+        ...env.env,
+        GATEWAY_HOST: '127.0.0.1',
+        WALLET_UPSTREAM_URL: wallet.url,
+        ...nodeOptions(values['gateway-node-options'], profileDir, 'gateway'),
+      },
       'GATEWAY_PORT',
     );
     stopping.push(() => gateway.stop());
@@ -149,7 +169,7 @@ export async function main(argv: string[]): Promise<void> {
       }),
     });
     const pick = () => users[Math.floor(Math.random() * users.length)];
-    const scenarios = {
+    const allScenarios: Record<string, () => BenchRequest> = {
       random: () => {
         const from = pick();
         let to = pick();
@@ -158,6 +178,12 @@ export async function main(argv: string[]): Promise<void> {
       },
       hot: () => transfer(pick(), hot),
     };
+    const scenarios = Object.fromEntries(
+      values.scenarios.split(',').map((name) => {
+        if (!allScenarios[name]) throw new Error(`unknown scenario ${name} (random, hot)`);
+        return [name, allScenarios[name]];
+      }),
+    );
 
     // Steady state: every wallet has moved money once (identities known, code paths warm).
     const primed = [...users];
@@ -176,7 +202,14 @@ export async function main(argv: string[]): Promise<void> {
       for (const [name, next] of Object.entries(scenarios)) {
         for (const clients of clientCounts) {
           await closedLoop(http, clients, Math.min(3, seconds), next); // warm-up
+          const profiling = profileDir !== '' && run === 1;
+          if (profiling) for (const service of [wallet, gateway]) service.signal('SIGWINCH');
+          const cpuBefore = [wallet.pid, gateway.pid].map(cpuMs);
           const closed = await closedLoop(http, clients, seconds, next);
+          const [walletCpu, gatewayCpu] = [wallet.pid, gateway.pid].map(
+            (pid, i) => (cpuMs(pid) - cpuBefore[i]) / Math.max(1, closed.ok),
+          );
+          if (profiling) for (const service of [wallet, gateway]) service.signal('SIGWINCH');
           const open = await openLoop(http, Math.max(1, closed.rate * 0.7), seconds, next);
           results.push({
             run,
@@ -187,11 +220,15 @@ export async function main(argv: string[]): Promise<void> {
             p99: open.p99,
             errors: closed.errors + open.errors,
             offered: open.offered,
+            walletCpu,
+            gatewayCpu,
           });
           log(
             `run ${run} ${name.padEnd(6)} c${clients}: ${closed.rate.toFixed(0)} transfers/s` +
               ` (errors ${closed.errors}${fmtFailures(closed.failures)}); at ${open.offered.toFixed(0)}/s` +
-              ` p50 ${open.p50.toFixed(2)} ms p99 ${open.p99.toFixed(2)} ms`,
+              ` p50 ${open.p50.toFixed(2)} ms p99 ${open.p99.toFixed(2)} ms;` +
+              ` CPU per transfer: wallet ${walletCpu.toFixed(2)} ms, gateway ${gatewayCpu.toFixed(2)} ms` +
+              ` (load ${loadavg()[0].toFixed(1)})`,
           );
         }
       }
@@ -243,6 +280,9 @@ interface Row {
   p99?: number;
   errors?: number;
   offered?: number;
+  /** CPU ms (user + system) of the wallet / gateway process per transfer, closed loop. */
+  walletCpu?: number;
+  gatewayCpu?: number;
 }
 
 /** Personal wallets the way they are really opened: `auth.user.activated` on JetStream. */
@@ -358,16 +398,23 @@ function report(
   clientCounts: number[],
   settings: Record<string, unknown>,
 ): void {
-  const medianOf = (name: string, clients: number, field: 'rate' | 'p50' | 'p99') =>
+  const medianOf = (
+    name: string,
+    clients: number,
+    field: 'rate' | 'p50' | 'p99' | 'walletCpu' | 'gatewayCpu',
+  ) =>
     median(
       rows.filter((r) => r.name === name && r.clients === clients).map((r) => r[field] ?? NaN),
     );
   const lines = [
     '',
     `wallet transfers through the gateway; medians of ${String(settings['runs'])} runs of ${String(settings['seconds'])} s each`,
-    `(${String(settings['walletCount'])} wallets, wallet pool ${String(settings['pool'])}, pgbench scale ${String(settings['scale'])}, 2 shared cores)`,
+    `(${String(settings['walletCount'])} wallets, wallet pool ${String(settings['pool'])}, pgbench scale ${String(settings['scale'])},` +
+      ` ${cpus().length} shared cores, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} at the end)`,
     '',
-    'scenario                 clients  transfers/s   p50 ms   p99 ms',
+    'scenario                 clients  transfers/s   p50 ms   p99 ms  CPU ms/transfer wallet, gateway',
   ];
   const names = [
     'random wallets',
@@ -383,9 +430,13 @@ function report(
       const http = name.endsWith('wallets');
       const p50 = http ? medianOf(name, clients, 'p50').toFixed(2) : '';
       const p99 = http ? medianOf(name, clients, 'p99').toFixed(2) : '';
+      const cpu = http
+        ? `${medianOf(name, clients, 'walletCpu').toFixed(2).padStart(10)}` +
+          `${medianOf(name, clients, 'gatewayCpu').toFixed(2).padStart(9)}`
+        : '';
       lines.push(
         `${name.replace('hot wallets', 'hot wallet').padEnd(25)}${String(clients).padStart(7)}` +
-          `${rate.toFixed(0).padStart(13)}${p50.padStart(9)}${p99.padStart(9)}`,
+          `${rate.toFixed(0).padStart(13)}${p50.padStart(9)}${p99.padStart(9)}${cpu}`,
       );
     }
   }
@@ -425,6 +476,31 @@ function report(
   writeFileSync(file, JSON.stringify({ settings, rows, audits }, null, 2));
   console.log(`\nraw results: ${file}`);
 }
+
+/** `NODE_OPTIONS` (and the profiler preload with `--profile`) for a child process. */
+function nodeOptions(options: string, profileDir: string, name: string): Record<string, string> {
+  const all = profileDir
+    ? `${options} --require ${join(__dirname, 'support', 'cpu-profile.js')}`.trim()
+    : options;
+  return {
+    ...(all ? { NODE_OPTIONS: all } : {}),
+    ...(profileDir ? { BENCH_PROFILE_DIR: profileDir, BENCH_PROFILE_NAME: name } : {}),
+  };
+}
+
+/** utime + stime of a process, ms (Linux /proc; NaN elsewhere). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Kernel clock ticks per second (`getconf CLK_TCK`), 100 on Linux in practice. */
+const CLOCK_TICKS = 100;
 
 function pct(ratio: number): string {
   return `${(ratio * 100).toFixed(0)} %`;

@@ -47,6 +47,16 @@ export class ServiceProcess {
     return service;
   }
 
+  /** Sends a signal to the process (e.g. SIGWINCH to toggle the profiler of `cpu-profile.js`). */
+  signal(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
+  /** The process id (CPU accounting from /proc). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
   }

@@ -59,7 +59,8 @@ function guardWith(principal: Principal, confineAgents: boolean) {
   };
   const guard = new JwtAuthGuard(new Reflector(), new RevocationList(redis as never), options);
   // Signature verification is passport's (covered by the e2e suites): stand it in here.
-  (guard as unknown as { verify: () => Promise<Principal> }).verify = () => Promise.resolve(principal);
+  (guard as unknown as { verify: () => Promise<Principal> }).verify = () =>
+    Promise.resolve(principal);
   return { guard, redis };
 }
 

@@ -23,8 +23,9 @@ interface AuthRequest {
  * Order: header present → character rule (`TOKEN_MALFORMED`, before any parsing) → verified
  * token cache, else passport-jwt verification → deny-list (`TOKEN_REVOKED`). Verified tokens are
  * cached by SHA-256 until their `exp` so a service pays the ES256 verification once per token;
- * revocation is still checked on every request. All failures are 401. Then, where the service
- * confines agents, an agent token is held to the routes opened with `@AgentAccess()` and to its
+ * revocation is still checked on every request (`RevocationList`: in Redis, or a remembered "no"
+ * that an announced revocation clears; refused within 1 s at worst). All failures are 401. Then,
+ * where the service confines agents, an agent token is held to the routes opened with `@AgentAccess()` and to its
  * own organization and project (403 `AGENT_FORBIDDEN` / 404, `agentRouteRefusal`; no I/O).
  */
 @Injectable()
@@ -56,7 +57,9 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
       throw new UnauthenticatedError('The access token is malformed.', 'TOKEN_MALFORMED');
     }
     const principal = await this.verify(token, context, request);
-    if (await this.revocations.isRevoked(principal.tokenId, principal.sessionId)) {
+    if (
+      await this.revocations.isRevoked(principal.tokenId, principal.sessionId, principal.expiresAt)
+    ) {
       throw new UnauthenticatedError('The access token has been revoked.', 'TOKEN_REVOKED');
     }
     request.user = principal;

@@ -1,31 +1,183 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import {
+  Inject,
+  Injectable,
+  Optional,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { REDIS, type Redis } from '@wp/persistence';
+import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
 
 const JTI = (jti: string) => `revoked:jti:${jti}`;
 const SID = (sid: string) => `revoked:sid:${sid}`;
+/** Pub/sub channel (under `REDIS_KEY_PREFIX`) on which every revocation is announced. */
+export const REVOCATIONS_CHANNEL = 'revocations';
+/** The longest a revoked token may still be accepted (ARCHITECTURE § 3: within 1 s). */
+export const DEFAULT_REVOCATION_CACHE_MS = 1000;
+/** How often each process sends itself a heartbeat through the channel. */
+const HEARTBEAT_MS = 200;
+const MAX_CACHED = 50_000;
 
 /**
  * The access token deny-list (ARCHITECTURE § 3 "Revocation"): a revoked token id (`jti`) or
  * session (`sid`, a refresh token family) is kept in Redis until the token would have expired
  * anyway. Every service checks it on every authenticated request, so a logout takes effect
- * everywhere at once.
+ * everywhere.
+ *
+ * "Not revoked" answers are remembered per token, because every revocation is also announced
+ * on the `revocations` pub/sub channel and each process forgets the answers it concerns (or all,
+ * for a session) as it arrives: in practice a revoked token is refused at once everywhere. The
+ * bound when announcements stop arriving (a dead connection): each process publishes a
+ * heartbeat to itself every 200 ms; Redis delivers a channel's messages in the order they were
+ * published, so once its own heartbeat sent at `t` is back, every revocation made before `t` has
+ * been seen. Remembered answers are used only while such a `t` is less than
+ * `revocationCacheMs` (default 1000 ms) old — a revoked token is refused within that bound
+ * whatever happens to the subscription — and when heartbeats come back after such a gap,
+ * everything remembered is forgotten (announcements may have been lost in it). Answers are
+ * remembered only while heartbeats arrive, never across an announcement, and kept until the
+ * token expires or the cache is full.
  */
 @Injectable()
-export class RevocationList {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+export class RevocationList implements OnModuleInit, OnApplicationShutdown {
+  private readonly cacheMs: number;
+  /** `jti` → its `sid` and expiry (epoch s), for tokens Redis said were not revoked. */
+  private readonly notRevoked = new Map<string, { sid: string; expiresAt: number }>();
+  private readonly bySession = new Map<string, Set<string>>();
+  private subscriber?: Redis;
+  private heartbeat?: NodeJS.Timeout;
+  private readonly self = randomBytes(8).toString('hex');
+  /** `performance.now()` at which the last own heartbeat that came back was sent. */
+  private freshAsOf = -Infinity;
+  /** Bumped on every announcement: answers read across one are not remembered. */
+  private generation = 0;
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Optional() @Inject(SECURITY_OPTIONS) options?: Pick<SecurityOptions, 'revocationCacheMs'>,
+  ) {
+    this.cacheMs = options?.revocationCacheMs ?? DEFAULT_REVOCATION_CACHE_MS;
+  }
+
+  /** Subscribes to announcements and starts the heartbeat (nothing when caching is off). */
+  onModuleInit(): void {
+    if (this.cacheMs <= 0 || typeof this.redis.duplicate !== 'function') return;
+    const subscriber = this.redis.duplicate();
+    this.subscriber = subscriber;
+    const channel = this.channel();
+    subscriber.on('error', () => undefined); // reconnects (and re-subscribes) by itself
+    subscriber.on('message', (from: string, message: string) => {
+      if (from === channel) this.onMessage(message);
+    });
+    subscriber.subscribe(channel).catch(() => undefined);
+    this.heartbeat = setInterval(() => {
+      this.redis.publish(channel, `hb:${this.self}:${performance.now()}`).catch(() => undefined);
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.freshAsOf = -Infinity;
+    await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
+  }
 
   /** Revokes one access token until `expiresAt` (epoch seconds). */
   async revokeToken(jti: string, expiresAt: number): Promise<void> {
-    await this.redis.set(JTI(jti), '1', 'EX', ttl(expiresAt));
+    await this.denyAndAnnounce(JTI(jti), ttl(expiresAt), `jti:${jti}`);
   }
 
   /** Revokes every access token of a session for `ttlSeconds` (the access token lifetime). */
   async revokeSession(sid: string, ttlSeconds: number): Promise<void> {
-    await this.redis.set(SID(sid), '1', 'EX', Math.max(1, Math.ceil(ttlSeconds)));
+    await this.denyAndAnnounce(SID(sid), Math.max(1, Math.ceil(ttlSeconds)), `sid:${sid}`);
   }
 
-  async isRevoked(jti: string, sid: string): Promise<boolean> {
-    return (await this.redis.exists(JTI(jti), SID(sid))) > 0;
+  /**
+   * Whether the token or its session is deny-listed: from Redis, or a remembered "no" while
+   * announcements are known to arrive (see the class).
+   * @param expiresAt the token's `exp` (epoch s): how long a "no" may be remembered at most
+   */
+  async isRevoked(jti: string, sid: string, expiresAt = 0): Promise<boolean> {
+    const fresh = this.fresh();
+    const known = fresh ? this.notRevoked.get(jti) : undefined;
+    if (known && known.sid === sid && known.expiresAt > Date.now() / 1000) return false;
+    const generation = this.generation;
+    const revoked = (await this.redis.exists(JTI(jti), SID(sid))) > 0;
+    // Only while announcements are known to arrive (else one could be missed before a reconnect).
+    if (!revoked && fresh && this.fresh() && generation === this.generation) {
+      this.remember(jti, sid, expiresAt);
+    }
+    return revoked;
+  }
+
+  /** Whether an own heartbeat sent less than `cacheMs` ago has come back. */
+  private fresh(): boolean {
+    return performance.now() - this.freshAsOf < this.cacheMs;
+  }
+
+  /**
+   * Deny-lists `key` and announces it in one MULTI (both or neither: a deny-list entry other
+   * processes are not told about could be missed for as long as their heartbeats flow); this
+   * process forgets at once.
+   */
+  private async denyAndAnnounce(key: string, ttlSeconds: number, what: string): Promise<void> {
+    this.onMessage(what);
+    const results = await this.redis
+      .multi()
+      .set(key, '1', 'EX', ttlSeconds)
+      .publish(this.channel(), what)
+      .exec();
+    const failed = results?.find(([error]) => error !== null)?.[0];
+    if (!results || failed) throw failed ?? new Error('deny-list transaction aborted');
+  }
+
+  private onMessage(message: string): void {
+    if (message.startsWith('hb:')) {
+      const [, from, sentAt] = message.split(':');
+      if (from !== this.self) return;
+      // Back after a gap (reconnect): announcements may have been lost in it, forget everything.
+      if (!this.fresh()) {
+        this.generation++;
+        this.clear();
+      }
+      this.freshAsOf = Math.max(this.freshAsOf, Number(sentAt));
+      return;
+    }
+    this.generation++;
+    const id = message.slice(4);
+    if (message.startsWith('jti:')) this.forget(id);
+    else if (message.startsWith('sid:'))
+      for (const jti of this.bySession.get(id) ?? []) this.forget(jti);
+    else this.clear(); // unknown announcement: be safe
+  }
+
+  private remember(jti: string, sid: string, expiresAt: number): void {
+    if (expiresAt <= Date.now() / 1000) return;
+    if (this.notRevoked.size >= MAX_CACHED) this.clear();
+    this.notRevoked.set(jti, { sid, expiresAt });
+    let jtis = this.bySession.get(sid);
+    if (!jtis) this.bySession.set(sid, (jtis = new Set()));
+    jtis.add(jti);
+  }
+
+  private forget(jti: string): void {
+    const known = this.notRevoked.get(jti);
+    if (!known) return;
+    this.notRevoked.delete(jti);
+    const jtis = this.bySession.get(known.sid);
+    jtis?.delete(jti);
+    if (jtis?.size === 0) this.bySession.delete(known.sid);
+  }
+
+  private clear(): void {
+    this.notRevoked.clear();
+    this.bySession.clear();
+  }
+
+  /** Channels are not prefixed by ioredis: the key prefix keeps deployments apart. */
+  private channel(): string {
+    return `${this.redis.options?.keyPrefix ?? ''}${REVOCATIONS_CHANNEL}`;
   }
 }
 

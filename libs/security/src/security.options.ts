@@ -17,4 +17,9 @@ export interface SecurityOptions {
    * organization or project (`agentRouteRefusal`). On in org and wallet.
    */
   confineAgents?: boolean;
+  /**
+   * How long a "not revoked" answer of the deny-list is reused, ms (default 1000, the bound of
+   * ARCHITECTURE § 3; 0 asks Redis on every request). `RevocationList`.
+   */
+  revocationCacheMs?: number;
 }

@@ -81,12 +81,14 @@ export async function installProxy(
       replyOptions: {
         timeout: config.GATEWAY_UPSTREAM_TIMEOUT_MS,
         maxRetriesOn503: 0,
-        rewriteRequestHeaders: (request: FastifyRequest, headers: IncomingHttpHeaders) => ({
-          ...headers,
-          'x-request-id': String(request.id),
-          'x-forwarded-for': request.ip,
-          'x-forwarded-proto': request.protocol,
-        }),
+        // reply-from hands over its own copy of the request headers: set ours in place
+        // instead of copying every header once more per request.
+        rewriteRequestHeaders: (request: FastifyRequest, headers: IncomingHttpHeaders) => {
+          headers['x-request-id'] = String(request.id);
+          headers['x-forwarded-for'] = request.ip;
+          headers['x-forwarded-proto'] = request.protocol;
+          return headers;
+        },
         onError: (reply: FastifyReply, { error }: { error: { statusCode?: number } }) => {
           const status = error.statusCode === 504 ? 504 : 502;
           const detail =

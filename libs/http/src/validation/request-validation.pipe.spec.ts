@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { ValidationFailedError } from '../errors/validation-error.js';
 import { ToInt } from './query-transforms.js';
-import { RequestValidationPipe } from './request-validation.pipe.js';
+import { FAST_VALIDATION, RequestValidationPipe } from './request-validation.pipe.js';
 
 class Attributes {
   @IsString()
@@ -76,5 +76,34 @@ describe('RequestValidationPipe', () => {
       .transform({ page: 'two' }, { type: 'query', metatype: Query })
       .catch((e: unknown) => e)) as ValidationFailedError;
     expect(error.toItems()[0]?.source).toEqual({ parameter: 'page' });
+  });
+});
+
+describe('RequestValidationPipe fast path (FAST_VALIDATION)', () => {
+  const pipe = new RequestValidationPipe();
+  class Fast {
+    @IsString()
+    name!: string;
+
+    static [FAST_VALIDATION](value: unknown): Fast | undefined {
+      const name = (value as { name?: unknown } | null)?.name;
+      return typeof name === 'string' && name !== 'slow'
+        ? Object.assign(new Fast(), { name })
+        : undefined;
+    }
+  }
+
+  it('answers what the fast path returns, without class-validator', async () => {
+    const out = await pipe.transform({ name: 'x', junk: 1 }, { type: 'body', metatype: Fast });
+    expect(out).toBeInstanceOf(Fast);
+    expect(out).toEqual({ name: 'x' });
+  });
+
+  it('falls back to class-validator when the fast path is not sure', async () => {
+    const slow = await pipe.transform({ name: 'slow' }, { type: 'body', metatype: Fast });
+    expect(slow).toEqual({ name: 'slow' });
+    await expect(
+      pipe.transform({ name: 3 }, { type: 'body', metatype: Fast }),
+    ).rejects.toBeInstanceOf(ValidationFailedError);
   });
 });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Amount } from '../../common/amount.js';
+import { preparedQuery, type PreparedStatement } from '../../database/prepared.js';
 import type { JournalEntryType } from './journal-entry.entity.js';
 import { ledgerErrorFromDatabase, type MovementPointers } from './ledger.errors.js';
 
@@ -73,6 +74,17 @@ interface MoveRow {
   r_to_balance: string | null;
 }
 
+/** One movement, one statement (prepared once per connection). */
+const WALLET_MOVE: PreparedStatement = {
+  name: 'wallet_move',
+  text: 'SELECT * FROM wallet_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)',
+};
+/** Group commit into one destination (§ Hot wallets). */
+const WALLET_MOVE_BATCH: PreparedStatement = {
+  name: 'wallet_move_batch',
+  text: 'SELECT * FROM wallet_move_batch($1::jsonb)',
+};
+
 /** The only file of the ledger that touches the database. */
 @Injectable()
 export class LedgerRepository {
@@ -90,10 +102,9 @@ export class LedgerRepository {
   ): Promise<MoveResult> {
     let rows: MoveRow[];
     try {
-      rows = await (manager ?? this.dataSource).query(
-        'SELECT * FROM wallet_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)',
-        moveParams(command),
-      );
+      rows = manager
+        ? await manager.query(WALLET_MOVE.text, moveParams(command))
+        : await preparedQuery<MoveRow>(this.dataSource, WALLET_MOVE, moveParams(command));
     } catch (error) {
       throw ledgerErrorFromDatabase(error, pointers);
     }
@@ -129,9 +140,7 @@ export class LedgerRepository {
       r_index: number;
       r_sqlstate: string | null;
       r_message: string | null;
-    })[] = await this.dataSource.query('SELECT * FROM wallet_move_batch($1::jsonb)', [
-      JSON.stringify(items),
-    ]);
+    })[] = await preparedQuery(this.dataSource, WALLET_MOVE_BATCH, [JSON.stringify(items)]);
     const out = new Array<MoveResult | BatchItemError>(commands.length);
     for (const row of rows) {
       out[row.r_index] =

@@ -7,6 +7,9 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { FAST_VALIDATION } from '@wp/http';
+import { ASSET_CODE } from '../../../config/wallet.config.js';
+import { amountProblem } from '../../../common/amount.js';
 import {
   IsAmount,
   IsAssetCode,
@@ -14,6 +17,7 @@ import {
   IsWalletAddress,
   LowerCase,
 } from '../../../common/validators.js';
+import { WALLET_ADDRESS } from '../../wallets/address.js';
 
 /** `transaction` of `POST /wallets/transact` (contract § Wallets). */
 export class TransactionDto {
@@ -57,4 +61,52 @@ export class TransactBody {
   @ValidateNested()
   @Type(() => TransactionDto)
   transaction!: TransactionDto;
+
+  /**
+   * The hot route's fast path (`FAST_VALIDATION` of `@wp/http`): a body every rule above
+   * accepts, without `metadata`, becomes the same instances class-validator would give
+   * (addresses lower-cased, unknown fields left out); anything else — including every body that
+   * will be refused — returns undefined and goes through class-validator, which words the 400.
+   */
+  static [FAST_VALIDATION](value: unknown): TransactBody | undefined {
+    if (!isPlainObject(value) || !isPlainObject(value.transaction)) return undefined;
+    const t = value.transaction;
+    const from = address(t.from_wallet);
+    const to = address(t.to_wallet);
+    const { from_asset: fromAsset, to_asset: toAsset, amount, description } = t;
+    if (from === undefined || to === undefined) return undefined;
+    if (!isAssetCode(fromAsset) || !isAssetCode(toAsset)) return undefined;
+    if (amountProblem(amount) !== null) return undefined;
+    // MaxLength counts code points: 500 UTF-16 units or fewer is always within it.
+    const plainDescription =
+      description === undefined ||
+      description === null ||
+      (typeof description === 'string' && description.length <= 500);
+    if (!plainDescription || t.metadata !== undefined) return undefined;
+    const dto = new TransactionDto();
+    dto.from_wallet = from;
+    dto.to_wallet = to;
+    dto.from_asset = fromAsset;
+    dto.to_asset = toAsset;
+    dto.amount = amount as number;
+    dto.description = description as string | undefined;
+    const body = new TransactBody();
+    body.transaction = dto;
+    return body;
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A well-formed address, lower-cased (as `@LowerCase() @IsWalletAddress()`), else undefined. */
+function address(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const lower = value.toLowerCase();
+  return WALLET_ADDRESS.test(lower) ? lower : undefined;
+}
+
+function isAssetCode(value: unknown): value is string {
+  return typeof value === 'string' && ASSET_CODE.test(value);
 }
