@@ -18,6 +18,8 @@ export async function createAnalyticsApp(config: AnalyticsConfig): Promise<NestF
   const app = await createServiceApp(AnalyticsAppModule.forRoot(config), {
     config,
     service: 'analytics',
+    // Langfuse ingestion keeps events with NULs and drops the characters (docs/analytics.md).
+    rejectNulInBody: false,
   });
   app.useGlobalFilters(new LangfuseErrorFilter());
   const fastify = app.getHttpAdapter().getInstance();

@@ -24,6 +24,11 @@ export interface HttpAppOptions {
    * The gateway keeps Fastify's: it streams bodies through unparsed.
    */
   lenientJsonParser?: boolean;
+  /**
+   * Refuse a JSON body holding U+0000 with 400 (default true; nul-guard.ts). Analytics turns it
+   * off: Langfuse ingestion keeps the event and drops the NULs itself (docs/analytics.md).
+   */
+  rejectNulInBody?: boolean;
 }
 
 /** A Fastify adapter with our request id rule: keep a well-formed incoming `X-Request-Id`, else a UUID. */
@@ -65,7 +70,7 @@ export async function createHttpApp(
  */
 export function configureHttpApp(app: INestApplication, options: HttpAppOptions): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-  installFastifyHooks(fastify, options.lenientJsonParser ?? true);
+  installFastifyHooks(fastify, options.lenientJsonParser ?? true, options.rejectNulInBody ?? true);
   if (options.globalPrefix) {
     app.setGlobalPrefix(options.globalPrefix, {
       exclude: [
@@ -81,7 +86,11 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   app.enableShutdownHooks();
 }
 
-function installFastifyHooks(fastify: FastifyInstance, lenientJsonParser: boolean): void {
+function installFastifyHooks(
+  fastify: FastifyInstance,
+  lenientJsonParser: boolean,
+  rejectNulInBody: boolean,
+): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     done();
@@ -94,7 +103,8 @@ function installFastifyHooks(fastify: FastifyInstance, lenientJsonParser: boolea
     if (text.trim() === '') return done(null, undefined);
     return defaultJson(request, text, (error: Error | null, value?: unknown) => {
       if (error) return done(error, undefined);
-      const pointer = text.includes('\\u0000') || text.includes('\u0000') ? findNul(value) : null;
+      const suspect = rejectNulInBody && (text.includes('\\u0000') || text.includes('\u0000'));
+      const pointer = suspect ? findNul(value) : null;
       if (pointer !== null)
         return done(ValidationFailedError.at({ pointer }, NUL_DETAIL), undefined);
       return done(null, value);

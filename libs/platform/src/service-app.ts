@@ -11,6 +11,8 @@ export interface ServiceAppOptions {
   /** Route prefix of contract paths (`v1/api`), or none (analytics serves `/api/public`). */
   globalPrefix?: string;
   prefixExclusions?: string[];
+  /** See `HttpAppOptions.rejectNulInBody` (default true). */
+  rejectNulInBody?: boolean;
 }
 
 /**
@@ -27,6 +29,7 @@ export async function createServiceApp(
     trustProxy: options.config.TRUST_PROXY,
     globalPrefix: options.globalPrefix,
     prefixExclusions: options.prefixExclusions,
+    rejectNulInBody: options.rejectNulInBody,
   });
   app.useLogger(app.get(PinoLogger));
   installOpenApiDocument(app, options.service ?? 'platform');
