@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { hashApiKey } from '@wp/security';
+import { signAccessToken } from '@wp/testing';
 import { Redis } from 'ioredis';
-import jwt from 'jsonwebtoken';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { ProjectListFilter } from '../apps/org/src/modules/projects/project-list.js';
@@ -72,8 +71,8 @@ export async function main(argv: string[]): Promise<void> {
         redis.disconnect();
         progress(`  seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
         const tokens = {
-          member: token(env.env['JWT_PRIVATE_KEY'], seeded.memberId),
-          admin: token(env.env['JWT_PRIVATE_KEY'], seeded.adminId),
+          member: signAccessToken(env.env['JWT_PRIVATE_KEY'], seeded.memberId),
+          admin: signAccessToken(env.env['JWT_PRIVATE_KEY'], seeded.adminId),
         };
         const ctx: Ctx = { pool, apiKey, options, seeded, tokens };
         const ceilingOp = opFor(ctx, 'admin', '/v1/api/organizations/x/projects', 400);
@@ -341,25 +340,6 @@ const SCENARIOS: Record<string, (s: Seeded) => Scenario> = {
 
 function listPath(s: Seeded): string {
   return `/v1/api/organizations/${s.organizationId}/projects`;
-}
-
-function token(privateKey: string | undefined, userId: string): string {
-  const now = Math.floor(Date.now() / 1000);
-  return jwt.sign(
-    {
-      sub: userId,
-      jti: randomUUID(),
-      sid: randomUUID(),
-      iat: now,
-      exp: now + 6 * 3600,
-      iss: 'workspace-platform',
-      typ: 'user',
-      app: 'bench',
-      email: null,
-    },
-    privateKey!,
-    { algorithm: 'ES256', noTimestamp: true },
-  );
 }
 
 function headers(ctx: Ctx, caller: Caller): Record<string, string> {

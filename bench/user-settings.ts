@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { hashApiKey } from '@wp/security';
-import { TestEnvironment } from '@wp/testing';
+import { signAccessToken, TestEnvironment } from '@wp/testing';
 import { Redis } from 'ioredis';
-import jwt from 'jsonwebtoken';
 import { Pool as PgPool } from 'pg';
 import { Pool } from 'undici';
 import { orgDataSource } from '../apps/org/src/database/data-source.js';
@@ -75,7 +74,7 @@ export async function main(argv: string[]): Promise<void> {
 
     const headers = {
       'api-key': env.keys.apiKey,
-      authorization: `Bearer ${token(env, userId)}`,
+      authorization: `Bearer ${signAccessToken(env.keys.jwtPrivateKey, userId)}`,
     };
     const scenarios: Record<string, () => BenchRequest> = {
       settings: () => ({ method: 'GET', path: '/v1/api/user_settings', headers }),
@@ -230,25 +229,6 @@ async function check(
     );
   }
   log(`sidebar ok: ${organizations} organizations, ${projects} projects, ${text.length} bytes`);
-}
-
-function token(env: TestEnvironment, userId: string): string {
-  const now = Math.floor(Date.now() / 1000);
-  return jwt.sign(
-    {
-      sub: userId,
-      jti: randomUUID(),
-      sid: randomUUID(),
-      iat: now,
-      exp: now + 6 * 3600,
-      iss: 'workspace-platform',
-      typ: 'user',
-      app: 'bench',
-      email: null,
-    },
-    env.keys.jwtPrivateKey,
-    { algorithm: 'ES256', noTimestamp: true },
-  );
 }
 
 function report(

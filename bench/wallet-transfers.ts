@@ -5,9 +5,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hashApiKey } from '@wp/security';
 import { ensureDatabase, dropDatabase } from '@wp/persistence';
-import { TEST_SERVERS, TestEnvironment } from '@wp/testing';
+import { signAccessToken, TEST_SERVERS, TestEnvironment } from '@wp/testing';
 import { Redis } from 'ioredis';
-import jwt from 'jsonwebtoken';
 import { connect, headers as natsHeaders, JSONCodec } from 'nats';
 import { Client, Pool as PgPool } from 'pg';
 import { Pool } from 'undici';
@@ -328,25 +327,10 @@ async function openWallets(env: TestEnvironment, db: PgPool, count: number): Pro
     `SELECT entity_id, address_hash FROM wallet WHERE entity_type = 'user'`,
   );
   const byUser = new Map(rows.map((r) => [r.entity_id, r.address_hash]));
-  const now = Math.floor(Date.now() / 1000);
   return ids.map((id) => ({
     id,
     wallet: byUser.get(id)!,
-    token: jwt.sign(
-      {
-        sub: id,
-        jti: randomUUID(),
-        sid: randomUUID(),
-        iat: now,
-        exp: now + 6 * 3600,
-        iss: 'workspace-platform',
-        typ: 'user',
-        app: 'bench',
-        email: null,
-      },
-      env.keys.jwtPrivateKey,
-      { algorithm: 'ES256', noTimestamp: true },
-    ),
+    token: signAccessToken(env.keys.jwtPrivateKey, id),
   }));
 }
 

@@ -5,3 +5,4 @@ export * from './sinks/mime.js';
 export * from './sinks/smtp-sink.js';
 export * from './sinks/http-sink.js';
 export * from './route-audit.js';
+export * from './access-token.js';

@@ -11,6 +11,7 @@ import {
   Query,
   Res,
 } from '@nestjs/common';
+import { ifNoneMatchMatches } from '@wp/http';
 import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import type { FastifyReply } from 'fastify';
 import { exactJson } from '../../common/exact-json.js';
@@ -39,7 +40,9 @@ export class WalletsController {
 
   /**
    * `GET /wallets/{addressHash}?cache_bust=`: `{wallet}` with an `ETag`; `If-None-Match` with
-   * the current tag answers 304 without a body. Always fresh (no server-side cache).
+   * the current tag answers 304 without a body (weak comparison, `ifNoneMatchMatches` of
+   * @wp/http). A strong tag of the exact JSON (`exactJson`: amounts as sent), not @wp/http's
+   * `WithETag`, which hashes `JSON.stringify`. Always fresh (no server-side cache).
    */
   @Get(':addressHash')
   @AgentAccess()
@@ -53,7 +56,7 @@ export class WalletsController {
     const body = { wallet: await this.wallets.get(principal, address) };
     const etag = `"${createHash('sha256').update(exactJson(body)).digest('base64url').slice(0, 27)}"`;
     void reply.header('etag', etag).header('cache-control', 'private, no-cache');
-    if (ifNoneMatch !== undefined && matches(ifNoneMatch, etag)) {
+    if (ifNoneMatchMatches(ifNoneMatch, etag)) {
       void reply.status(304);
       return undefined;
     }
@@ -80,12 +83,4 @@ export class WalletsController {
   ): Promise<{ wallet: WalletRecord }> {
     return { wallet: await this.wallets.createEntityWallet(principal, body.entity_wallet) };
   }
-}
-
-/** RFC 9110 § 13.1.2 weak comparison of an `If-None-Match` list against one tag. */
-function matches(header: string, etag: string): boolean {
-  return header
-    .split(',')
-    .map((t) => t.trim().replace(/^W\//, ''))
-    .some((t) => t === '*' || t === etag);
 }
