@@ -1,6 +1,8 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { REDACTED_PATHS, logsInfo } from './logging.module.js';
+import type { DynamicModule, ValueProvider } from '@nestjs/common';
+import { PARAMS_PROVIDER_TOKEN, type Params } from 'nestjs-pino';
+import { LoggingModule, REDACTED_PATHS, logsInfo } from './logging.module.js';
 
 describe('log redaction (ARCHITECTURE § 5)', () => {
   it('removes credentials from headers and secrets from logged objects', () => {
@@ -48,5 +50,28 @@ describe('request lines follow the log level', () => {
       false,
       false,
     ]);
+  });
+});
+
+describe('per-request middleware', () => {
+  /** nestjs-pino's parameters as LoggingModule hands them over. */
+  function pinoParams(level: string): Params {
+    const [loggerModule] = LoggingModule.forRoot({ service: 'test', level }).imports as [
+      DynamicModule,
+    ];
+    const provider = loggerModule.providers?.find(
+      (p): p is ValueProvider<Params> =>
+        typeof p === 'object' && 'provide' in p && p.provide === PARAMS_PROVIDER_TOKEN,
+    );
+    if (!provider) throw new Error('nestjs-pino parameters not found');
+    return provider.useValue;
+  }
+
+  it('is bound to every route when request lines are written', () => {
+    expect(pinoParams('info').forRoutes).toHaveLength(1);
+  });
+
+  it('is not registered at all above info, where it could only cost CPU', () => {
+    expect(pinoParams('warn').forRoutes).toEqual([]);
   });
 });

@@ -42,19 +42,25 @@ export interface LoggingOptions {
 @Module({})
 export class LoggingModule {
   static forRoot(options: LoggingOptions): DynamicModule {
+    const requestLines = (options.logRequests ?? true) && logsInfo(options.level);
     return {
       module: LoggingModule,
       imports: [
         LoggerModule.forRoot({
           // path-to-regexp 8 syntax; the default '*' draws a deprecation warning per route.
-          forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
+          // Above `info` no request line can be written, so no per-request middleware is
+          // registered at all: it built a child logger (bindings serialized and redacted) and an
+          // AsyncLocalStorage scope per request, ~15% of a proxied request's CPU in the gateway.
+          // Lines written during a request then come from the root logger; the error filter puts
+          // the request id into its own lines (docs/architecture.md § Logs).
+          forRoutes: requestLines ? [{ path: '{*path}', method: RequestMethod.ALL }] : [],
           pinoHttp: {
             name: options.service,
             level: options.level,
             redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
             // The request line is written at `info`: below that level, skip its per-request
             // bookkeeping (listeners, timing, line objects) that could never be written.
-            autoLogging: (options.logRequests ?? true) && logsInfo(options.level),
+            autoLogging: requestLines,
             quietReqLogger: true,
             // `service` on every line, bound once: a per-request `customProps` would build one
             // more child logger (bindings serialized and redacted) for every request.

@@ -4,7 +4,7 @@ import { Reflector } from '@nestjs/core';
 import type { DomainError } from '@wp/http';
 import { AGENT_ACCESS } from './agent-access.js';
 import { JwtAuthGuard } from './jwt-auth.guard.js';
-import type { Principal } from './principal.js';
+import { principalFromClaims, type Principal } from './principal.js';
 import { RevocationList } from './revocation-list.js';
 import type { SecurityOptions } from './security.options.js';
 
@@ -18,16 +18,21 @@ class FakeRedis {
   }
 }
 
-const agent: Principal = {
-  type: 'agent',
-  id: '5b1c2a4e-6a47-4e8f-9d7c-0a1b2c3d4e5f',
+const agent: Principal = principalFromClaims({
+  typ: 'agent',
+  sub: '5b1c2a4e-6a47-4e8f-9d7c-0a1b2c3d4e5f',
   email: null,
-  sessionId: 'agent-sid-epoch-0',
-  tokenId: 'jti-1',
-  appId: 'app',
-  expiresAt: Math.floor(Date.now() / 1000) + 900,
-  agent: { organizationId: 7, projectId: 70, scopes: [], permissions: ['projects:read'] },
-};
+  sid: 'agent-sid-epoch-0',
+  jti: 'jti-1',
+  app: 'app',
+  iss: 'test',
+  iat: Math.floor(Date.now() / 1000),
+  exp: Math.floor(Date.now() / 1000) + 900,
+  org: 7,
+  prj: 70,
+  scp: [],
+  prm: ['projects:read'],
+});
 
 function contextFor(
   params: Record<string, string | undefined>,

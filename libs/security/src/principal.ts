@@ -34,6 +34,8 @@ export interface Principal {
   expiresAt: number;
   /** Present for agent tokens: the project the agent is confined to. */
   agent?: { organizationId: number; projectId: number; scopes: string[]; permissions: string[] };
+  /** The verified token's claims as issued (`GET /oauth/token/info` answers them). */
+  claims: AccessTokenClaims;
 }
 
 export function principalFromClaims(claims: AccessTokenClaims): Principal {
@@ -45,6 +47,7 @@ export function principalFromClaims(claims: AccessTokenClaims): Principal {
     tokenId: claims.jti,
     appId: claims.app,
     expiresAt: claims.exp,
+    claims,
   };
   if (claims.typ === 'agent' && claims.org !== undefined && claims.prj !== undefined) {
     principal.agent = {
