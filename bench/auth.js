@@ -168,6 +168,26 @@ function jwksOp({ pool }) {
   };
 }
 
+/**
+ * The shared request path without argon2: GET jwks.json and POST /oauth/token with no password
+ * (400 at validation), alternately.
+ */
+function requestPathOp({ pool, apiKey }) {
+  const jwks = jwksOp({ pool });
+  let i = 0;
+  return async () => {
+    if (i++ % 2 === 0) return jwks();
+    const res = await request(pool, {
+      method: 'POST',
+      path: '/v1/api/oauth/token',
+      headers: { 'api-key': apiKey },
+      body: { username: 'warm-up@example.com' },
+      raw: true,
+    });
+    return res.status === 400 || `status ${res.status}`;
+  };
+}
+
 function tokenInfoOp({ pool, apiKey, users }) {
   let i = 0;
   return async () => {
@@ -494,6 +514,13 @@ const SCENARIOS = {
       join(__dirname, '..', 'apps', 'auth', 'dist', 'modules', 'passwords', 'password-hasher.js'),
     );
     const op = loginOp(ctx);
+    // Logins arrive at ~100-200/s, too few for V8 to optimize the gateway's proxy path and
+    // auth's request pipeline within a warm-up: run alone, the login measured a JIT-cold
+    // gateway (~2× its CPU per request after token-info and refresh). A running deployment
+    // serves other traffic through the same code, so bring it there first.
+    await warmup('request path (jwks.json + rejected logins)', requestPathOp(ctx), 32, {
+      warmupMs: options.warmupMs * 2,
+    });
     await warmup('login', op, CONNECTIONS.login, options);
     progress(`login vs argon2id verifications on ${availableParallelism()} cores (closed loop)`);
     const [ceiling, scenario] = await interleaved(ctx, [
