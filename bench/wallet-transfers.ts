@@ -24,6 +24,7 @@ import {
   walletMoveScript,
 } from './support/pgbench.js';
 import { ROOT, ServiceProcess } from './support/processes.js';
+import { autovacuumOff, vacuumAnalyze } from './support/vacuum.js';
 
 /**
  * Wallet transfer benchmark (issue 7 § Benchmark; results in docs/wallet.md).
@@ -195,11 +196,20 @@ export async function main(argv: string[]): Promise<void> {
       }),
     );
 
+    // Without autovacuum every measurement would start on the dead row versions of all before
+    // it: do its work before each one, for scenarios and ceilings alike.
+    const vacuum = await autovacuumOff(walletDb);
+    if (vacuum) log('autovacuum is off on this server: VACUUM ANALYZE before every measurement');
+    const settle = async (database: string) => {
+      if (vacuum) await vacuumAnalyze(database);
+    };
+
     const results: Row[] = [];
     const audits: LedgerAuditReport[] = [];
     for (let run = 1; run <= runs; run++) {
       for (const [name, next] of Object.entries(scenarios)) {
         for (const clients of clientCounts) {
+          await settle(walletDb);
           await closedLoop(http, clients, Math.min(3, seconds), next); // warm-up
           const profiling = profileDir !== '' && run === 1;
           if (profiling) for (const service of [wallet, gateway]) service.signal('SIGWINCH');
@@ -232,9 +242,13 @@ export async function main(argv: string[]): Promise<void> {
         }
       }
       for (const clients of clientCounts) {
+        await settle(pgbenchDb);
         const tpcb = await pgbench(pg, pgDatabase, clients, seconds);
+        await settle(pgbenchDb);
         const hotSql = await pgbench(pg, pgDatabase, clients, seconds, hotScript);
+        await settle(walletDb);
         const fnRandom = await pgbench(walletPg, walletDatabase, clients, seconds, sqlRandom);
+        await settle(walletDb);
         const fnHot = await pgbench(walletPg, walletDatabase, clients, seconds, sqlHot);
         results.push({ run, name: 'pgbench TPC-B', clients, rate: tpcb });
         results.push({ run, name: 'pgbench hot 5-RT', clients, rate: hotSql });
