@@ -500,8 +500,9 @@ function cpuMs(pid: number | undefined): number {
 /** Kernel clock ticks per second (`getconf CLK_TCK`), 100 on Linux in practice. */
 const CLOCK_TICKS = 100;
 
+/** A ratio as a percentage; `-` when a scenario was not run (`--scenarios`). */
 function pct(ratio: number): string {
-  return `${(ratio * 100).toFixed(0)} %`;
+  return Number.isFinite(ratio) ? `${(ratio * 100).toFixed(0)} %` : '-';
 }
 
 function pgTarget(url: string): { host: string; port: string; user: string } {
