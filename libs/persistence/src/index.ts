@@ -2,5 +2,6 @@ export * from './snake-naming.strategy.js';
 export * from './data-source.js';
 export * from './database-admin.js';
 export * from './database.module.js';
+export * from './prepared-query.js';
 export * from './redis.module.js';
 export { Redis } from 'ioredis';

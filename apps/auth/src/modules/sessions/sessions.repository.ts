@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { preparedQuery, type PreparedStatement } from '@wp/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
-import { preparedQuery, type PreparedStatement } from '../../database/prepared.js';
 import { returningRows } from '../../database/returning.js';
 import type { User } from '../users/user.entity.js';
 import type { RefreshTokenFamily } from './refresh-token-family.entity.js';

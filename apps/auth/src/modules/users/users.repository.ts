@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { preparedQuery, type PreparedStatement } from '@wp/persistence';
 import { DataSource, In, type EntityManager } from 'typeorm';
-import { preparedQuery, type PreparedStatement } from '../../database/prepared.js';
 import { User } from './user.entity.js';
 
 /** What login needs of an account. */

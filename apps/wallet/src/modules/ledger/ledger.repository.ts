@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { preparedQuery, type PreparedStatement } from '@wp/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Amount } from '../../common/amount.js';
-import { preparedQuery, type PreparedStatement } from '../../database/prepared.js';
 import type { JournalEntryType } from './journal-entry.entity.js';
 import { ledgerErrorFromDatabase, type MovementPointers } from './ledger.errors.js';
 

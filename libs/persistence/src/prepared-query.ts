@@ -3,17 +3,18 @@ import type { DataSource } from 'typeorm';
 
 /** A statement PostgreSQL parses once per connection: `name` is unique per SQL text. */
 export interface PreparedStatement {
-  /** e.g. `wallet_move`; pg refuses one name reused with another text. */
+  /** e.g. `wallet_move`, `auth_refresh_rotate`; pg refuses one name reused with another text. */
   name: string;
   text: string;
 }
 
 /**
- * Runs a named prepared statement on the pg pool behind TypeORM's `DataSource` (the ledger's
- * hot path): PostgreSQL parses it once per connection instead of on every call (TypeORM's
- * `query()` sends unnamed statements), and the call skips TypeORM's query runner and query
- * logging. Runs in its own transaction (autocommit); inside a transaction use its
- * `EntityManager`. Errors are pg's own (`code` = SQLSTATE).
+ * Runs a named prepared statement on the pg pool behind TypeORM's `DataSource`, for hot paths
+ * (auth's refresh rotation and login, the wallet's ledger): PostgreSQL parses and plans it once
+ * per connection instead of on every call (TypeORM's `query()` sends unnamed statements), and
+ * the call skips TypeORM's query runner and query logging. Runs in its own transaction
+ * (autocommit); inside a transaction use its `EntityManager`. Errors are pg's own (`code` =
+ * SQLSTATE).
  * @returns the result rows
  */
 export async function preparedQuery<T extends QueryResultRow>(
