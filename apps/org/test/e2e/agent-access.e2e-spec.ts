@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IS_PUBLIC, NO_API_KEY } from '@wp/http';
 import { AGENT_ACCESS } from '@wp/security';
-import { auditRoutes, waitFor } from '@wp/testing';
-import jwt from 'jsonwebtoken';
+import { auditRoutes, signAccessToken, waitFor } from '@wp/testing';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
@@ -30,19 +29,14 @@ describe('org: agent (Sentinel Pass) tokens', () => {
     permissions: string[],
     options: { pass?: string; organizationId?: string; projectId?: string; bound?: boolean } = {},
   ): string {
-    const now = Math.floor(Date.now() / 1000);
     const bound = options.bound ?? true;
-    return jwt.sign(
+    return signAccessToken(
+      ctx.env.keys.jwtPrivateKey,
+      options.pass ?? passId,
       {
-        sub: options.pass ?? passId,
-        jti: randomUUID(),
-        sid: randomUUID(),
-        iat: now,
-        exp: now + 900,
         iss: ctx.env.env['JWT_ISSUER'] ?? 'workspace-platform',
         typ: 'agent',
         app: 'test-app',
-        email: null,
         ...(bound
           ? {
               org: Number(options.organizationId ?? orgId),
@@ -52,9 +46,16 @@ describe('org: agent (Sentinel Pass) tokens', () => {
             }
           : {}),
       },
-      ctx.env.keys.jwtPrivateKey,
-      { algorithm: 'ES256', noTimestamp: true },
+      900,
     );
+  }
+
+  /** Every route answers 403 `AGENT_FORBIDDEN` to `token` (the pair names the failing route). */
+  async function expectAgentForbidden(token: string, routes: [string, string, unknown?][]) {
+    for (const [method, path, body] of routes) {
+      const res = await ctx.request(method as 'GET', path, { token, body });
+      expect([method, path, res.status, code(res)]).toEqual([method, path, 403, 'AGENT_FORBIDDEN']);
+    }
   }
 
   const READER = () => agentToken(['projects:read']);
@@ -251,15 +252,7 @@ describe('org: agent (Sentinel Pass) tokens', () => {
         ['GET', `/organizations/${orgId}/api_keys`],
         ['GET', `/organizations/${orgId}/invitations`],
       ];
-      for (const [method, path, body] of routes) {
-        const res = await ctx.request(method as 'GET', path, { token, body });
-        expect([method, path, res.status, code(res)]).toEqual([
-          method,
-          path,
-          403,
-          'AGENT_FORBIDDEN',
-        ]);
-      }
+      await expectAgentForbidden(token, routes);
       const [project] = await ctx.db.query('SELECT name FROM project WHERE id = $1', [
         Number(projectId),
       ]);
@@ -280,15 +273,7 @@ describe('org: agent (Sentinel Pass) tokens', () => {
         ['GET', '/me/pending_invitations'],
         ['POST', `/me/accept_invitation/${randomUUID()}`],
       ];
-      for (const [method, path, body] of routes) {
-        const res = await ctx.request(method as 'GET', path, { token, body });
-        expect([method, path, res.status, code(res)]).toEqual([
-          method,
-          path,
-          403,
-          'AGENT_FORBIDDEN',
-        ]);
-      }
+      await expectAgentForbidden(token, routes);
     });
 
     it('refuses an agent token that is not bound to a project (403)', async () => {

@@ -3,8 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@wp/config';
 import { streamOf, type EventPayload, type EventSubject, type Role } from '@wp/contracts';
 import { ApiKeyRegistry, hashApiKey } from '@wp/security';
-import { TestEnvironment, waitFor } from '@wp/testing';
-import jwt from 'jsonwebtoken';
+import { signAccessToken, TestEnvironment, waitFor } from '@wp/testing';
 import { connect, headers as natsHeaders, JSONCodec, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { walletConfigSchema } from '../../src/config/wallet.config.js';
@@ -112,15 +111,10 @@ export class WalletTestContext {
       agent?: { organizationId: number; projectId: number; permissions: string[] };
     } = {},
   ): string {
-    const now = Math.floor(Date.now() / 1000);
-    return jwt.sign(
+    return signAccessToken(
+      this.env.keys.jwtPrivateKey,
+      subject,
       {
-        sub: subject,
-        jti: randomUUID(),
-        sid: randomUUID(),
-        iat: now,
-        exp: now + (options.expiresIn ?? 900),
-        iss: 'workspace-platform',
         typ: options.agent ? 'agent' : (options.type ?? 'user'),
         app: 'test-app',
         email: options.email ?? null,
@@ -133,8 +127,7 @@ export class WalletTestContext {
             }
           : {}),
       },
-      this.env.keys.jwtPrivateKey,
-      { algorithm: 'ES256', noTimestamp: true },
+      options.expiresIn ?? 900,
     );
   }
 
