@@ -84,6 +84,31 @@ describe('MoveBatcher', () => {
     expect(ledger.calls).toEqual([['a'], ['b', 'c', 'd', 'e'], ['f', 'g']]);
   });
 
+  it('sends the next batch before answering the movements of the one that returned', async () => {
+    batcher = make(2);
+    const order: string[] = [];
+    const record = ledger.moveBatch.bind(ledger);
+    ledger.moveBatch = (commands) => {
+      order.push(`sent ${commands.map((c) => c.referenceId).join(',')}`);
+      return record(commands);
+    };
+    await Promise.all(
+      ['f', 'g', 'h', 'i', 'j'].map((r) =>
+        batcher.move(command(r), pointers).then(() => order.push(`answered ${r}`)),
+      ),
+    );
+    // f alone, then g+h, then i+j: each call is on its way before the one before is answered.
+    expect(order).toEqual([
+      'sent g,h',
+      'answered f',
+      'sent i,j',
+      'answered g',
+      'answered h',
+      'answered i',
+      'answered j',
+    ]);
+  });
+
   it('gives each movement of a batch its own outcome', async () => {
     const outcomes = await Promise.allSettled(
       ['a', 'poor-b', 'c'].map((r) => batcher.move(command(r), pointers)),

@@ -11,6 +11,9 @@ import {
   type MoveResult,
 } from './ledger.repository.js';
 
+/** Settles one pending movement with the outcome of its ledger call. */
+type Settle = (pending: Pending) => void;
+
 interface Pending {
   command: MoveCommand;
   pointers: MovementPointers;
@@ -27,7 +30,9 @@ interface Pending {
  * (`wallet_move_batch`), so a hot wallet pays one commit for many transfers instead of one
  * each, while every movement still succeeds or fails on its own. Without contention nothing
  * changes: batches of one take the single-movement path. Debits (no destination) are never
- * batched. Every ledger call still goes through the {@link KeyedLimiter}.
+ * batched. A call's movements are answered only once the next call of the lane is on its way
+ * (`setImmediate`), so writing their HTTP answers overlaps PostgreSQL's work on the next batch
+ * instead of delaying it. Every ledger call still goes through the {@link KeyedLimiter}.
  *
  * If a batch fails as a whole (a deadlock victim, a lost connection), nothing of it was
  * moved, and its movements are run again one by one.
@@ -79,13 +84,17 @@ export class MoveBatcher {
     while (lane.length > 0) {
       const batch = lane.splice(0, this.maxBatch);
       this.sizes.observe(batch.length);
-      if (batch.length === 1) await this.settle(batch[0]);
-      else await this.runBatch(batch);
+      const outcomes = await this.execute(batch);
+      // Answer after the next batch has been sent: the callers' continuations (serializing and
+      // writing k answers) then run while PostgreSQL works on it, not in the lane's critical path.
+      setImmediate(() => batch.forEach((pending, i) => outcomes[i](pending)));
     }
     this.lanes.delete(key);
   }
 
-  private async runBatch(batch: Pending[]): Promise<void> {
+  /** Runs a batch and says how each movement settles, without settling it yet. */
+  private async execute(batch: Pending[]): Promise<Settle[]> {
+    if (batch.length === 1) return [await this.outcome(batch[0])];
     let results: (MoveResult | BatchItemError)[];
     try {
       results = await this.limiter.run(keysOf(batch.map((p) => p.command)), () =>
@@ -93,23 +102,25 @@ export class MoveBatcher {
       );
     } catch {
       // The batch's transaction rolled back as a whole: each movement on its own.
-      await Promise.all(batch.map((pending) => this.settle(pending)));
-      return;
+      return Promise.all(batch.map((pending) => this.outcome(pending)));
     }
-    batch.forEach((pending, i) => {
+    return batch.map((pending, i): Settle => {
       const result = results[i];
-      if (result === undefined) pending.reject(new Error('ledger batch answered no row'));
-      else if (result instanceof BatchItemError)
-        pending.reject(ledgerErrorFromDatabase(result, pending.pointers));
-      else pending.resolve(result);
+      if (result === undefined) return (p) => p.reject(new Error('ledger batch answered no row'));
+      if (result instanceof BatchItemError) {
+        const error = ledgerErrorFromDatabase(result, pending.pointers);
+        return (p) => p.reject(error);
+      }
+      return (p) => p.resolve(result);
     });
   }
 
-  private async settle(pending: Pending): Promise<void> {
+  private async outcome(pending: Pending): Promise<Settle> {
     try {
-      pending.resolve(await this.single(pending));
+      const result = await this.single(pending);
+      return (p) => p.resolve(result);
     } catch (error) {
-      pending.reject(error);
+      return (p) => p.reject(error);
     }
   }
 
