@@ -1,24 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/**
- * Hand-written: `wallet_move_batch(items jsonb)`, group commit for movements into one hot
- * balance (docs/wallet.md § Hot wallets). It first locks every existing balance row the batch
- * touches in (wallet, asset) order — the order single movements lock in, so batches and single
- * movements cannot deadlock — then runs `wallet_move` for each item in its own subtransaction
- * (a plpgsql block with an exception handler): an item that fails (insufficient funds, a reused
- * idempotency key, …) is rolled back alone and reported with its SQLSTATE, the others commit
- * together, with one WAL flush for the whole batch.
- *
- * Each item is an object with the parameters of `wallet_move` by name (`amount` as a decimal
- * string). Returns one row per item, in order: `r_index` (0-based), the `wallet_move` result
- * columns, and `r_sqlstate` / `r_message` (null on success).
- */
-export class WalletMoveBatch1795457428178 implements MigrationInterface {
-  name = 'WalletMoveBatch1795457428178';
-
-  async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      CREATE FUNCTION wallet_move_batch(p_items jsonb) RETURNS TABLE (
+/** The first `wallet_move_batch` (every item through `wallet_move`); also the later migration's `down`. */
+export const WALLET_MOVE_BATCH_V1 = `
+      CREATE OR REPLACE FUNCTION wallet_move_batch(p_items jsonb) RETURNS TABLE (
         r_index integer, r_entry_id uuid, r_replayed boolean, r_created_at timestamptz,
         r_amount numeric, r_to_amount numeric, r_rate numeric, r_from_balance numeric,
         r_to_balance numeric, r_sqlstate text, r_message text
@@ -59,7 +43,26 @@ export class WalletMoveBatch1795457428178 implements MigrationInterface {
           v_index := v_index + 1;
         END LOOP;
       END
-      $fn$`);
+      $fn$`;
+
+/**
+ * Hand-written: `wallet_move_batch(items jsonb)`, group commit for movements into one hot
+ * balance (docs/wallet.md § Hot wallets). It first locks every existing balance row the batch
+ * touches in (wallet, asset) order — the order single movements lock in, so batches and single
+ * movements cannot deadlock — then runs `wallet_move` for each item in its own subtransaction
+ * (a plpgsql block with an exception handler): an item that fails (insufficient funds, a reused
+ * idempotency key, …) is rolled back alone and reported with its SQLSTATE, the others commit
+ * together, with one WAL flush for the whole batch.
+ *
+ * Each item is an object with the parameters of `wallet_move` by name (`amount` as a decimal
+ * string). Returns one row per item, in order: `r_index` (0-based), the `wallet_move` result
+ * columns, and `r_sqlstate` / `r_message` (null on success).
+ */
+export class WalletMoveBatch1795457428178 implements MigrationInterface {
+  name = 'WalletMoveBatch1795457428178';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(WALLET_MOVE_BATCH_V1);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -3,10 +3,11 @@ import { Ledger1795331726420 } from './1795331726420-ledger.js';
 import { LedgerFunctions1795331800000 } from './1795331800000-ledger-functions.js';
 import { WalletMoveChecksSource1795335000000 } from './1795335000000-wallet-move-checks-source.js';
 import { WalletMoveBatch1795457428178 } from './1795457428178-wallet-move-batch.js';
+import { WalletMoveBatchSet1795600000000 } from './1795600000000-wallet-move-batch-set.js';
 
 /**
  * Applied in this order; generated with `npm run migration:generate -- wallet <Name>`, except
- * `LedgerFunctions`, `WalletMoveChecksSource` and `WalletMoveBatch` (stored functions and
+ * `LedgerFunctions`, `WalletMoveChecksSource`, `WalletMoveBatch` and `WalletMoveBatchSet` (stored functions and
  * triggers, hand-written).
  */
 export const WALLET_MIGRATIONS: (new () => unknown)[] = [
@@ -15,4 +16,5 @@ export const WALLET_MIGRATIONS: (new () => unknown)[] = [
   LedgerFunctions1795331800000,
   WalletMoveChecksSource1795335000000,
   WalletMoveBatch1795457428178,
+  WalletMoveBatchSet1795600000000,
 ];

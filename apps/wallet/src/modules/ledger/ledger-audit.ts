@@ -19,7 +19,10 @@ export interface LedgerAuditReport {
  * 2. the postings of every journal entry sum to zero per asset, and every entry has postings;
  * 3. no available or held balance is negative;
  * 4. every balance (available + held) equals the sum of its wallet's postings in that asset;
- * 5. every held balance equals the sum of the transfer requests reserved against it.
+ * 5. every held balance equals the sum of the transfer requests reserved against it;
+ * 6. every posting's `balance_after` equals the wallet's balance after its previous posting in
+ *    that asset (or 0) plus its amount: the history reads as if the movements had run one by
+ *    one, also where they were committed together (wallet_move_batch).
  *
  * Used by the tests and by the benchmark after every run.
  */
@@ -95,6 +98,20 @@ export async function auditLedger(query: SqlQuery): Promise<LedgerAuditReport> {
   for (const h of holds) {
     problems.push(
       `held ${String(h.wallet_address)} ${String(h.asset)} is ${String(h.held)} but reservations sum to ${String(h.reserved)}`,
+    );
+  }
+
+  const unchained = await query(
+    `SELECT id, wallet_address, asset, balance_after::text, (coalesce(previous, 0) + amount)::text AS expected
+     FROM (SELECT id, wallet_address, asset, amount, balance_after,
+                  lag(balance_after) OVER (PARTITION BY wallet_address, asset ORDER BY id) AS previous
+           FROM posting WHERE wallet_address <> '${issuance}') p
+     WHERE balance_after IS DISTINCT FROM coalesce(previous, 0) + amount
+     LIMIT 20`,
+  );
+  for (const u of unchained) {
+    problems.push(
+      `posting ${String(u.id)} of ${String(u.wallet_address)} ${String(u.asset)} says balance_after ${String(u.balance_after)}, expected ${String(u.expected)}`,
     );
   }
 
