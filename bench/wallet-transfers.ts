@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hashApiKey } from '@wp/security';
 import { ensureDatabase, dropDatabase } from '@wp/persistence';
-import { signAccessToken, TEST_SERVERS, TestEnvironment } from '@wp/testing';
+import { histogramTotals, signAccessToken, TEST_SERVERS, TestEnvironment } from '@wp/testing';
 import { Redis } from 'ioredis';
 import { connect, headers as natsHeaders, JSONCodec } from 'nats';
 import { Client, Pool as PgPool } from 'pg';
@@ -320,15 +320,9 @@ interface Row {
   batchMean?: number;
 }
 
-/** The wallet's `wallet_ledger_batch_size` histogram totals, from its `/metrics`. */
-async function batchSizes(walletUrl: string): Promise<{ sum: number; count: number }> {
-  const text = await (await fetch(`${walletUrl}/metrics`)).text();
-  const value = (name: string) =>
-    Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  return {
-    sum: value('wallet_ledger_batch_size_sum'),
-    count: value('wallet_ledger_batch_size_count'),
-  };
+/** The wallet's `wallet_ledger_batch_size` histogram totals (movements, ledger calls). */
+function batchSizes(walletUrl: string): Promise<{ sum: number; count: number }> {
+  return histogramTotals(walletUrl, 'wallet_ledger_batch_size');
 }
 
 /** Personal wallets the way they are really opened: `auth.user.activated` on JetStream. */
@@ -495,7 +489,8 @@ function report(
   lines.push(
     '',
     `ledger invariants after every run: ${audits.every((a) => a.ok) ? 'hold' : 'VIOLATED'}` +
-      ` (sum per asset zero, no negative balance, balances = postings, holds = reservations)`,
+      ` (sum per asset zero, no negative balance, balances = postings, holds = reservations,` +
+      ` balance_after chains)`,
     `  ${last.counts.entries} journal entries, ${last.counts.postings} postings, ${last.counts.balances} balances;` +
       ` ${last.assets.map((a) => `${a.asset} sum ${a.sum}, issuance ${a.issuance}`).join('; ')}`,
   );

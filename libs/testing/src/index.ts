@@ -6,3 +6,4 @@ export * from './sinks/smtp-sink.js';
 export * from './sinks/http-sink.js';
 export * from './route-audit.js';
 export * from './access-token.js';
+export * from './metrics.js';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { histogramTotals } from '@wp/testing';
 import { WalletTestContext, type TestUser } from '../support/wallet-test-context.js';
 
 /**
@@ -26,16 +27,8 @@ describe('ledger properties under concurrency', () => {
     );
     return new Map(rows.map((r) => [r.wallet_address, cents(Number(r.total))]));
   };
-  /** `wallet_ledger_batch_size` histogram from the service's /metrics: calls and movements. */
-  const batchSizeMetric = async () => {
-    const text = await (await fetch(`${ctx.baseUrl}/metrics`)).text();
-    const value = (name: string) =>
-      Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
-    return {
-      count: value('wallet_ledger_batch_size_count'),
-      sum: value('wallet_ledger_batch_size_sum'),
-    };
-  };
+  /** `wallet_ledger_batch_size` from the service's /metrics: ledger calls and movements. */
+  const batchSizeMetric = () => histogramTotals(ctx.baseUrl, 'wallet_ledger_batch_size');
   const transact = (user: TestUser, transaction: Record<string, unknown>, key?: string) =>
     ctx.request('POST', '/wallets/transact', {
       token: user.token,
