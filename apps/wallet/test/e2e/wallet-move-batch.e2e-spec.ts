@@ -53,6 +53,14 @@ describe('wallet_move_batch', () => {
         )
       )[0].t,
     );
+  /** A wallet's postings in id order: [amount, balance_after]. */
+  const postingsOf = async (wallet: string) =>
+    (
+      await ctx.sql<{ amount: string; balance_after: string }>(
+        `SELECT amount::text, balance_after::text FROM posting WHERE wallet_address = $1 ORDER BY id`,
+        [wallet],
+      )
+    ).map((p) => [p.amount, p.balance_after]);
   const funded = async (amount: number): Promise<TestUser> => {
     const user = await ctx.newUser();
     await ctx.credit(user.wallet, amount);
@@ -106,11 +114,7 @@ describe('wallet_move_batch', () => {
       [hot.wallet],
     );
     expect(entries[0].n).toBe(4);
-    const history = await ctx.sql<{ amount: string; balance_after: string }>(
-      `SELECT amount::text, balance_after::text FROM posting WHERE wallet_address = $1 ORDER BY id`,
-      [hot.wallet],
-    );
-    expect(history.map((p) => [p.amount, p.balance_after])).toEqual([
+    expect(await postingsOf(hot.wallet)).toEqual([
       ['100.00000000', '100.00000000'],
       ['4.00000000', '104.00000000'],
       ['3.00000000', '107.00000000'],
@@ -155,11 +159,7 @@ describe('wallet_move_batch', () => {
       [null, '8.00000000', '2.00000000'],
       [null, '4.00000000', '4.00000000'],
     ]);
-    const history = await ctx.sql<{ amount: string; balance_after: string }>(
-      `SELECT amount::text, balance_after::text FROM posting WHERE wallet_address = $1 ORDER BY id`,
-      [a.wallet],
-    );
-    expect(history.map((p) => [p.amount, p.balance_after])).toEqual([
+    expect(await postingsOf(a.wallet)).toEqual([
       ['10.00000000', '10.00000000'],
       ['-2.00000000', '8.00000000'],
       ['-1.00000000', '7.00000000'],
