@@ -210,7 +210,7 @@ export async function main(argv: string[]): Promise<void> {
     // PostgreSQL). Interleaved, every TPC-B run (scale 16: ~240 MB) went through the server's
     // shared buffers and the next service run started with the ledger's pages evicted and
     // dirty pages to write back: its figure fell run after run while the ceilings' did not
-    // (docs/wallet.md § Benchmark method).
+    // (docs/wallet.md § Benchmark).
     const results: Row[] = [];
     const audits: LedgerAuditReport[] = [];
     for (let run = 1; run <= runs; run++) {
