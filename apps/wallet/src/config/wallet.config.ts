@@ -96,7 +96,8 @@ export const walletConfigSchema = platformSchema
     /**
      * Most movements into one balance committed together when they queue up (group commit,
      * docs/wallet.md § Hot wallets); 1 turns batching off. At most 64: each movement of a batch
-     * is a subtransaction, and PostgreSQL caches 64 per transaction.
+     * that is not a plain transfer is a subtransaction, and PostgreSQL caches 64 per
+     * transaction.
      */
     WALLET_MOVE_BATCH_MAX: env.int(32, 1).refine((n) => n <= 64, 'at most 64'),
   })
