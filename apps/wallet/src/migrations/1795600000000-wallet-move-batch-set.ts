@@ -52,6 +52,8 @@ export class WalletMoveBatchSet1795600000000 implements MigrationInterface {
         v_asset text;
         v_to_state text;
         v_to_message text;
+        v_state text;
+        v_message text;
         v_total numeric := 0;
         v_to_balance numeric;
         s_index integer[] := '{}';
@@ -59,6 +61,8 @@ export class WalletMoveBatchSet1795600000000 implements MigrationInterface {
         s_from bpchar[] := '{}';
         s_amount numeric[] := '{}';
         s_from_balance numeric[] := '{}';
+        s_to_running numeric[] := '{}';
+        s_to_balance numeric[];
         s_description text[] := '{}';
         s_metadata jsonb[] := '{}';
         s_reference text[] := '{}';
@@ -130,45 +134,54 @@ export class WalletMoveBatchSet1795600000000 implements MigrationInterface {
           v_to_message := format('recipient wallet %s is closed', v_to);
         END IF;
 
-        -- Then the plain transfers, in item order: one guarded debit each.
+        -- Then the plain transfers, in item order: one guarded debit each (the source's being
+        -- open checked in the same statement; why it failed only asked when it did).
         v_index := 0;
         FOR v_item IN SELECT i FROM jsonb_array_elements(p_items) i LOOP
           IF v_plains[v_index + 1] THEN
             v_from := (v_item->>'from')::bpchar;
             v_amount := (v_item->>'amount')::numeric;
+            v_state := NULL;
             IF v_amount IS NULL OR v_amount <= 0 OR v_amount <> round(v_amount, 8) THEN
-              RETURN QUERY SELECT v_index, NULL::uuid, NULL::boolean, NULL::timestamptz,
-                NULL::numeric, NULL::numeric, NULL::numeric, NULL::numeric, NULL::numeric,
-                'WL007'::text, 'amount must be positive with at most 8 decimals'::text;
-            ELSIF NOT EXISTS (SELECT 1 FROM wallet w
-                               WHERE w.address_hash = v_from AND w.closed_at IS NULL) THEN
-              RETURN QUERY SELECT v_index, NULL::uuid, NULL::boolean, NULL::timestamptz,
-                NULL::numeric, NULL::numeric, NULL::numeric, NULL::numeric, NULL::numeric,
-                'WL009'::text, format('source wallet %s is closed', v_from);
-            ELSIF v_to_state IS NOT NULL THEN
-              RETURN QUERY SELECT v_index, NULL::uuid, NULL::boolean, NULL::timestamptz,
-                NULL::numeric, NULL::numeric, NULL::numeric, NULL::numeric, NULL::numeric,
-                v_to_state, v_to_message;
-            ELSE
+              v_state := 'WL007';
+              v_message := 'amount must be positive with at most 8 decimals';
+            ELSIF v_to_state IS NULL THEN
               UPDATE balance b SET available = b.available - v_amount, updated_at = v_now
                WHERE b.wallet_address = v_from AND b.asset = v_asset AND b.available >= v_amount
+                 AND EXISTS (SELECT 1 FROM wallet w
+                              WHERE w.address_hash = v_from AND w.closed_at IS NULL)
               RETURNING b.available + b.held INTO v_balance;
-              IF FOUND THEN
-                v_total := v_total + v_amount;
-                s_index := s_index || v_index;
-                s_id := s_id || gen_random_uuid();
-                s_from := s_from || v_from;
-                s_amount := s_amount || v_amount;
-                s_from_balance := s_from_balance || v_balance;
-                s_description := s_description || coalesce(v_item->>'description', '');
-                s_metadata := s_metadata || coalesce(v_item->'metadata', '{}'::jsonb);
-                s_reference := s_reference || (v_item->>'reference_id');
-                s_initiated_by := s_initiated_by || (v_item->>'initiated_by');
-              ELSE
-                RETURN QUERY SELECT v_index, NULL::uuid, NULL::boolean, NULL::timestamptz,
-                  NULL::numeric, NULL::numeric, NULL::numeric, NULL::numeric, NULL::numeric,
-                  'WL001'::text, 'insufficient funds'::text;
+              IF NOT FOUND THEN
+                v_state := 'WL001';
+                v_message := 'insufficient funds';
               END IF;
+            ELSE
+              v_state := v_to_state;
+              v_message := v_to_message;
+            END IF;
+            -- A closed source comes before any other refusal but the amount (as in wallet_move).
+            IF v_state IN ('WL001', 'WL003', 'WL004') AND NOT EXISTS (
+                 SELECT 1 FROM wallet w WHERE w.address_hash = v_from AND w.closed_at IS NULL) THEN
+              v_state := 'WL009';
+              v_message := format('source wallet %s is closed', v_from);
+            END IF;
+            IF v_state IS NULL THEN
+              v_total := v_total + v_amount;
+              s_index := s_index || v_index;
+              s_id := s_id || gen_random_uuid();
+              s_from := s_from || v_from;
+              s_amount := s_amount || v_amount;
+              s_from_balance := s_from_balance || v_balance;
+              -- The destination's balance after this item, less what it held before them all.
+              s_to_running := s_to_running || v_total;
+              s_description := s_description || coalesce(v_item->>'description', '');
+              s_metadata := s_metadata || coalesce(v_item->'metadata', '{}'::jsonb);
+              s_reference := s_reference || (v_item->>'reference_id');
+              s_initiated_by := s_initiated_by || (v_item->>'initiated_by');
+            ELSE
+              RETURN QUERY SELECT v_index, NULL::uuid, NULL::boolean, NULL::timestamptz,
+                NULL::numeric, NULL::numeric, NULL::numeric, NULL::numeric, NULL::numeric,
+                v_state, v_message;
             END IF;
           END IF;
           v_index := v_index + 1;
@@ -183,6 +196,10 @@ export class WalletMoveBatchSet1795600000000 implements MigrationInterface {
         ON CONFLICT (wallet_address, asset) DO UPDATE
           SET available = b.available + EXCLUDED.available, updated_at = EXCLUDED.updated_at
         RETURNING b.available + b.held INTO v_to_balance;
+        -- What the destination held before the plain transfers, plus each one's running total.
+        s_to_balance := ARRAY(SELECT v_to_balance - v_total + r
+                                FROM unnest(s_to_running) WITH ORDINALITY AS t(r, ord)
+                               ORDER BY t.ord);
 
         INSERT INTO journal_entry (id, type, from_wallet, to_wallet, from_asset, to_asset, amount,
           to_amount, rate, description, metadata, reference_id, idempotency_scope,
@@ -195,30 +212,24 @@ export class WalletMoveBatchSet1795600000000 implements MigrationInterface {
                                     initiated_by, ord)
          ORDER BY s.ord;
 
-        -- The destination's balance after item k: its final balance less the later items.
+        -- Two postings per transfer, in item order: the source's, then the destination's.
         INSERT INTO posting (entry_id, wallet_address, asset, amount, balance_after,
           counterparty_address, created_at)
         SELECT p.entry_id, p.wallet_address, v_asset, p.amount, p.balance_after, p.counterparty,
           v_now
-          FROM (
-            SELECT s.ord, 0 AS side, s.id AS entry_id, s.from_wallet AS wallet_address,
-                   -s.amount AS amount, s.from_balance AS balance_after, v_to AS counterparty
-              FROM unnest(s_id, s_from, s_amount, s_from_balance)
-                   WITH ORDINALITY AS s(id, from_wallet, amount, from_balance, ord)
-            UNION ALL
-            SELECT s.ord, 1, s.id, v_to, s.amount,
-                   v_to_balance - v_total + sum(s.amount) OVER (ORDER BY s.ord), s.from_wallet
-              FROM unnest(s_id, s_from, s_amount)
-                   WITH ORDINALITY AS s(id, from_wallet, amount, ord)
-          ) p
-         ORDER BY p.ord, p.side;
+          FROM unnest(s_id, s_from, s_amount, s_from_balance, s_to_balance)
+               WITH ORDINALITY AS s(id, from_wallet, amount, from_balance, to_balance, ord)
+               CROSS JOIN LATERAL (VALUES
+                 (0, s.id, s.from_wallet, -s.amount, s.from_balance, v_to),
+                 (1, s.id, v_to, s.amount, s.to_balance, s.from_wallet)
+               ) AS p(side, entry_id, wallet_address, amount, balance_after, counterparty)
+         ORDER BY s.ord, p.side;
 
         RETURN QUERY
           SELECT s.idx, s.id, false, v_now, s.amount, s.amount, NULL::numeric, s.from_balance,
-                 v_to_balance - v_total + sum(s.amount) OVER (ORDER BY s.ord), NULL::text,
-                 NULL::text
-            FROM unnest(s_index, s_id, s_amount, s_from_balance)
-                 WITH ORDINALITY AS s(idx, id, amount, from_balance, ord);
+                 s.to_balance, NULL::text, NULL::text
+            FROM unnest(s_index, s_id, s_amount, s_from_balance, s_to_balance)
+                 AS s(idx, id, amount, from_balance, to_balance);
       END
       $fn$`);
   }
