@@ -220,15 +220,15 @@ export async function main(argv: string[]): Promise<void> {
           await closedLoop(http, clients, Math.min(3, seconds), next); // warm-up
           const profiling = profileDir !== '' && run === 1;
           if (profiling) for (const service of [wallet, gateway]) service.signal('SIGWINCH');
+          const batchesBefore = await histogramTotals(wallet.url, BATCH_SIZES);
           const cpuBefore = [wallet.pid, gateway.pid].map(cpuMs);
-          const batchesBefore = await batchSizes(wallet.url);
           const closed = await closedLoop(http, clients, seconds, next);
-          const batches = await batchSizes(wallet.url);
-          const batchMean =
-            (batches.sum - batchesBefore.sum) / (batches.count - batchesBefore.count);
           const [walletCpu, gatewayCpu] = [wallet.pid, gateway.pid].map(
             (pid, i) => (cpuMs(pid) - cpuBefore[i]) / Math.max(1, closed.ok),
           );
+          const batches = await histogramTotals(wallet.url, BATCH_SIZES);
+          const batchMean =
+            (batches.sum - batchesBefore.sum) / (batches.count - batchesBefore.count);
           if (profiling) for (const service of [wallet, gateway]) service.signal('SIGWINCH');
           const open = await openLoop(http, Math.max(1, closed.rate * 0.7), seconds, next);
           results.push({
@@ -320,10 +320,8 @@ interface Row {
   batchMean?: number;
 }
 
-/** The wallet's `wallet_ledger_batch_size` histogram totals (movements, ledger calls). */
-function batchSizes(walletUrl: string): Promise<{ sum: number; count: number }> {
-  return histogramTotals(walletUrl, 'wallet_ledger_batch_size');
-}
+/** The wallet's histogram of movements per ledger call (group commit, MoveBatcher). */
+const BATCH_SIZES = 'wallet_ledger_batch_size';
 
 /** Personal wallets the way they are really opened: `auth.user.activated` on JetStream. */
 async function openWallets(env: TestEnvironment, db: PgPool, count: number): Promise<BenchUser[]> {
