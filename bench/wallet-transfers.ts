@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -41,7 +41,7 @@ import { autovacuumOff, vacuumAnalyze } from './support/vacuum.js';
  * checked. Prints medians over `--runs`.
  *
  *   npm run bench -- wallet-transfers [--runs 3] [--duration 8] [--clients 16,64]
- *                                     [--wallets 1000] [--scale 16]
+ *                                     [--wallets 1000] [--scale 16] [--ledger-concurrency N]
  */
 export async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -53,6 +53,8 @@ export async function main(argv: string[]): Promise<void> {
       wallets: { type: 'string', default: '1000' },
       scale: { type: 'string', default: '16' },
       pool: { type: 'string', default: '10' },
+      /** `WALLET_LEDGER_CONCURRENCY` of the wallet service (group commit; docs/wallet.md). */
+      'ledger-concurrency': { type: 'string', default: '' },
       /** `wallet`: skip the gateway (measures its cost). */
       target: { type: 'string', default: 'gateway' },
       /** Extra NODE_OPTIONS for the wallet process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`. */
@@ -80,6 +82,9 @@ export async function main(argv: string[]): Promise<void> {
     LOG_LEVEL: 'warn',
     WALLET_DATABASE_POOL_SIZE: values.pool,
     GATEWAY_RATE_LIMIT: '0',
+    ...(values['ledger-concurrency']
+      ? { WALLET_LEDGER_CONCURRENCY: values['ledger-concurrency'] }
+      : {}),
   });
   const pgbenchDb = `${TEST_SERVERS.postgres}/wp_bench_pgbench_${env.id}`;
   const scriptDir = mkdtempSync(join(tmpdir(), 'wp-bench-'));
@@ -222,10 +227,12 @@ export async function main(argv: string[]): Promise<void> {
           if (profiling) for (const service of [wallet, gateway]) service.signal('SIGWINCH');
           const batchesBefore = await histogramTotals(wallet.url, BATCH_SIZES);
           const cpuBefore = [wallet.pid, gateway.pid].map(cpuMs);
+          const pgCpuBefore = postgresCpuMs();
           const closed = await closedLoop(http, clients, seconds, next);
           const [walletCpu, gatewayCpu] = [wallet.pid, gateway.pid].map(
             (pid, i) => (cpuMs(pid) - cpuBefore[i]) / Math.max(1, closed.ok),
           );
+          const postgresCpu = postgresCpuMs(pgCpuBefore) / Math.max(1, closed.ok);
           const batches = await histogramTotals(wallet.url, BATCH_SIZES);
           const batchMean =
             (batches.sum - batchesBefore.sum) / (batches.count - batchesBefore.count);
@@ -242,13 +249,15 @@ export async function main(argv: string[]): Promise<void> {
             offered: open.offered,
             walletCpu,
             gatewayCpu,
+            postgresCpu,
             batchMean,
           });
           log(
             `run ${run} ${name.padEnd(6)} c${clients}: ${closed.rate.toFixed(0)} transfers/s` +
               ` (errors ${closed.errors}${fmtFailures(closed.failures)}); at ${open.offered.toFixed(0)}/s` +
               ` p50 ${open.p50.toFixed(2)} ms p99 ${open.p99.toFixed(2)} ms;` +
-              ` CPU per transfer: wallet ${walletCpu.toFixed(2)} ms, gateway ${gatewayCpu.toFixed(2)} ms;` +
+              ` CPU per transfer: wallet ${walletCpu.toFixed(2)} ms, gateway ${gatewayCpu.toFixed(2)} ms,` +
+              ` PostgreSQL ${postgresCpu.toFixed(2)} ms;` +
               ` movements per ledger call ${batchMean.toFixed(1)}` +
               ` (load ${loadavg()[0].toFixed(1)})`,
           );
@@ -316,6 +325,8 @@ interface Row {
   /** CPU ms (user + system) of the wallet / gateway process per transfer, closed loop. */
   walletCpu?: number;
   gatewayCpu?: number;
+  /** CPU ms of the PostgreSQL server (all its processes) per transfer, closed loop. */
+  postgresCpu?: number;
   /** Mean movements per ledger call during the closed loop (group commit, MoveBatcher). */
   batchMean?: number;
 }
@@ -424,7 +435,7 @@ function report(
   const medianOf = (
     name: string,
     clients: number,
-    field: 'rate' | 'p50' | 'p99' | 'walletCpu' | 'gatewayCpu',
+    field: 'rate' | 'p50' | 'p99' | 'walletCpu' | 'gatewayCpu' | 'postgresCpu',
   ) =>
     median(
       rows.filter((r) => r.name === name && r.clients === clients).map((r) => r[field] ?? NaN),
@@ -437,7 +448,7 @@ function report(
         .map((l) => l.toFixed(1))
         .join(' ')} at the end)`,
     '',
-    'scenario                 clients  transfers/s   p50 ms   p99 ms  CPU ms/transfer wallet, gateway',
+    'scenario                 clients  transfers/s   p50 ms   p99 ms  CPU ms/transfer wallet, gateway, PostgreSQL',
   ];
   const names = [
     'random wallets',
@@ -455,7 +466,8 @@ function report(
       const p99 = http ? medianOf(name, clients, 'p99').toFixed(2) : '';
       const cpu = http
         ? `${medianOf(name, clients, 'walletCpu').toFixed(2).padStart(10)}` +
-          `${medianOf(name, clients, 'gatewayCpu').toFixed(2).padStart(9)}`
+          `${medianOf(name, clients, 'gatewayCpu').toFixed(2).padStart(9)}` +
+          `${medianOf(name, clients, 'postgresCpu').toFixed(2).padStart(9)}`
         : '';
       lines.push(
         `${name.replace('hot wallets', 'hot wallet').padEnd(25)}${String(clients).padStart(7)}` +
@@ -521,6 +533,32 @@ function cpuMs(pid: number | undefined): number {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * CPU ms of every PostgreSQL server process on this machine (backends, WAL writer,
+ * checkpointer: all of a commit's cost), by pid; given an earlier reading, the CPU spent since
+ * (processes started since count whole, ones that exited are lost). NaN-free: a server that is
+ * not local reads as 0.
+ */
+function postgresCpuMs(): Map<number, number>;
+function postgresCpuMs(since: Map<number, number>): number;
+function postgresCpuMs(since?: Map<number, number>): Map<number, number> | number {
+  const now = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+    } catch {
+      continue;
+    }
+    const ms = cpuMs(Number(entry));
+    if (Number.isFinite(ms)) now.set(Number(entry), ms);
+  }
+  if (!since) return now;
+  let spent = 0;
+  for (const [pid, ms] of now) spent += ms - (since.get(pid) ?? 0);
+  return spent;
 }
 
 /** Kernel clock ticks per second (`getconf CLK_TCK`), 100 on Linux in practice. */
