@@ -47,7 +47,7 @@ export const WALLET_MOVE_BATCH_V1 = `
 
 /**
  * Hand-written: `wallet_move_batch(items jsonb)`, group commit for movements into one hot
- * balance (docs/wallet.md § Hot wallets). It first locks every existing balance row the batch
+ * balance (docs/wallet.md § Group commit). It first locks every existing balance row the batch
  * touches in (wallet, asset) order — the order single movements lock in, so batches and single
  * movements cannot deadlock — then runs `wallet_move` for each item in its own subtransaction
  * (a plpgsql block with an exception handler): an item that fails (insufficient funds, a reused

@@ -1,38 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { WALLET_MOVE_BATCH_V1 } from './1795457428178-wallet-move-batch.js';
 
-/**
- * Hand-written: `wallet_move_batch` applies plain transfers into the batch's destination
- * set-wise (docs/wallet.md § Hot wallets).
- *
- * The first version ran `wallet_move` for every item in its own subtransaction: about eight
- * statements, an exception block and a statement trigger per item, ≈ 0.35 ms of PostgreSQL per
- * movement while the hot balance row stayed locked (≈ 0.13 ms now).
- *
- * - A **plain transfer** is of type `transfer`, in one asset, from a source other than the
- *   destination, without idempotency key, transfer request or held funds, into the same
- *   (wallet, asset) as the batch's first plain-shaped item. It costs one guarded `UPDATE` of
- *   its source; after them the batch writes the destination once (the sum), the journal
- *   entries in one `INSERT` and the postings in one `INSERT`.
- * - A plain transfer that fails (insufficient funds, a closed source, an unknown or closed
- *   recipient, a bad amount) has written nothing and is reported with the SQLSTATE and message
- *   `wallet_move` would raise.
- * - Every other item runs `wallet_move` in its own subtransaction, as before, and runs first.
- *   So money moves, and postings are written, in this order: the other items, then the plain
- *   transfers, each group in item order. Every wallet's postings (by id) follow the order its
- *   balance changed in, and each `balance_after` is what the wallet held right after that
- *   movement (the destination's: its final balance less the later plain transfers).
- * - Locks are taken first, in (wallet, asset) order, as before: batches and single movements
- *   cannot deadlock. An error outside an item (e.g. numeric overflow of the destination) rolls
- *   the whole batch back, and the service then runs its movements one by one.
- *
- * Same signature and result as before: one row per item, `r_index` 0-based.
- */
-export class WalletMoveBatchSet1795600000000 implements MigrationInterface {
-  name = 'WalletMoveBatchSet1795600000000';
-
-  async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
+/** This migration's `wallet_move_batch`; also the later migration's `down`. */
+export const WALLET_MOVE_BATCH_SET = `
       CREATE OR REPLACE FUNCTION wallet_move_batch(p_items jsonb) RETURNS TABLE (
         r_index integer, r_entry_id uuid, r_replayed boolean, r_created_at timestamptz,
         r_amount numeric, r_to_amount numeric, r_rate numeric, r_from_balance numeric,
@@ -231,7 +201,40 @@ export class WalletMoveBatchSet1795600000000 implements MigrationInterface {
             FROM unnest(s_index, s_id, s_amount, s_from_balance, s_to_balance)
                  AS s(idx, id, amount, from_balance, to_balance);
       END
-      $fn$`);
+      $fn$`;
+
+/**
+ * Hand-written: `wallet_move_batch` applies plain transfers into the batch's destination
+ * set-wise (docs/wallet.md § Group commit).
+ *
+ * The first version ran `wallet_move` for every item in its own subtransaction: about eight
+ * statements, an exception block and a statement trigger per item, ≈ 0.35 ms of PostgreSQL per
+ * movement while the hot balance row stayed locked (≈ 0.13 ms now).
+ *
+ * - A **plain transfer** is of type `transfer`, in one asset, from a source other than the
+ *   destination, without idempotency key, transfer request or held funds, into the same
+ *   (wallet, asset) as the batch's first plain-shaped item. It costs one guarded `UPDATE` of
+ *   its source; after them the batch writes the destination once (the sum), the journal
+ *   entries in one `INSERT` and the postings in one `INSERT`.
+ * - A plain transfer that fails (insufficient funds, a closed source, an unknown or closed
+ *   recipient, a bad amount) has written nothing and is reported with the SQLSTATE and message
+ *   `wallet_move` would raise.
+ * - Every other item runs `wallet_move` in its own subtransaction, as before, and runs first.
+ *   So money moves, and postings are written, in this order: the other items, then the plain
+ *   transfers, each group in item order. Every wallet's postings (by id) follow the order its
+ *   balance changed in, and each `balance_after` is what the wallet held right after that
+ *   movement (the destination's: its final balance less the later plain transfers).
+ * - Locks are taken first, in (wallet, asset) order, as before: batches and single movements
+ *   cannot deadlock. An error outside an item (e.g. numeric overflow of the destination) rolls
+ *   the whole batch back, and the service then runs its movements one by one.
+ *
+ * Same signature and result as before: one row per item, `r_index` 0-based.
+ */
+export class WalletMoveBatchSet1795600000000 implements MigrationInterface {
+  name = 'WalletMoveBatchSet1795600000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(WALLET_MOVE_BATCH_SET);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -4,11 +4,12 @@ import { LedgerFunctions1795331800000 } from './1795331800000-ledger-functions.j
 import { WalletMoveChecksSource1795335000000 } from './1795335000000-wallet-move-checks-source.js';
 import { WalletMoveBatch1795457428178 } from './1795457428178-wallet-move-batch.js';
 import { WalletMoveBatchSet1795600000000 } from './1795600000000-wallet-move-batch-set.js';
+import { WalletMoveBatchMulti1795700000000 } from './1795700000000-wallet-move-batch-multi.js';
 
 /**
  * Applied in this order; generated with `npm run migration:generate -- wallet <Name>`, except
- * `LedgerFunctions`, `WalletMoveChecksSource`, `WalletMoveBatch` and `WalletMoveBatchSet` (stored functions and
- * triggers, hand-written).
+ * `LedgerFunctions`, `WalletMoveChecksSource`, `WalletMoveBatch`, `WalletMoveBatchSet` and `WalletMoveBatchMulti`
+ * (stored functions and triggers, hand-written).
  */
 export const WALLET_MIGRATIONS: (new () => unknown)[] = [
   Init1795329927840,
@@ -17,4 +18,5 @@ export const WALLET_MIGRATIONS: (new () => unknown)[] = [
   WalletMoveChecksSource1795335000000,
   WalletMoveBatch1795457428178,
   WalletMoveBatchSet1795600000000,
+  WalletMoveBatchMulti1795700000000,
 ];

@@ -1,10 +1,10 @@
 import { WalletTestContext, type TestUser } from '../support/wallet-test-context.js';
 
 /**
- * `wallet_move_batch`, the group commit into one destination (docs/wallet.md § Hot wallets),
- * called directly on the real database: plain transfers are applied set-wise, every other item
- * through `wallet_move`; each item keeps its own outcome, and balances, results and every
- * posting's `balance_after` read as if the items had run one by one, in order.
+ * `wallet_move_batch`, the group commit (docs/wallet.md § Group commit), called directly on the
+ * real database: plain transfers are applied set-wise into any number of destinations, every
+ * other item through `wallet_move`; each item keeps its own outcome, and balances, results and
+ * every posting's `balance_after` read as if the items had run one by one.
  */
 describe('wallet_move_batch', () => {
   let ctx: WalletTestContext;
@@ -146,18 +146,92 @@ describe('wallet_move_batch', () => {
     expect((await ctx.audit()).problems).toEqual([]);
   });
 
-  it('moves the other items first, then the plain transfers, so postings follow the balances', async () => {
-    const a = await funded(10);
+  it('credits every destination once, in item order, also balances that do not exist yet', async () => {
+    const [a, b] = await Promise.all([funded(10), funded(10)]);
     const [x, y] = await Promise.all([ctx.newUser(), ctx.newUser()]); // no balance rows yet
     const rows = await batch([
       item(a.wallet, x.wallet, '1'),
-      item(a.wallet, y.wallet, '2'), // another destination: through wallet_move, first
+      item(b.wallet, y.wallet, '2'),
+      item(a.wallet, y.wallet, '4'),
+      item(b.wallet, x.wallet, '3'),
+      item(a.wallet, x.wallet, '6'), // a holds 5 by now
+    ]);
+    expect(rows.map((r) => [r.r_sqlstate, r.r_from_balance, r.r_to_balance])).toEqual([
+      [null, '9.00000000', '1.00000000'],
+      [null, '8.00000000', '2.00000000'],
+      [null, '5.00000000', '6.00000000'],
+      [null, '5.00000000', '4.00000000'],
+      ['WL001', null, null],
+    ]);
+    expect(await postingsOf(x.wallet)).toEqual([
+      ['1.00000000', '1.00000000'],
+      ['3.00000000', '4.00000000'],
+    ]);
+    expect(await postingsOf(y.wallet)).toEqual([
+      ['2.00000000', '2.00000000'],
+      ['4.00000000', '6.00000000'],
+    ]);
+    expect(await postingsOf(a.wallet)).toEqual([
+      ['10.00000000', '10.00000000'],
+      ['-1.00000000', '9.00000000'],
+      ['-4.00000000', '5.00000000'],
+    ]);
+    const entries = await ctx.sql<{ to_wallet: string; amount: string }>(
+      `SELECT to_wallet, amount::text FROM journal_entry WHERE id = ANY($1::uuid[])`,
+      [rows.slice(0, 4).map((r) => r.r_entry_id)],
+    );
+    expect(entries).toHaveLength(4);
+    expect(
+      entries
+        .filter((e) => e.to_wallet === y.wallet)
+        .map((e) => e.amount)
+        .sort(),
+    ).toEqual(['2.00000000', '4.00000000']);
+    expect((await ctx.audit()).problems).toEqual([]);
+  });
+
+  it('runs the items of a wallet that both pays and receives one by one, in item order', async () => {
+    const a = await funded(10);
+    const [b, c] = await Promise.all([ctx.newUser(), ctx.newUser()]);
+    // b holds nothing until a's transfer: set-wise (all debits before the credits) it would be
+    // refused; one by one it is not.
+    const rows = await batch([
+      item(a.wallet, b.wallet, '5'),
+      item(b.wallet, c.wallet, '5'),
+      item(a.wallet, c.wallet, '1'), // a plain transfer: runs after the two others
+    ]);
+    expect(rows.map((r) => [r.r_sqlstate, r.r_from_balance, r.r_to_balance])).toEqual([
+      [null, '5.00000000', '5.00000000'],
+      [null, '0.00000000', '5.00000000'],
+      [null, '4.00000000', '6.00000000'],
+    ]);
+    expect(await postingsOf(b.wallet)).toEqual([
+      ['5.00000000', '5.00000000'],
+      ['-5.00000000', '0.00000000'],
+    ]);
+    expect(await postingsOf(c.wallet)).toEqual([
+      ['5.00000000', '5.00000000'],
+      ['1.00000000', '6.00000000'],
+    ]);
+    expect((await ctx.audit()).problems).toEqual([]);
+  });
+
+  it('moves the other items first, then the plain transfers, so postings follow the balances', async () => {
+    const a = await funded(10);
+    const x = await ctx.newUser();
+    const rows = await batch([
+      item(a.wallet, x.wallet, '1'),
+      item(a.wallet, x.wallet, '2', {
+        idempotency_scope: 'transact:test',
+        idempotency_key: 'batch-order-1',
+        fingerprint: 'f2',
+      }), // through wallet_move, first
       item(a.wallet, x.wallet, '3'),
     ]);
     expect(rows.map((r) => [r.r_sqlstate, r.r_from_balance, r.r_to_balance])).toEqual([
-      [null, '7.00000000', '1.00000000'],
+      [null, '7.00000000', '3.00000000'],
       [null, '8.00000000', '2.00000000'],
-      [null, '4.00000000', '4.00000000'],
+      [null, '4.00000000', '6.00000000'],
     ]);
     expect(await postingsOf(a.wallet)).toEqual([
       ['10.00000000', '10.00000000'],
@@ -165,8 +239,7 @@ describe('wallet_move_batch', () => {
       ['-1.00000000', '7.00000000'],
       ['-3.00000000', '4.00000000'],
     ]);
-    expect(await total(x.wallet)).toBe(4);
-    expect(await total(y.wallet)).toBe(2);
+    expect(await total(x.wallet)).toBe(6);
     expect((await ctx.audit()).problems).toEqual([]);
   });
 

@@ -79,7 +79,7 @@ const WALLET_MOVE: PreparedStatement = {
   name: 'wallet_move',
   text: 'SELECT * FROM wallet_move($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)',
 };
-/** Group commit into one destination (§ Hot wallets). */
+/** Group commit: many movements in one transaction (docs/wallet.md § Group commit). */
 const WALLET_MOVE_BATCH: PreparedStatement = {
   name: 'wallet_move_batch',
   text: 'SELECT * FROM wallet_move_batch($1::jsonb)',
