@@ -13,6 +13,8 @@ describe('wallet configuration', () => {
     ]);
     expect(config.WALLET_TRANSFER_CODE_TTL_SECONDS).toBe(600);
     expect(config.WALLET_TRANSFER_MAX_ATTEMPTS).toBe(5);
+    expect(config.WALLET_MOVE_BATCH_MAX).toBe(32);
+    expect(config.WALLET_LEDGER_CONCURRENCY).toBe(2);
   });
 
   it.each([
@@ -23,6 +25,8 @@ describe('wallet configuration', () => {
     ['WALLET_ASSETS', 'usd'],
     ['WALLET_ASSETS', 'USD,EUR'],
     ['WALLET_TRANSFER_CODE_SECRET', 'short'],
+    ['WALLET_MOVE_BATCH_MAX', '65'],
+    ['WALLET_LEDGER_CONCURRENCY', '0'],
   ])('refuses %s=%s at boot', (name, value) => {
     expect(() => loadConfig(walletConfigSchema, { ...base, [name]: value })).toThrow(ConfigError);
   });

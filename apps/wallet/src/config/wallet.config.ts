@@ -94,12 +94,19 @@ export const walletConfigSchema = platformSchema
      */
     WALLET_HOT_BALANCE_CONCURRENCY: env.int(3, 1),
     /**
-     * Most movements into one balance committed together when they queue up (group commit,
-     * docs/wallet.md § Hot wallets); 1 turns batching off. At most 64: each movement of a batch
+     * Most movements committed together in one ledger call when they queue up (group commit,
+     * docs/wallet.md § Group commit); 1 turns batching off. At most 64: each movement of a batch
      * that is not a plain transfer is a subtransaction, and PostgreSQL caches 64 per
      * transaction.
      */
     WALLET_MOVE_BATCH_MAX: env.int(32, 1).refine((n) => n <= 64, 'at most 64'),
+    /**
+     * Ledger calls for movements with a destination in flight at once per process; movements
+     * that arrive while all are busy wait and go together in the next free call (group commit,
+     * docs/wallet.md § Group commit). Fewer calls in flight: bigger batches, less PostgreSQL
+     * work per movement; more: less waiting when PostgreSQL has cores to spare.
+     */
+    WALLET_LEDGER_CONCURRENCY: env.int(2, 1),
   })
   .superRefine((config, ctx) => {
     if (config.NODE_ENV === 'production' && !config.WALLET_TRANSFER_CODE_SECRET) {

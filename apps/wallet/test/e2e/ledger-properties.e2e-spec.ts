@@ -41,6 +41,7 @@ describe('ledger properties under concurrency', () => {
     for (const [i, user] of users.entries()) await ctx.credit(user.wallet, funding[i]);
     const before = await balances();
     const totalBefore = [...before.values()].reduce((a, b) => a + b, 0);
+    const batchesBefore = await batchSizeMetric();
 
     const random = (n: number) => Math.floor(Math.random() * n);
     const plan = Array.from({ length: 200 }, () => {
@@ -64,6 +65,11 @@ describe('ledger properties under concurrency', () => {
     const outcomes = answers.map((a) => (a.status === 201 ? 'ok' : a.body.errors?.[0]?.code));
     expect(outcomes.filter((o) => o !== 'ok' && o !== 'INSUFFICIENT_FUNDS')).toEqual([]);
     expect(outcomes.filter((o) => o === 'ok').length).toBeGreaterThan(0);
+    // With every ledger call busy, transfers into different wallets were committed together
+    // (group commit, docs/wallet.md): fewer ledger calls than movements.
+    const batches = await batchSizeMetric();
+    expect(batches.sum - batchesBefore.sum).toBe(200);
+    expect(batches.count - batchesBefore.count).toBeLessThan(200);
 
     // What the clients were told adds up to what the ledger holds.
     const expected = new Map(before);

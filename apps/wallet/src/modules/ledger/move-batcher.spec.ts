@@ -64,11 +64,11 @@ const command = (ref: string, to: string | null = 'hot'): MoveCommand => ({
 describe('MoveBatcher', () => {
   let ledger: FakeLedger;
   let batcher: MoveBatcher;
-  const make = (max: number) =>
+  const make = (max: number, concurrency = 8) =>
     new MoveBatcher(
       ledger as unknown as LedgerRepository,
       new KeyedLimiter(3),
-      { WALLET_MOVE_BATCH_MAX: max } as WalletConfig,
+      { WALLET_MOVE_BATCH_MAX: max, WALLET_LEDGER_CONCURRENCY: concurrency } as WalletConfig,
       new Registry(),
     );
   beforeEach(() => {
@@ -129,7 +129,7 @@ describe('MoveBatcher', () => {
     expect(ledger.calls).toEqual([['a'], ['b', 'c'], ['b'], ['c']]);
   });
 
-  it('never batches debits (no destination) or different destinations', async () => {
+  it('never batches debits (no destination), nor other destinations while calls are free', async () => {
     await Promise.all([
       batcher.move(command('a', null), pointers),
       batcher.move(command('b', null), pointers),
@@ -137,6 +137,29 @@ describe('MoveBatcher', () => {
       batcher.move(command('d', 'y'), pointers),
     ]);
     expect(ledger.calls.every((call) => call.length === 1)).toBe(true);
+  });
+
+  it('commits movements into any destinations together once every call is busy', async () => {
+    batcher = make(4, 1);
+    await Promise.all([
+      batcher.move(command('a', 'x'), pointers),
+      batcher.move(command('b', 'y'), pointers),
+      batcher.move(command('c', 'z'), pointers),
+      batcher.move(command('d', 'x'), pointers),
+    ]);
+    expect(ledger.calls).toEqual([['a'], ['b', 'c', 'd']]);
+  });
+
+  it('keeps a busy destination for its own next call even when another call is free', async () => {
+    batcher = make(4, 2);
+    await Promise.all([
+      batcher.move(command('a', 'hot'), pointers),
+      batcher.move(command('b', 'hot'), pointers),
+      batcher.move(command('c', 'x'), pointers),
+      batcher.move(command('d', 'hot'), pointers),
+    ]);
+    // a and c at once, each alone; b and d wait for a's call to return, then go together.
+    expect(ledger.calls).toEqual([['a'], ['c'], ['b', 'd']]);
   });
 
   it('does not batch when the maximum is 1', async () => {

@@ -19,28 +19,38 @@ interface Pending {
   pointers: MovementPointers;
   resolve: (result: MoveResult) => void;
   reject: (error: unknown) => void;
+  /** The destination balance (wallet + asset). */
+  key: string;
 }
 
 /**
- * Group commit for movements into the same balance (docs/wallet.md § Hot wallets).
+ * Group commit for movements with a destination (docs/wallet.md § Group commit).
  *
- * Movements are queued per destination balance (wallet + asset) with one ledger call in flight
- * per destination: the first movement runs at once, alone; movements that arrive while it runs
- * wait and then go together — up to `WALLET_MOVE_BATCH_MAX` — in one transaction
- * (`wallet_move_batch`), so a hot wallet pays one commit for many transfers instead of one
- * each, while every movement still succeeds or fails on its own. Without contention nothing
- * changes: batches of one take the single-movement path. Debits (no destination) are never
- * batched. A call's movements are answered only once the next call of the lane is on its way
- * (`setImmediate`), so writing their HTTP answers overlaps PostgreSQL's work on the next batch
- * instead of delaying it. Every ledger call still goes through the {@link KeyedLimiter}.
+ * At most `WALLET_LEDGER_CONCURRENCY` ledger calls are in flight, and at most one per
+ * destination balance (wallet + asset). A movement that finds a call free and its destination
+ * idle runs at once, alone (the single-movement path), so under light load nothing changes.
+ * Movements that arrive while every call is busy, or while their destination's call is in
+ * flight, wait; the next free call takes the oldest waiting movements whose destination is idle
+ * — up to `WALLET_MOVE_BATCH_MAX`, into any destinations — and commits them together in one
+ * transaction (`wallet_move_batch`), each succeeding or failing on its own. So many transfers
+ * into one hot wallet share its row lock and one commit, and transfers between random wallets
+ * share commits once the service is busy. Debits (no destination) are never batched.
  *
- * If a batch fails as a whole (a deadlock victim, a lost connection), nothing of it was
- * moved, and its movements are run again one by one.
+ * A call's movements are answered only once the next call is on its way (`setImmediate`), so
+ * writing their HTTP answers overlaps PostgreSQL's work on it instead of delaying it. Every
+ * ledger call still goes through the {@link KeyedLimiter}. If a batch fails as a whole (a
+ * deadlock victim, a lost connection), nothing of it was moved, and its movements are run again
+ * one by one.
  */
 @Injectable()
 export class MoveBatcher {
-  private readonly lanes = new Map<string, Pending[]>();
+  /** Movements waiting for a ledger call, oldest first. */
+  private readonly queue: Pending[] = [];
+  /** Destination balances with a ledger call in flight. */
+  private readonly busy = new Set<string>();
+  private inFlight = 0;
   private readonly maxBatch: number;
+  private readonly maxInFlight: number;
   private readonly sizes: Histogram;
 
   constructor(
@@ -50,46 +60,69 @@ export class MoveBatcher {
     @Inject(METRICS_REGISTRY) registry: Registry,
   ) {
     this.maxBatch = config.WALLET_MOVE_BATCH_MAX;
+    this.maxInFlight = config.WALLET_LEDGER_CONCURRENCY;
     this.sizes =
       (registry.getSingleMetric('wallet_ledger_batch_size') as Histogram | undefined) ??
       new Histogram({
         name: 'wallet_ledger_batch_size',
-        help: 'Movements per ledger call (group commit into one destination balance)',
+        help: 'Movements per ledger call (group commit)',
         buckets: [1, 2, 4, 8, 16, 32, 64],
         registers: [registry],
       });
   }
 
   /**
-   * Runs one movement, batched with others into the same destination when they queue up.
+   * Runs one movement, batched with others when they queue up.
    * @throws LedgerError for the business outcomes (as {@link LedgerRepository.move})
    */
   move(command: MoveCommand, pointers: MovementPointers): Promise<MoveResult> {
     if (command.to === null || this.maxBatch <= 1) return this.single({ command, pointers });
     const key = balanceKey(command.to, command.toAsset);
     return new Promise<MoveResult>((resolve, reject) => {
-      const lane = this.lanes.get(key);
-      const pending = { command, pointers, resolve, reject };
-      if (lane) {
-        lane.push(pending);
-        return;
-      }
-      this.lanes.set(key, [pending]);
-      void this.drain(key);
+      this.queue.push({ command, pointers, resolve, reject, key });
+      this.pump();
     });
   }
 
-  private async drain(key: string): Promise<void> {
-    const lane = this.lanes.get(key)!;
-    while (lane.length > 0) {
-      const batch = lane.splice(0, this.maxBatch);
-      this.sizes.observe(batch.length);
-      const outcomes = await this.execute(batch);
-      // Answer after the next batch has been sent: the callers' continuations (serializing and
-      // writing k answers) then run while PostgreSQL works on it, not in the lane's critical path.
-      setImmediate(() => batch.forEach((pending, i) => outcomes[i](pending)));
+  /** Starts ledger calls for what waits, while calls are free and destinations not busy. */
+  private pump(): void {
+    while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
+      const batch = this.take();
+      if (batch.length === 0) return;
+      this.inFlight += 1;
+      void this.run(batch);
     }
-    this.lanes.delete(key);
+  }
+
+  /** Takes up to `maxBatch` waiting movements, oldest first, whose destination is not busy. */
+  private take(): Pending[] {
+    const batch: Pending[] = [];
+    let kept = 0;
+    for (const pending of this.queue) {
+      if (batch.length < this.maxBatch && !this.busy.has(pending.key)) batch.push(pending);
+      else this.queue[kept++] = pending;
+    }
+    this.queue.length = kept;
+    for (const pending of batch) this.busy.add(pending.key);
+    return batch;
+  }
+
+  private async run(batch: Pending[]): Promise<void> {
+    this.sizes.observe(batch.length);
+    let outcomes: Settle[];
+    try {
+      outcomes = await this.execute(batch);
+    } catch (error) {
+      outcomes = batch.map(() => (pending: Pending) => pending.reject(error));
+    } finally {
+      // Whatever happened, free the call and its destinations and start the next one.
+      for (const pending of batch) this.busy.delete(pending.key);
+      this.inFlight -= 1;
+      this.pump();
+    }
+    // Answer after the next batch has been sent: the callers' continuations (serializing and
+    // writing k answers) then run while PostgreSQL works on it, not in the critical path.
+    setImmediate(() => batch.forEach((pending, i) => outcomes[i](pending)));
   }
 
   /** Runs a batch and says how each movement settles, without settling it yet. */
@@ -124,7 +157,10 @@ export class MoveBatcher {
     }
   }
 
-  private single({ command, pointers }: Omit<Pending, 'resolve' | 'reject'>): Promise<MoveResult> {
+  private single({
+    command,
+    pointers,
+  }: Pick<Pending, 'command' | 'pointers'>): Promise<MoveResult> {
     return this.limiter.run(keysOf([command]), () => this.ledger.move(command, pointers));
   }
 }
