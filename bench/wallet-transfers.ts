@@ -299,6 +299,7 @@ export async function main(argv: string[]): Promise<void> {
       scale,
       pool: values.pool,
       target: values.target,
+      node: process.version,
     });
   } finally {
     for (const stop of stopping.reverse()) await stop().catch(() => undefined);
@@ -442,7 +443,8 @@ function report(
     );
   const lines = [
     '',
-    `wallet transfers through the gateway; medians of ${String(settings['runs'])} runs of ${String(settings['seconds'])} s each`,
+    `wallet transfers through the gateway; medians of ${String(settings['runs'])} runs of ${String(settings['seconds'])} s each;` +
+      ` Node ${process.version} (every process: the services run on the bench's node)`,
     `(${String(settings['walletCount'])} wallets, wallet pool ${String(settings['pool'])}, pgbench scale ${String(settings['scale'])},` +
       ` ${cpus().length} shared cores, load average ${loadavg()
         .map((l) => l.toFixed(1))
