@@ -5,12 +5,14 @@ import { createServiceApp } from '@wp/platform';
 import { AnalyticsAppModule } from './app.module.js';
 import type { AnalyticsConfig } from './config/analytics.config.js';
 import { LangfuseErrorFilter } from './modules/common/langfuse-error.filter.js';
+import { langfuseErrorBody } from './modules/common/langfuse-errors.js';
 
 /**
  * The analytics service application, not yet listening (main and tests). Its paths begin with
  * `/api/public` (contract § Versioning), so it has no `v1/api` prefix. Besides the platform's
  * HTTP behaviour it
- * - answers every error in Langfuse's shape (its filter is registered last, so it wins),
+ * - answers every error in Langfuse's shape (its filter is registered last, so it wins; the
+ *   router's, the HTTP parser's and the shutdown 503 through `errorBody`),
  * - accepts OTLP protobuf bodies (`application/x-protobuf`) as raw buffers,
  * - inflates `Content-Encoding: gzip`/`deflate` bodies (OTLP exporters may compress).
  */
@@ -20,6 +22,7 @@ export async function createAnalyticsApp(config: AnalyticsConfig): Promise<NestF
     service: 'analytics',
     // Langfuse ingestion keeps events with NULs and drops the characters (docs/analytics.md).
     rejectNulInBody: false,
+    errorBody: langfuseErrorBody,
   });
   app.useGlobalFilters(new LangfuseErrorFilter());
   const fastify = app.getHttpAdapter().getInstance();

@@ -4,6 +4,13 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { JsonApiErrorFilter } from './errors/json-api-error.filter.js';
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  installClosingGuard,
+  jsonApiErrorBody,
+  type ErrorBodyFormat,
+} from './framework-errors.js';
 import { ValidationFailedError } from './errors/validation-error.js';
 import { findNul, findNulParameter, NUL_DETAIL } from './validation/nul-guard.js';
 import { RequestValidationPipe } from './validation/request-validation.pipe.js';
@@ -29,13 +36,30 @@ export interface HttpAppOptions {
    * off: Langfuse ingestion keeps the event and drops the NULs itself (docs/analytics.md).
    */
   rejectNulInBody?: boolean;
+  /**
+   * Body of the errors answered outside Nest's exception filters (router and HTTP parser
+   * refusals, the 503 while shutting down); default JSON:API. A service with its own error
+   * shape passes it here too (analytics).
+   */
+  errorBody?: ErrorBodyFormat;
 }
 
-/** A Fastify adapter with our request id rule: keep a well-formed incoming `X-Request-Id`, else a UUID. */
-export function createFastifyAdapter(options: Pick<HttpAppOptions, 'bodyLimit' | 'trustProxy'>) {
+/**
+ * A Fastify adapter with our request id rule (keep a well-formed incoming `X-Request-Id`, else a
+ * UUID) and the JSON:API error body for the errors Fastify and Node answer themselves (bad URL,
+ * parameter too long, malformed HTTP, headers too large; framework-errors.ts). Fastify's own
+ * 503 while closing is off: {@link configureHttpApp} installs ours.
+ */
+export function createFastifyAdapter(
+  options: Pick<HttpAppOptions, 'bodyLimit' | 'trustProxy' | 'errorBody'>,
+) {
+  const format = options.errorBody ?? jsonApiErrorBody;
   return new FastifyAdapter({
     bodyLimit: options.bodyLimit,
     trustProxy: options.trustProxy,
+    return503OnClosing: false,
+    frameworkErrors: frameworkErrorHandler(format),
+    clientErrorHandler: clientErrorHandler(format),
     requestIdHeader: false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const incoming = req.headers['x-request-id'];
@@ -46,10 +70,10 @@ export function createFastifyAdapter(options: Pick<HttpAppOptions, 'bodyLimit' |
 
 /**
  * Creates a NestJS application on Fastify with the platform's HTTP behaviour: JSON:API errors
- * for everything (Nest routes Fastify's own parser errors to the global filter too), the global
- * validation pipe,
- * `X-Request-Id` echoed on every answer, an empty JSON body accepted as no body, and graceful
- * shutdown hooks.
+ * for everything (Nest routes Fastify's own parser errors to the global filter too; the router's
+ * and Node's own refusals and the 503 while shutting down use the same body), the global
+ * validation pipe, `X-Request-Id` echoed on every answer, an empty JSON body accepted as no
+ * body, and graceful shutdown hooks.
  */
 export async function createHttpApp(
   module: unknown,
@@ -84,6 +108,30 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   app.useGlobalFilters(new JsonApiErrorFilter());
   app.useGlobalPipes(new RequestValidationPipe());
   app.enableShutdownHooks();
+  markClosingOnShutdown(app, installClosingGuard(fastify, options.errorBody));
+}
+
+const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/**
+ * Shutting down begins with Nest's destroy hooks (connections to PostgreSQL, Redis and NATS
+ * close there), well before Fastify stops listening: `app.close()` and the shutdown signals
+ * mark the process closing first, so requests arriving meanwhile get the JSON:API 503. The
+ * signal listeners run before Nest's (prepended) and are removed when Fastify closes, before
+ * Nest re-raises the signal to end the process.
+ */
+function markClosingOnShutdown(app: INestApplication, markClosing: () => void): void {
+  const close = app.close.bind(app);
+  app.close = async () => {
+    markClosing();
+    await close();
+  };
+  for (const signal of SHUTDOWN_SIGNALS) process.prependListener(signal, markClosing);
+  const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
+  fastify.addHook('onClose', (_instance, done) => {
+    for (const signal of SHUTDOWN_SIGNALS) process.removeListener(signal, markClosing);
+    done();
+  });
 }
 
 function installFastifyHooks(

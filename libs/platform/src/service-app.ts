@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { PlatformConfig } from '@wp/config';
-import { createHttpApp } from '@wp/http';
+import { createHttpApp, type ErrorBodyFormat } from '@wp/http';
 import { PinoLogger } from '@wp/observability';
 import { installOpenApiDocument } from './openapi.js';
 
@@ -13,6 +13,8 @@ export interface ServiceAppOptions {
   prefixExclusions?: string[];
   /** See `HttpAppOptions.rejectNulInBody` (default true). */
   rejectNulInBody?: boolean;
+  /** See `HttpAppOptions.errorBody` (default JSON:API). */
+  errorBody?: ErrorBodyFormat;
 }
 
 /**
@@ -30,6 +32,7 @@ export async function createServiceApp(
     globalPrefix: options.globalPrefix,
     prefixExclusions: options.prefixExclusions,
     rejectNulInBody: options.rejectNulInBody,
+    errorBody: options.errorBody,
   });
   app.useLogger(app.get(PinoLogger));
   installOpenApiDocument(app, options.service ?? 'platform');

@@ -94,3 +94,13 @@ export function describeStatus(status: number): { errorName: string; code: Langf
         : { errorName: 'InvalidRequestError', code: 'invalid_request' };
   }
 }
+
+/**
+ * Langfuse's error body for a status and message: the `errorBody` of the analytics app, used
+ * for the answers given outside the exception filter (router and HTTP parser refusals, the 503
+ * while shutting down), so every answer of the service keeps this shape.
+ */
+export function langfuseErrorBody(status: number, message: string): LangfuseErrorBody {
+  const { errorName, code } = describeStatus(status);
+  return { message, error: errorName, code };
+}

@@ -1,0 +1,209 @@
+import { connect, type Socket } from 'node:net';
+import { PlatformStack, type ServiceName } from '../support/stack.js';
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+}
+
+/** Reads one HTTP/1.1 answer (Content-Length framed) from a socket. */
+function readAnswer(socket: Socket): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    let data = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      data = Buffer.concat([data, chunk]);
+      const end = data.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const head = data.subarray(0, end).toString('latin1').split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of head.slice(1)) {
+        const i = line.indexOf(':');
+        headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+      }
+      const length = Number(headers['content-length'] ?? 0);
+      if (data.length < end + 4 + length) return;
+      socket.off('data', onData);
+      socket.off('error', reject);
+      const text = data.subarray(end + 4, end + 4 + length).toString('utf8');
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: the assertions say so
+      }
+      resolve({ status: Number(head[0].split(' ')[1]), headers, body });
+    };
+    socket.on('data', onData);
+    socket.once('error', reject);
+  });
+}
+
+function open(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** Sends `request` as written (anything a client could put on the wire) on a new connection. */
+async function raw(port: number, request: string): Promise<RawAnswer> {
+  const socket = await open(port);
+  try {
+    const answer = readAnswer(socket);
+    socket.write(request);
+    return await answer;
+  } finally {
+    socket.destroy();
+  }
+}
+
+/** `{"errors":[{status, code, title, detail}]}` with the given status (docs/decisions.md § Wire format). */
+function expectJsonApiError(answer: RawAnswer, status: number, code?: string): void {
+  expect({ status: answer.status, body: answer.body }).toEqual({
+    status,
+    body: {
+      errors: [
+        expect.objectContaining({
+          status: String(status),
+          code: code ?? expect.any(String),
+          title: expect.any(String),
+        }),
+      ],
+    },
+  });
+  expect(answer.body.statusCode).toBeUndefined();
+  expect(answer.headers['content-type']).toMatch(/^application\/json/);
+}
+
+/** Analytics answers in Langfuse's shape instead, `{message, error, code}` (docs/analytics.md § Errors). */
+function expectLangfuseError(answer: RawAnswer, status: number, code: string): void {
+  expect({ status: answer.status, body: answer.body }).toEqual({
+    status,
+    body: { message: expect.any(String), error: expect.any(String), code },
+  });
+  expect(answer.headers['content-type']).toMatch(/^application\/json/);
+}
+
+type ProcessName = ServiceName | 'gateway';
+
+/** The process's one error format: JSON:API, Langfuse's for analytics. */
+function expectErrorOf(
+  name: ProcessName,
+  answer: RawAnswer,
+  status: number,
+  codes: { jsonApi?: string; langfuse: string },
+): void {
+  if (name === 'analytics') expectLangfuseError(answer, status, codes.langfuse);
+  else expectJsonApiError(answer, status, codes.jsonApi);
+}
+
+const get = (path: string, headers = '') =>
+  `GET ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n`;
+
+/**
+ * Every answer of every process uses the JSON:API error body (docs/decisions.md § Wire format),
+ * also the ones Fastify and Node's HTTP parser give before any route runs, and the 503 of a
+ * process that is shutting down. Checked on the gateway and on the services behind it, with
+ * requests written on raw sockets (a client can send anything).
+ */
+describe('error bodies of the gateway and the services, whatever went wrong', () => {
+  let stack: PlatformStack;
+  const port = (name: ServiceName | 'gateway') =>
+    name === 'gateway' ? Number(new URL(stack.gatewayUrl).port) : (stack.ports.get(name) as number);
+
+  beforeAll(async () => {
+    stack = await PlatformStack.start();
+  });
+  afterAll(() => stack.close());
+
+  const processes = ['gateway', 'auth', 'org', 'wallet', 'analytics'] as const;
+
+  const notFound = { jsonApi: 'NOT_FOUND', langfuse: 'resource_not_found' };
+  const badRequest = { jsonApi: 'BAD_REQUEST', langfuse: 'invalid_request' };
+
+  it.each(processes)('%s: an unknown route is a 404 in its error format', async (name) => {
+    expectErrorOf(name, await raw(port(name), get('/v1/api/no-such-route')), 404, notFound);
+    expectErrorOf(name, await raw(port(name), get('/nope')), 404, notFound);
+  });
+
+  it.each(processes)(
+    '%s: a path that does not percent-decode is a 400 in its error format',
+    async (name) => {
+      const answer = await raw(port(name), get('/v1/api/organizations/%E0%A4%A'));
+      expectErrorOf(name, answer, 400, badRequest);
+      expect(JSON.stringify(answer.body)).toContain('The request path is not a valid URL.');
+    },
+  );
+
+  it.each(processes)('%s: malformed HTTP is a 400 in its error format', async (name) => {
+    expectErrorOf(name, await raw(port(name), 'NOT-HTTP\r\n\r\n'), 400, badRequest);
+  });
+
+  it.each(processes)(
+    '%s: headers over the size limit are a 431 in its error format',
+    async (name) => {
+      const answer = await raw(port(name), get('/health/live', `X-Big: ${'a'.repeat(70_000)}\r\n`));
+      expectErrorOf(name, answer, 431, {
+        jsonApi: 'HEADERS_TOO_LARGE',
+        langfuse: 'invalid_request',
+      });
+    },
+  );
+
+  it('a service: a path parameter over the length limit is a JSON:API 414', async () => {
+    const answer = await raw(port('org'), get(`/v1/api/organizations/${'1'.repeat(150)}`));
+    expectJsonApiError(answer, 414);
+  });
+
+  it('through the gateway: malformed JSON and a body over the limit are JSON:API', async () => {
+    const key = `Api-Key: ${stack.apiKey}\r\n`;
+    const malformed = await raw(
+      port('gateway'),
+      `POST /v1/api/organizations HTTP/1.1\r\nHost: localhost\r\n${key}` +
+        `Content-Type: application/json\r\nContent-Length: 8\r\n\r\n{"data":`,
+    );
+    expectJsonApiError(malformed, 400);
+    const big = await raw(
+      port('gateway'),
+      `POST /v1/api/organizations HTTP/1.1\r\nHost: localhost\r\n${key}` +
+        `Content-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{}`,
+    );
+    expectJsonApiError(big, 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  /**
+   * A request that is arriving when the process begins to shut down: its first bytes are on
+   * the wire (so the server waits for it rather than dropping an idle connection), the rest
+   * comes once `close()` has started.
+   */
+  const requestWhileClosing = async (name: ProcessName, path: string): Promise<RawAnswer> => {
+    const socket = await open(port(name));
+    try {
+      const answer = readAnswer(socket);
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const closed = stack.apps.get(name)!.close();
+      socket.write(`Api-Key: ${stack.apiKey}\r\n\r\n`);
+      const result = await answer;
+      await closed;
+      stack.apps.delete(name);
+      return result;
+    } finally {
+      socket.destroy();
+    }
+  };
+
+  it('a service that is shutting down answers a JSON:API 503 with Retry-After', async () => {
+    const answer = await requestWhileClosing('org', '/v1/api/organizations');
+    expectJsonApiError(answer, 503, 'UNAVAILABLE');
+    expect(answer.headers['retry-after']).toBe('1');
+    expect(answer.headers['connection']).toBe('close');
+  });
+
+  it('the gateway that is shutting down answers a JSON:API 503 with Retry-After', async () => {
+    const answer = await requestWhileClosing('gateway', '/v1/api/oauth/jwks.json');
+    expectJsonApiError(answer, 503, 'UNAVAILABLE');
+    expect(answer.headers['retry-after']).toBe('1');
+  });
+});
