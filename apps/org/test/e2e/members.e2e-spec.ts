@@ -198,12 +198,14 @@ describe('organization members and roles', () => {
       expect(await roleOf(orgId, admin.id)).toBe('ADMIN');
     });
 
-    it('answers 403 INSUFFICIENT_PERMISSIONS when an ADMIN promotes to OWNER or touches an OWNER', async () => {
+    it('answers 403 INSUFFICIENT_PERMISSIONS when an ADMIN promotes to OWNER or touches an OWNER who is not the last', async () => {
       const orgId = await ctx.newOrganization(owner);
       const admin = await ctx.newUser('admin');
       const member = await ctx.newUser('member');
+      const coOwner = await ctx.newUser('co-owner');
       await ctx.addMember(orgId, owner, admin, 'ADMIN');
       await ctx.addMember(orgId, owner, member, 'MEMBER');
+      await ctx.addMember(orgId, owner, coOwner, 'OWNER');
       const mark = await ctx.outboxMark();
       const promote = await setRole(orgId, admin, member.id, { role: 'OWNER' });
       expect(promote.status).toBe(403);
@@ -217,6 +219,28 @@ describe('organization members and roles', () => {
       // within their own level an ADMIN may act
       const ok = await setRole(orgId, admin, member.id, { role: 'ADMIN' });
       expect(ok.status).toBe(200);
+    });
+
+    it('answers 422 INVALID_ROLE_TRANSITION for demoting the last OWNER, whoever asks (an ADMIN too)', async () => {
+      const orgId = await ctx.newOrganization(owner);
+      const admin = await ctx.newUser('admin');
+      await ctx.addMember(orgId, owner, admin, 'ADMIN');
+      const mark = await ctx.outboxMark();
+      for (const role of ['ADMIN', 'MEMBER', 'VIEWER']) {
+        const res = await setRole(orgId, admin, owner.id, { role });
+        expect(res.status).toBe(422);
+        expect(res.body.errors[0].code).toBe('INVALID_ROLE_TRANSITION');
+      }
+      // Setting the last OWNER to OWNER is no demotion: the role ceiling decides (403).
+      const same = await setRole(orgId, admin, owner.id, { role: 'OWNER' });
+      expect(same.status).toBe(403);
+      expect(same.body.errors[0].code).toBe('INSUFFICIENT_PERMISSIONS');
+      // Changing one's own role is refused first, the last OWNER included.
+      const self = await setRole(orgId, owner, owner.id, { role: 'ADMIN' });
+      expect(self.status).toBe(422);
+      expect(self.body.errors[0].code).toBe('CANNOT_CHANGE_OWN_ROLE');
+      expect(await roleOf(orgId, owner.id)).toBe('OWNER');
+      expect(await ctx.outbox(undefined, mark)).toEqual([]);
     });
 
     it('lets an OWNER hand over ownership, after which the former owner can be demoted', async () => {
@@ -313,19 +337,22 @@ describe('organization members and roles', () => {
       expect(res.status).toBe(204);
     });
 
-    it('refuses an ADMIN removing an OWNER (403 INSUFFICIENT_PERMISSIONS) and a MEMBER removing anyone (403)', async () => {
+    it('refuses an ADMIN removing the last OWNER (422 INVALID_ROLE_TRANSITION) or another OWNER (403 INSUFFICIENT_PERMISSIONS), and a MEMBER removing anyone (403)', async () => {
       const orgId = await ctx.newOrganization(owner);
       const admin = await ctx.newUser('admin');
       const member = await ctx.newUser('member');
       await ctx.addMember(orgId, owner, admin, 'ADMIN');
       await ctx.addMember(orgId, owner, member, 'MEMBER');
-      const byAdmin = await ctx.request(
-        'DELETE',
-        `/organizations/${orgId}/remove_user/${owner.id}`,
-        {
+      const removeOwner = () =>
+        ctx.request('DELETE', `/organizations/${orgId}/remove_user/${owner.id}`, {
           token: admin.token,
-        },
-      );
+        });
+      const last = await removeOwner();
+      expect(last.status).toBe(422);
+      expect(last.body.errors[0].code).toBe('INVALID_ROLE_TRANSITION');
+      const coOwner = await ctx.newUser('co-owner');
+      await ctx.addMember(orgId, owner, coOwner, 'OWNER');
+      const byAdmin = await removeOwner();
       expect(byAdmin.status).toBe(403);
       expect(byAdmin.body.errors[0].code).toBe('INSUFFICIENT_PERMISSIONS');
       const byMember = await ctx.request(

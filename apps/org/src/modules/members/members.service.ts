@@ -1,16 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@wp/contracts';
 import type { Principal } from '@wp/security';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AccessService, requireOrganizationPermission } from '../access/access.service.js';
 import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
 import type { Invitation } from '../invitations/invitation.entity.js';
 import { InvitationsService } from '../invitations/invitations.service.js';
-import {
-  AlreadyMemberError,
-  InvalidRoleTransitionError,
-  MemberNotFoundError,
-} from '../memberships/membership.errors.js';
+import { AlreadyMemberError, MemberNotFoundError } from '../memberships/membership.errors.js';
 import { MembershipEvents } from '../memberships/membership-events.js';
 import {
   OrganizationMembersRepository,
@@ -111,9 +107,11 @@ export class MembersService {
   }
 
   /**
-   * `PATCH /organizations/{id}/members/{userId}/role`.
+   * `PATCH /organizations/{id}/members/{userId}/role`; the rules in the order of
+   * `assertRoleChangeAllowed` (docs/org.md § Role rules and statuses).
    * @throws 404 (non-member caller, or target not a member), 403 `FORBIDDEN`,
-   *   422 `CANNOT_CHANGE_OWN_ROLE`, 403 `INSUFFICIENT_PERMISSIONS`, 422 `INVALID_ROLE_TRANSITION`
+   *   422 `CANNOT_CHANGE_OWN_ROLE`, 422 `INVALID_ROLE_TRANSITION` (the last OWNER, whoever
+   *   asks), 403 `INSUFFICIENT_PERMISSIONS`
    */
   async changeRole(
     principal: Principal,
@@ -136,12 +134,8 @@ export class MembersService {
         targetId: userId,
         currentRole: target.role,
         newRole: role,
+        targetIsLastOwner: await this.isLastOwner(organizationId, target.role, manager),
       });
-      if (target.role === 'OWNER' && role !== 'OWNER') {
-        if ((await this.members.countOwners(organizationId, manager)) <= 1) {
-          throw new InvalidRoleTransitionError();
-        }
-      }
       if (target.role !== role) {
         const version = await this.membershipEvents.changed(
           { organizationId, projectId: null, userId, role, accessDenied: false },
@@ -156,8 +150,9 @@ export class MembersService {
   /**
    * `DELETE /organizations/{id}/remove_user/{userId}`: removes the member (and their project
    * memberships in this organization). A member may remove themselves (leave) without the
-   * manage-members permission; the last OWNER cannot leave.
-   * @throws 404, 403 `FORBIDDEN`, 403 `INSUFFICIENT_PERMISSIONS`, 422 `INVALID_ROLE_TRANSITION`
+   * manage-members permission; the last OWNER can neither leave nor be removed.
+   * @throws 404, 403 `FORBIDDEN`, 422 `INVALID_ROLE_TRANSITION` (the last OWNER, whoever asks),
+   *   403 `INSUFFICIENT_PERMISSIONS`
    */
   async remove(principal: Principal, organizationId: number, userId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
@@ -169,23 +164,17 @@ export class MembersService {
       if (!leaving) requireOrganizationPermission(actor, 'organization.manageMembers');
       const target = await this.members.find(organizationId, userId, manager);
       if (!target) throw new MemberNotFoundError();
-      if (!leaving) {
-        assertRoleChangeAllowed({
+      assertRoleChangeAllowed(
+        {
           actorId: principal.id,
-          actorRole: actor.role!,
+          actorRole: actor.role ?? target.role,
           targetId: userId,
           currentRole: target.role,
           newRole: null,
-        });
-      }
-      if (
-        target.role === 'OWNER' &&
-        (await this.members.countOwners(organizationId, manager)) <= 1
-      ) {
-        throw new InvalidRoleTransitionError(
-          'The last owner cannot leave or be removed; transfer ownership first.',
-        );
-      }
+          targetIsLastOwner: await this.isLastOwner(organizationId, target.role, manager),
+        },
+        { allowSelf: leaving },
+      );
       await this.members.delete(organizationId, userId, manager);
       await this.membershipEvents.changed(
         { organizationId, projectId: null, userId, role: null, accessDenied: false },
@@ -193,5 +182,14 @@ export class MembersService {
       );
       await this.cleanup.afterOrganizationExit(organizationId, userId, manager);
     });
+  }
+
+  /** The target holds OWNER and no one else does (read under the organization lock). */
+  private async isLastOwner(
+    organizationId: number,
+    targetRole: Role,
+    manager: EntityManager,
+  ): Promise<boolean> {
+    return targetRole === 'OWNER' && (await this.members.countOwners(organizationId, manager)) <= 1;
   }
 }

@@ -10,7 +10,7 @@ const code = (fn: () => void): string | null => {
   }
 };
 
-describe('role rules (contract § Errors)', () => {
+describe('role rules (docs/org.md § Role rules and statuses)', () => {
   const change = (actorRole: Role, currentRole: Role | null, newRole: Role | null, self = false) =>
     code(() =>
       assertRoleChangeAllowed({
@@ -64,6 +64,36 @@ describe('role rules (contract § Errors)', () => {
         }
       }
     }
+  });
+
+  const lastOwner = (actorRole: Role, newRole: Role | null, self = false, allowSelf = false) =>
+    code(() =>
+      assertRoleChangeAllowed(
+        {
+          actorId: 'actor',
+          actorRole,
+          targetId: self ? 'actor' : 'target',
+          currentRole: 'OWNER',
+          newRole,
+          targetIsLastOwner: true,
+        },
+        { allowSelf },
+      ),
+    );
+
+  it('refuses demoting or removing the last OWNER with INVALID_ROLE_TRANSITION before the ceiling, whoever asks', () => {
+    for (const actor of ['OWNER', 'ADMIN'] as const) {
+      for (const next of ['ADMIN', 'MEMBER', 'VIEWER', null] as const) {
+        expect(lastOwner(actor, next)).toBe('INVALID_ROLE_TRANSITION');
+      }
+    }
+    expect(lastOwner('OWNER', null, true, true)).toBe('INVALID_ROLE_TRANSITION'); // leaving
+  });
+
+  it('keeps CANNOT_CHANGE_OWN_ROLE first, and the ceiling for a last OWNER kept OWNER', () => {
+    expect(lastOwner('OWNER', 'ADMIN', true)).toBe('CANNOT_CHANGE_OWN_ROLE');
+    expect(lastOwner('ADMIN', 'OWNER')).toBe('INSUFFICIENT_PERMISSIONS');
+    expect(lastOwner('OWNER', 'OWNER')).toBeNull();
   });
 
   it('assertMayGrant applies the ceiling alone', () => {

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { document, IntIdPipe, UuidPipe, type Document, type Resource } from '@wp/http';
 import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import { eitherForm, requireEitherForm } from '../../common/body-fields.js';
@@ -103,6 +104,37 @@ export class ProjectMembersController {
   /** `POST P/{id}/deny_access/{userId}` → 200 with the member (`accessDenied: true`). */
   @Post('deny_access/:userId')
   @HttpCode(200)
+  @ApiOperation({
+    summary: 'Deny a member access to the project',
+    description:
+      'User has access → access denied: the project membership (and its role) and the ' +
+      'organization membership are kept; the project disappears for the user on their next ' +
+      'request, until `restore_access`. Needs `project.manageMembers` (effective project ADMIN ' +
+      'or OWNER). An organization OWNER or ADMIN cannot be denied: they see every project ' +
+      'through their organization role, so denying them answers 422 ' +
+      '`CANNOT_DENY_ORGANIZATION_ADMIN`, whoever asks and whether or not they are an explicit ' +
+      'project member — lower their organization role first. Order of the checks: 404 (caller ' +
+      'cannot see the project), 403 `FORBIDDEN`, 422 `CANNOT_CHANGE_OWN_ROLE` (oneself), 422 ' +
+      '`CANNOT_DENY_ORGANIZATION_ADMIN`, 404 `MEMBER_NOT_FOUND`, 403 ' +
+      '`INSUFFICIENT_PERMISSIONS` (a member whose project role is above the caller’s), 409 ' +
+      '`ACCESS_ALREADY_DENIED`.',
+  })
+  @ApiResponse({ status: 200, description: 'The member, `accessDenied: true`.' })
+  @ApiResponse({
+    status: 403,
+    description: '`FORBIDDEN` (no `project.manageMembers`) or `INSUFFICIENT_PERMISSIONS`.',
+  })
+  @ApiResponse({
+    status: 404,
+    description: 'Project not visible to the caller, or `MEMBER_NOT_FOUND`.',
+  })
+  @ApiResponse({ status: 409, description: '`ACCESS_ALREADY_DENIED`.' })
+  @ApiResponse({
+    status: 422,
+    description:
+      '`CANNOT_DENY_ORGANIZATION_ADMIN` (the user is an organization OWNER or ADMIN) or ' +
+      '`CANNOT_CHANGE_OWN_ROLE` (the caller themself).',
+  })
   async deny(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

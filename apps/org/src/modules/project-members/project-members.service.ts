@@ -12,7 +12,11 @@ import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
 import type { Invitation } from '../invitations/invitation.entity.js';
 import { InvitationsService } from '../invitations/invitations.service.js';
 import { MembershipEvents } from '../memberships/membership-events.js';
-import { AlreadyMemberError, MemberNotFoundError } from '../memberships/membership.errors.js';
+import {
+  AlreadyMemberError,
+  CannotChangeOwnRoleError,
+  MemberNotFoundError,
+} from '../memberships/membership.errors.js';
 import { OrganizationMembersRepository } from '../memberships/organization-members.repository.js';
 import {
   ProjectMembersRepository,
@@ -191,9 +195,14 @@ export class ProjectMembersService {
   /**
    * `POST P/{id}/deny_access/{userId}`: user has access → access denied. The project
    * membership (and role) and the organization membership are kept; the project disappears
-   * for the user on their next request.
-   * @throws 404, 403, 422 `CANNOT_CHANGE_OWN_ROLE`, 422 `CANNOT_DENY_ORGANIZATION_ADMIN`,
-   *   409 `ACCESS_ALREADY_DENIED`
+   * for the user on their next request. Checked in this order (docs/org.md § Role rules and
+   * statuses, Access): one's own access; an organization OWNER or ADMIN — whose access to every
+   * project comes with their organization role, explicit project member or not — is 422
+   * `CANNOT_DENY_ORGANIZATION_ADMIN` whoever asks; then the target's membership, the role
+   * ceiling and the state.
+   * @throws 404, 403 `FORBIDDEN`, 422 `CANNOT_CHANGE_OWN_ROLE`,
+   *   422 `CANNOT_DENY_ORGANIZATION_ADMIN`, 404 `MEMBER_NOT_FOUND`,
+   *   403 `INSUFFICIENT_PERMISSIONS`, 409 `ACCESS_ALREADY_DENIED`
    */
   async deny(
     principal: Principal,
@@ -203,6 +212,9 @@ export class ProjectMembersService {
   ): Promise<ProjectMemberRow> {
     return this.dataSource.transaction(async (manager) => {
       const access = await this.manageMembers(principal, organizationId, projectId, manager);
+      if (userId === principal.id) throw new CannotChangeOwnRoleError();
+      const orgRole = (await this.organizationMembers.find(organizationId, userId, manager))?.role;
+      if (orgRole === 'OWNER' || orgRole === 'ADMIN') throw new CannotDenyOrganizationAdminError();
       const target = await this.target(projectId, userId, manager);
       assertRoleChangeAllowed({
         actorId: principal.id,
@@ -211,8 +223,6 @@ export class ProjectMembersService {
         currentRole: target.role,
         newRole: null,
       });
-      const orgRole = (await this.organizationMembers.find(organizationId, userId, manager))?.role;
-      if (orgRole === 'OWNER' || orgRole === 'ADMIN') throw new CannotDenyOrganizationAdminError();
       if (target.accessDenied) throw new AccessAlreadyDeniedError();
       await this.memberships.set(
         { organizationId, projectId, userId },
