@@ -114,13 +114,14 @@ describe('project wallets: org events drive wallet access', () => {
       { timeoutMs: 8000, what: 'the project ADMIN opening the project wallet' },
     );
     const address = opened.body.wallet.address_hash as string;
+    // without `purpose`, the contract's default `general`, as for every entity type
     expect(opened.body.wallet).toMatchObject({
       entity_type: 'project',
       entity_id: projectId,
-      purpose: 'project_funds',
+      purpose: 'general',
       status: 'active',
     });
-    expect((await open()).status).toBe(409); // one project_funds wallet per project
+    expect((await open()).status).toBe(409); // one wallet per (project, purpose)
 
     // Readers: the project's members and the organization's OWNER; not an organization MEMBER
     // without the project, nor an outsider (404, like an unknown wallet).
@@ -203,6 +204,58 @@ describe('project wallets: org events drive wallet access', () => {
     expect(late.body.errors[0].code).toBe('WALLET_CLOSED');
     // A deleted project gets no new wallet, not even from the organization's OWNER.
     expect((await open(owner)).status).toBe(404);
+  });
+
+  it('defaults create_entity_wallet purpose to general for every entity type; the organization wallet from the event stays operating', async () => {
+    const owner = await signUp('purpose-owner');
+    const org = await stack.request('POST', '/v1/api/organizations', {
+      token: owner.token,
+      body: { data: { type: 'organization', attributes: { name: 'Purposes' } } },
+    });
+    expect(org.status).toBe(200);
+    const orgId = org.body.data.id as string;
+    const operating = await waitFor(
+      async () => {
+        const res = await stack.request('GET', '/v1/api/wallets?entity_type=organization', {
+          token: owner.token,
+        });
+        return res.body.data?.find((w: { entity_id: string }) => w.entity_id === orgId);
+      },
+      { timeoutMs: 8000, what: 'the operating wallet from org.organization.created' },
+    );
+    expect(operating.purpose).toBe('operating');
+    const project = await stack.request('POST', `/v1/api/organizations/${orgId}/projects`, {
+      token: owner.token,
+      body: { data: { type: 'project', attributes: { name: 'Defaults' } } },
+    });
+    expect(project.status).toBe(201);
+    const create = (entity_type: string, entity_id: string) =>
+      stack.request('POST', '/v1/api/wallets/create_entity_wallet', {
+        token: owner.token,
+        body: {
+          entity_wallet: {
+            entity_type,
+            entity_id,
+            entity_name: `${entity_type} wallet`,
+            metadata: { organization_id: Number(orgId) },
+          },
+        },
+      });
+    const organizationWallet = await create('organization', orgId);
+    expect(organizationWallet.status).toBe(201);
+    expect(organizationWallet.body.wallet.purpose).toBe('general');
+    const projectWallet = await waitFor(
+      async () => {
+        const res = await create('project', project.body.data.id as string);
+        return res.status === 201 ? res : undefined;
+      },
+      { timeoutMs: 8000, what: 'wallet knowing the project' },
+    );
+    expect(projectWallet.body.wallet.purpose).toBe('general');
+    // the personal wallet (opened at activation) is `general` already: a second one is 409
+    const personal = await create('user', owner.id);
+    expect(personal.status).toBe(409);
+    expect(personal.body.errors[0].code).toBe('WALLET_ALREADY_EXISTS');
   });
 
   it('passes org ETags and 304s through the real gateway', async () => {

@@ -482,7 +482,7 @@ describe('wallets', () => {
       expect(await addresses(member)).toContain(byOwner.body.wallet.address_hash);
     });
 
-    it('opens project wallets with purpose project_funds, checking metadata.organization_id', async () => {
+    it('opens project wallets with the default purpose general, checking metadata.organization_id', async () => {
       const org = await ctx.newOrganization(owner, 'Funds');
       const project = await ctx.newProject(org.id);
       const create = (metadata: unknown) =>
@@ -506,9 +506,24 @@ describe('wallets', () => {
       const ok = await create({ organization_id: org.id });
       expect(ok.status).toBe(201);
       expect(ok.body.wallet).toMatchObject({
-        purpose: 'project_funds',
+        purpose: 'general',
         metadata: { organization_id: org.id },
       });
+      // project_funds (or any purpose) only when asked for: a second wallet of the project
+      const funds = await ctx.request('POST', '/wallets/create_entity_wallet', {
+        token: owner.token,
+        body: {
+          entity_wallet: {
+            entity_type: 'project',
+            entity_id: String(project),
+            entity_name: 'Funds',
+            purpose: 'project_funds',
+            metadata: { organization_id: org.id },
+          },
+        },
+      });
+      expect(funds.status).toBe(201);
+      expect(funds.body.wallet.purpose).toBe('project_funds');
       const unknownProject = await ctx.request('POST', '/wallets/create_entity_wallet', {
         token: owner.token,
         body: {

@@ -212,7 +212,9 @@ export class WalletsService {
     }
     const currency = input.currency ?? 'CREDITS';
     this.assets.requireKnown(currency, { pointer: '/entity_wallet/currency' });
-    const purpose = input.purpose ?? (entityType === 'project' ? 'project_funds' : 'general');
+    // The contract's default for every entity type (docs/wallet.md § Decisions); wallets opened
+    // by events choose their own (`operating` for organizations).
+    const purpose = input.purpose ?? 'general';
     const created = await this.dataSource.transaction((manager) =>
       this.open(
         {
