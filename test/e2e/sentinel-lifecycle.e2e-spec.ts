@@ -122,6 +122,29 @@ describe('Sentinel Pass across services', () => {
     );
   });
 
+  it('sorts the activity log by created_at or createdAt as by timestamp, and refuses an unknown sort_by with 400', async () => {
+    const ids = async (query: string) => {
+      const res = await logs(query);
+      expect(res.status).toBe(200);
+      return res.body.data.map((e: { id: string }) => e.id);
+    };
+    for (const order of ['asc', 'desc']) {
+      const byTimestamp = await ids(`&sort_by=timestamp&sort_order=${order}`);
+      expect(byTimestamp).toHaveLength(3);
+      expect(await ids(`&sort_by=created_at&sort_order=${order}`)).toEqual(byTimestamp);
+      expect(await ids(`&sort_by=createdAt&sort_order=${order}`)).toEqual(byTimestamp);
+    }
+    const asc = await logs('&sort_by=created_at&sort_order=asc');
+    const times = asc.body.data.map((e: { timestamp: string }) => e.timestamp);
+    expect(times).toEqual([...times].sort());
+    const unknown = await logs('&sort_by=created');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0]).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      source: { parameter: 'sort_by' },
+    });
+  });
+
   it('refuses the old key at once after rotate_key; the new key works', async () => {
     const rotated = await stack.request('POST', `${S()}/${passId}/rotate_key`, { token });
     expect(rotated.status).toBe(200);

@@ -156,6 +156,17 @@ describe('auth: Sentinel Pass activity logs, export and metrics', () => {
       expect(combined.meta['total_count']).toBe(1);
     });
 
+    it('takes created_at and createdAt as aliases of timestamp for sort_by', async () => {
+      for (const alias of ['created_at', 'createdAt']) {
+        const asc = await logs(`&sort_by=${alias}&sort_order=asc`);
+        const times = asc.data.map((e) => e.timestamp);
+        expect(times).toEqual([...times].sort());
+        expect(new Set(times).size).toBe(times.length);
+        const desc = await logs(`&sort_by=${alias}`);
+        expect(desc.data.map((e) => e.timestamp)).toEqual([...times].reverse());
+      }
+    });
+
     it('sorts by latency_ms and endpoint in either order', async () => {
       const asc = await logs('&sort_by=latency_ms&sort_order=asc');
       expect(asc.data.map((e) => e.latency_ms)).toEqual([1, 5, 20, 30, 50]);

@@ -14,9 +14,15 @@ import {
 export const ACTIVITY_TYPES = ['api_request', 'token_generation', 'error'] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
-/** `sort_by` values of the logs endpoint → column (documented in docs/auth.md). */
+/**
+ * `sort_by` values of the logs endpoint → column (docs/auth.md § Activity endpoints).
+ * `created_at` and `createdAt` are aliases of `timestamp`: the names other activity APIs give an
+ * entry's time. Anything else is 400.
+ */
 export const SORT_COLUMNS = {
   timestamp: 'occurred_at',
+  created_at: 'occurred_at',
+  createdAt: 'occurred_at',
   latency_ms: 'latency_ms',
   status_code: 'status_code',
   endpoint: 'endpoint',
