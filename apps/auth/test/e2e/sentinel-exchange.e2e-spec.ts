@@ -139,7 +139,8 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
   it('exchanges a valid pass id and key for an agent access token with the pass claims and no refresh token', async () => {
     const pass = await upsertPass(ctx, events, {
       scopes: ['org:read'],
-      permissions: ['projects.read'],
+      // prm: what the pass grants — `read` expanded, the unknown `projects.read` dropped
+      permissions: ['projects.read', 'read', 'wallets:debit'],
     });
     const res = await exchange(pass.passId, pass.key);
     expect(res.statusCode).toBe(200);
@@ -156,7 +157,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
       org: 1,
       prj: 10,
       scp: ['org:read'],
-      prm: ['projects.read'],
+      prm: ['projects:read', 'sentinel_passes:read', 'wallets:read', 'wallets:debit'],
       email: null,
     });
     const entries = await logsOf(pass.passId, (e) => e.length === 1);

@@ -76,7 +76,7 @@ describe('Sentinel Passes', () => {
           sentinelPass: {
             title: '  Deploy bot ',
             description: 'Ships releases',
-            permissions: ['projects:read', 'wallets:read', 'projects:read'],
+            permissions: ['projects:read', 'wallets:read'],
             allowedReferers: ['*.example.com'],
             scopes: ['read', 'deploy'],
             expiresAt,
@@ -295,8 +295,16 @@ describe('Sentinel Passes', () => {
         [{ sentinelPass: { title: '   ' } }, '/sentinelPass/title'],
         [{ sentinelPass: { title: 'x'.repeat(201) } }, '/sentinelPass/title'],
         [{ title: 'not wrapped' }, '/sentinelPass'],
+        [{ sentinelPass: { title: 'a', permissions: ['has space'] } }, '/sentinelPass/permissions'],
+        [{ sentinelPass: { title: 'a', permissions: [''] } }, '/sentinelPass/permissions'],
+        [{ sentinelPass: { title: 'a', permissions: [42] } }, '/sentinelPass/permissions'],
+        [{ sentinelPass: { title: 'a', permissions: ['a/b'] } }, '/sentinelPass/permissions'],
         [
-          { sentinelPass: { title: 'a', permissions: ['projects:write'] } },
+          { sentinelPass: { title: 'a', permissions: ['x'.repeat(101)] } },
+          '/sentinelPass/permissions',
+        ],
+        [
+          { sentinelPass: { title: 'a', permissions: Array.from({ length: 51 }, () => 'read') } },
           '/sentinelPass/permissions',
         ],
         [
@@ -348,7 +356,7 @@ describe('Sentinel Passes', () => {
       const mark = await ctx.outboxMark();
       for (const body of [
         { sentinelPass: { title: '' } },
-        { sentinelPass: { permissions: ['root'] } },
+        { sentinelPass: { permissions: ['root access'] } },
         { sentinelPass: { expiresAt: '2001-01-01T00:00:00Z' } },
         {},
       ]) {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { grantedAgentPermissions } from '@wp/contracts';
 import { ActivityRecorder } from '@wp/platform';
 import { refererAllowed, sentinelKeyMatches } from '@wp/security';
 import { TokenService } from '../sessions/token.service.js';
@@ -106,7 +107,9 @@ export class AgentTokenService {
         org: pass.organizationId,
         prj: pass.projectId,
         scp: pass.scopes,
-        prm: pass.permissions,
+        // What the pass grants, not what it says: aliases expanded, unknown strings dropped
+        // (docs/auth.md § Sentinel Pass), so the token stays small whatever the pass holds.
+        prm: grantedAgentPermissions(pass.permissions),
       },
       pass.expiresAt ? { notAfter: Math.floor(pass.expiresAt.getTime() / 1000) } : {},
     );

@@ -76,7 +76,7 @@ export class SentinelPassesService {
           description: input.description ?? '',
           entityType: 'project',
           credentialType: input.credentialType ?? 'api_key',
-          permissions: unique(input.permissions),
+          permissions: input.permissions ?? [],
           allowedReferers: unique(input.allowedReferers),
           scopes: unique(input.scopes),
           tags: unique(input.tags),
@@ -132,7 +132,7 @@ export class SentinelPassesService {
     if (input.title !== undefined) changes.title = input.title;
     if (input.description !== undefined) changes.description = input.description ?? '';
     if (input.credentialType !== undefined) changes.credentialType = input.credentialType;
-    if (input.permissions !== undefined) changes.permissions = unique(input.permissions);
+    if (input.permissions !== undefined) changes.permissions = input.permissions;
     if (input.allowedReferers !== undefined)
       changes.allowedReferers = unique(input.allowedReferers);
     if (input.scopes !== undefined) changes.scopes = unique(input.scopes);

@@ -11,7 +11,6 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { AGENT_PERMISSION_NAMES } from '@wp/contracts';
 import { IsIsoInstant } from '@wp/http';
 import { Trim } from '../../../common/transforms.js';
 
@@ -21,6 +20,14 @@ export const CREDENTIAL_TYPE = /^[a-z][a-z0-9_]{0,49}$/;
 export const TAG = /^[^,]{1,50}$/;
 /** An OAuth scope token (RFC 6749 § 3.3 characters), at most 100 characters. */
 const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/;
+/**
+ * A `permissions` entry (docs/org.md § Sentinel Pass): 1–100 of letters, digits and `:._*-` —
+ * room for the platform's names (`wallets:read`, `read`) and other systems' (`repo:*`,
+ * `files.write`), nothing that needs escaping anywhere.
+ */
+export const PERMISSION = /^[A-Za-z0-9:._*-]{1,100}$/;
+/** Most entries of `permissions`. */
+export const PERMISSIONS_MAX = 50;
 /** A referer pattern (docs/org.md § Sentinel Pass): no whitespace, at most 500 characters. */
 const REFERER = /^\S{1,500}$/;
 
@@ -55,13 +62,17 @@ export class SentinelPassFieldsDto {
   @IsOptional()
   entityId?: unknown;
 
-  /** Agent permission names (`@wp/contracts` AGENT_PERMISSIONS). */
+  /**
+   * Any strings within {@link PERMISSIONS_MAX} × {@link PERMISSION}, stored and echoed as sent
+   * (order and duplicates kept). Only the names `@wp/contracts` knows grant anything to an agent
+   * (`grantedAgentPermissions`); the rest are labels.
+   */
   @IsOptional()
   @IsArray()
-  @ArrayMaxSize(AGENT_PERMISSION_NAMES.length * 2)
-  @IsIn(AGENT_PERMISSION_NAMES, {
+  @ArrayMaxSize(PERMISSIONS_MAX)
+  @Matches(PERMISSION, {
     each: true,
-    message: `each value must be one of ${AGENT_PERMISSION_NAMES.join(', ')}`,
+    message: 'each value must be 1–100 characters of letters, digits and : . _ * -',
   })
   permissions?: string[];
 
