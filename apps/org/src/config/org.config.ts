@@ -15,8 +15,13 @@ export const orgConfigSchema = platformSchema.extend({
     .min(40, 'expected base64 of 32 bytes'),
   /** Lifetime of an invitation (and of its mailed token), hours; default 7 days. */
   INVITATION_TTL_HOURS: env.int(168, 1),
-  /** Minimum time between two mails of one invitation (`…/resend`), seconds. */
-  INVITATION_RESEND_COOLDOWN_SECONDS: env.int(60, 0),
+  /**
+   * Resend budget of one invitation (docs/org.md § Invitations): at most this many
+   * `…/resend` mails in any window of `INVITATION_RESEND_WINDOW_SECONDS`; beyond it 429.
+   */
+  INVITATION_RESEND_LIMIT: env.int(5, 1),
+  /** The sliding window of the resend budget, seconds (default one hour). */
+  INVITATION_RESEND_WINDOW_SECONDS: env.int(3600, 1),
   /**
    * Page of the web client that accepts invitations. The mail links to
    * `<url>#invitation_id=<id>&token=<token>`: the token stays in the fragment, which browsers

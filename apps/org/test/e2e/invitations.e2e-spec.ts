@@ -179,29 +179,23 @@ describe('organization invitations', () => {
       expect(res.body.data.map((i: any) => i.id)).toEqual([keep.body.data.id]);
     });
 
-    it('limits resends (429 with Retry-After), then sends a new token and renews the expiry', async () => {
+    it('resends at once with a new token and a renewed expiry, up to the budget, then 429 with Retry-After until a slot frees', async () => {
       const email = ctx.unknownEmail('resend');
       const created = await invite(email);
       const id = created.body.data.id;
-      const too = await ctx.request('POST', `/organizations/${orgId}/invitations/${id}/resend`, {
-        token: owner.token,
-      });
-      expect(too.status).toBe(429);
-      expect(too.body.errors[0].code).toBe('INVITATION_RESEND_TOO_SOON');
-      expect(Number(too.headers['retry-after'])).toBeGreaterThan(0);
-      expect(await mailsTo(email)).toHaveLength(1);
-
+      const resend = () =>
+        ctx.request('POST', `/organizations/${orgId}/invitations/${id}/resend`, {
+          token: owner.token,
+        });
       const before = await invitationRow(id);
       await ctx.db.query(
-        "UPDATE invitation SET last_sent_at = now() - interval '2 minutes', expires_at = now() + interval '1 hour' WHERE id = $1",
+        "UPDATE invitation SET expires_at = now() + interval '1 hour' WHERE id = $1",
         [id],
       );
-      const res = await ctx.request('POST', `/organizations/${orgId}/invitations/${id}/resend`, {
-        token: owner.token,
-      });
-      expect(res.status).toBe(200);
-      expect(res.body.data.attributes.sendCount).toBe(2);
-      expect(Date.parse(res.body.data.attributes.expiresAt)).toBeGreaterThan(
+      const first = await resend();
+      expect(first.status).toBe(200);
+      expect(first.body.data.attributes.sendCount).toBe(2);
+      expect(Date.parse(first.body.data.attributes.expiresAt)).toBeGreaterThan(
         Date.now() + 6 * 24 * 3600_000,
       );
       const mails = await mailsTo(email);
@@ -211,6 +205,23 @@ describe('organization invitations', () => {
       expect(after.token_hash).toBe(
         createHash('sha256').update(tokenIn(mails[1].payload.text)!).digest('hex'),
       );
+      for (let i = 2; i <= 5; i++) expect((await resend()).status).toBe(200);
+      const too = await resend();
+      expect(too.status).toBe(429);
+      expect(too.body.errors[0].code).toBe('INVITATION_RESEND_TOO_SOON');
+      const wait = Number(too.headers['retry-after']);
+      expect(wait).toBeGreaterThan(3500);
+      expect(wait).toBeLessThanOrEqual(3600);
+      expect(await mailsTo(email)).toHaveLength(6); // the invitation and five resends
+      expect((await invitationRow(id)).send_count).toBe(6);
+      // the oldest counted resend leaves the one-hour window: one slot frees
+      await ctx.db.query(
+        "UPDATE invitation SET resent_at[1] = now() - interval '61 minutes' WHERE id = $1",
+        [id],
+      );
+      expect((await resend()).status).toBe(200);
+      expect((await resend()).status).toBe(429);
+      expect(await mailsTo(email)).toHaveLength(7);
     });
 
     it('cancels (204): the invitee no longer sees or can accept it', async () => {

@@ -31,7 +31,7 @@ describe('organization endpoints: isolation and role matrix', () => {
   let shared: Fixture;
 
   beforeAll(async () => {
-    ctx = await OrgTestContext.start({ INVITATION_RESEND_COOLDOWN_SECONDS: '0' });
+    ctx = await OrgTestContext.start({ INVITATION_RESEND_LIMIT: '1000' });
     for (const name of [...CALLERS, 'target', 'candidate'] as const) {
       users[name] = await ctx.newUser(name.replace(/[^a-z]/gi, '').toLowerCase());
     }

@@ -14,7 +14,7 @@ describe('project invitations', () => {
   let P: string;
 
   beforeAll(async () => {
-    ctx = await OrgTestContext.start({ INVITATION_RESEND_COOLDOWN_SECONDS: '0' });
+    ctx = await OrgTestContext.start({ INVITATION_RESEND_LIMIT: '1000' });
     owner = await ctx.newUser('owner');
     orgId = await ctx.newOrganization(owner, 'Inviters');
     projectId = await ctx.newProject(orgId, owner, 'Website');

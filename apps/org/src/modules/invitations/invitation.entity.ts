@@ -80,6 +80,13 @@ export class Invitation {
   @Column('int', { default: 1 })
   sendCount!: number;
 
+  /**
+   * When the resends still counted by the resend budget were mailed, oldest first (at most
+   * `INVITATION_RESEND_LIMIT`; `resend-budget.ts`, docs/org.md § Invitations).
+   */
+  @Column('timestamptz', { array: true, default: () => "'{}'" })
+  resentAt!: Date[];
+
   @Column('timestamptz', { nullable: true })
   respondedAt!: Date | null;
 

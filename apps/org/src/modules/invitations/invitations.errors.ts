@@ -63,12 +63,18 @@ export class InvitationExpiredError extends DomainError {
   }
 }
 
-/** 429 `INVITATION_RESEND_TOO_SOON` with `Retry-After`: one mail per invitation per cooldown. */
+/**
+ * 429 `INVITATION_RESEND_TOO_SOON` with `Retry-After` (seconds until a slot frees): the
+ * invitation's resend budget is spent (docs/org.md § Invitations).
+ */
 export class InvitationResendTooSoonError extends DomainError {
-  constructor(retryAfterSeconds: number) {
+  constructor(retryAfterSeconds: number, limit: number, windowSeconds: number) {
     super('rate_limited', 'INVITATION_RESEND_TOO_SOON', 'Too many requests', {
-      detail: `This invitation was mailed moments ago; retry in ${retryAfterSeconds} s.`,
+      detail:
+        `This invitation was resent ${limit} times in the last ${windowSeconds} s; ` +
+        `the next resend is possible in ${retryAfterSeconds} s.`,
       retryAfter: retryAfterSeconds,
+      meta: { retryAfterSeconds, limit, windowSeconds },
     });
   }
 }

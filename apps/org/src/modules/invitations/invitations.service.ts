@@ -25,6 +25,7 @@ import {
   RedirectToAddMemberError,
 } from './invitations.errors.js';
 import { InvitationsRepository, type InvitationWithNames } from './invitations.repository.js';
+import { takeResendSlot } from './resend-budget.js';
 
 /** Where an invitation leads: an organization (`projectId` null) or one of its projects. */
 export interface InvitationScope {
@@ -192,8 +193,10 @@ export class InvitationsService {
   }
 
   /**
-   * `POST …/invitations/{id}/resend`: a new token and mail, expiry renewed; at most one mail
-   * per invitation per `INVITATION_RESEND_COOLDOWN_SECONDS`.
+   * `POST …/invitations/{id}/resend`: a new token and mail right away, expiry renewed — within
+   * the invitation's resend budget (`INVITATION_RESEND_LIMIT` per
+   * `INVITATION_RESEND_WINDOW_SECONDS`, kept in the locked invitation row, so it holds across
+   * replicas and parallel requests).
    * @throws 404, 403, 409 `INVITATION_NOT_PENDING`, 429 `INVITATION_RESEND_TOO_SOON`
    */
   async resend(
@@ -210,17 +213,22 @@ export class InvitationsService {
         authorize,
         manager,
       );
-      const now = Date.now();
-      const wait = invitation.lastSentAt.getTime() + this.cooldownMs() - now;
-      if (wait > 0) throw new InvitationResendTooSoonError(Math.ceil(wait / 1000));
+      const now = new Date();
+      const { INVITATION_RESEND_LIMIT: limit, INVITATION_RESEND_WINDOW_SECONDS: window } =
+        this.config;
+      const slot = takeResendSlot(invitation.resentAt, now, limit, window * 1000);
+      if (!slot.granted) {
+        throw new InvitationResendTooSoonError(slot.retryAfterSeconds, limit, window);
+      }
       const { token, hash } = newInvitationToken();
       const renewed = await this.invitations.update(
         invitation.id,
         {
           tokenHash: hash,
-          expiresAt: this.expiryFrom(new Date(now)),
-          lastSentAt: new Date(now),
+          expiresAt: this.expiryFrom(now),
+          lastSentAt: now,
           sendCount: invitation.sendCount + 1,
+          resentAt: slot.resentAt,
         },
         manager,
       );
@@ -368,10 +376,6 @@ export class InvitationsService {
 
   private expiryFrom(now: Date): Date {
     return new Date(now.getTime() + this.config.INVITATION_TTL_HOURS * 3600_000);
-  }
-
-  private cooldownMs(): number {
-    return this.config.INVITATION_RESEND_COOLDOWN_SECONDS * 1000;
   }
 }
 
