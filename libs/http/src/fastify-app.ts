@@ -112,13 +112,18 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
 }
 
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+/** `markClosing` of every live app of this process, called by one shared signal listener. */
+const closingMarkers = new Set<() => void>();
+const markAllClosing = () => {
+  for (const markClosing of closingMarkers) markClosing();
+};
 
 /**
  * Shutting down begins with Nest's destroy hooks (connections to PostgreSQL, Redis and NATS
  * close there), well before Fastify stops listening: `app.close()` and the shutdown signals
- * mark the process closing first, so requests arriving meanwhile get the JSON:API 503. The
- * signal listeners run before Nest's (prepended) and are removed when Fastify closes, before
- * Nest re-raises the signal to end the process.
+ * mark the process closing first, so requests arriving meanwhile get the 503. One signal
+ * listener serves every app of the process; it runs before Nest's (prepended) and is removed
+ * when the last app's Fastify closes, before Nest re-raises the signal to end the process.
  */
 function markClosingOnShutdown(app: INestApplication, markClosing: () => void): void {
   const close = app.close.bind(app);
@@ -126,10 +131,16 @@ function markClosingOnShutdown(app: INestApplication, markClosing: () => void): 
     markClosing();
     await close();
   };
-  for (const signal of SHUTDOWN_SIGNALS) process.prependListener(signal, markClosing);
+  if (closingMarkers.size === 0) {
+    for (const signal of SHUTDOWN_SIGNALS) process.prependListener(signal, markAllClosing);
+  }
+  closingMarkers.add(markClosing);
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
   fastify.addHook('onClose', (_instance, done) => {
-    for (const signal of SHUTDOWN_SIGNALS) process.removeListener(signal, markClosing);
+    closingMarkers.delete(markClosing);
+    if (closingMarkers.size === 0) {
+      for (const signal of SHUTDOWN_SIGNALS) process.removeListener(signal, markAllClosing);
+    }
     done();
   });
 }
