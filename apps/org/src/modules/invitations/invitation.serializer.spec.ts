@@ -15,6 +15,7 @@ const invitation = (overrides: Partial<Invitation> = {}): Invitation => ({
   expiresAt: new Date(Date.now() + 60_000),
   lastSentAt: new Date(),
   sendCount: 1,
+  resentAt: [],
   respondedAt: null,
   respondedBy: null,
   createdAt: new Date(),
