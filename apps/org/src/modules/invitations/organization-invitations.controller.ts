@@ -53,7 +53,7 @@ export class OrganizationInvitationsController {
     return document(list.map((i) => toInvitationResource(i)));
   }
 
-  /** `POST …/invitations/{invitationId}/resend` → 200; 429 within the resend cooldown. */
+  /** `POST …/invitations/{invitationId}/resend` → 200; 429 beyond the resend budget. */
   @Post(':invitationId/resend')
   @HttpCode(200)
   async resend(

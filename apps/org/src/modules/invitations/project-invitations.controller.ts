@@ -67,7 +67,7 @@ export class ProjectInvitationsController {
     return document(list.map((i) => toInvitationResource(i)));
   }
 
-  /** `POST P/{id}/invitations/{invitationId}/resend` → 200; 429 within the cooldown. */
+  /** `POST P/{id}/invitations/{invitationId}/resend` → 200; 429 beyond the resend budget. */
   @Post(':invitationId/resend')
   @HttpCode(200)
   async resend(
