@@ -12,3 +12,4 @@ export * from './validation/iso-instant.js';
 export * from './validation/nul-guard.js';
 export * from './etag/etag.js';
 export * from './etag/etag.interceptor.js';
+export * from './request-meta.js';
