@@ -1,3 +1,4 @@
+import { SecurityPolicyAndAuditLog1795672662299 } from './1795672662299-security-policy-and-audit-log.js';
 import { SentinelPasses1795457497987 } from './1795457497987-sentinel-passes.js';
 import { UserSettings1795457355605 } from './1795457355605-user-settings.js';
 import { Projects1795333906939 } from './1795333906939-projects.js';
@@ -11,4 +12,5 @@ export const ORG_MIGRATIONS: (new () => unknown)[] = [
   Projects1795333906939,
   UserSettings1795457355605,
   SentinelPasses1795457497987,
+  SecurityPolicyAndAuditLog1795672662299,
 ];

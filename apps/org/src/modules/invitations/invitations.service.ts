@@ -9,6 +9,8 @@ import {
   actingRole,
   requireOrganizationPermission,
 } from '../access/access.service.js';
+import { invitationAudit } from '../audit/audit-events.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
 import { assertMayGrant } from '../memberships/role-rules.js';
 import { DirectoryRepository } from '../users/directory.repository.js';
@@ -67,6 +69,7 @@ export class InvitationsService {
     private readonly access: AccessService,
     private readonly users: UserLookup,
     private readonly directory: DirectoryRepository,
+    private readonly audit: AuditTrail,
     @Inject(ORG_CONFIG) private readonly config: OrgConfig,
   ) {}
 
@@ -178,6 +181,7 @@ export class InvitationsService {
           manager,
         );
     await this.mail(invitation, token, principal, manager);
+    await this.audit.record(manager, principal, invitationAudit(invitation, 'invitation.created'));
     return invitation;
   }
 
@@ -225,6 +229,7 @@ export class InvitationsService {
         manager,
       );
       await this.mail(renewed, token, principal, manager);
+      await this.audit.record(manager, principal, invitationAudit(renewed, 'invitation.resent'));
       return renewed;
     });
   }
@@ -245,6 +250,11 @@ export class InvitationsService {
         manager,
       );
       await this.invitations.update(invitation.id, { status: 'cancelled' }, manager);
+      await this.audit.record(
+        manager,
+        principal,
+        invitationAudit(invitation, 'invitation.cancelled'),
+      );
     });
   }
 
@@ -268,7 +278,13 @@ export class InvitationsService {
         manager,
       );
       assertMayGrant(actorRole, orgRole);
-      return this.invitations.update(invitation.id, { orgRole }, manager);
+      const changed = await this.invitations.update(invitation.id, { orgRole }, manager);
+      await this.audit.record(
+        manager,
+        principal,
+        invitationAudit(changed, 'invitation.role_changed'),
+      );
+      return changed;
     });
   }
 
@@ -311,6 +327,8 @@ export class InvitationsService {
         if (invitation.expiresAt <= new Date()) throw new InvitationExpiredError();
         await this.acceptance.grant(invitation, principal.id, manager);
       }
+      const action = outcome === 'accepted' ? 'invitation.accepted' : 'invitation.rejected';
+      await this.audit.record(manager, principal, invitationAudit(invitation, action));
       return this.invitations.update(
         invitation.id,
         { status: outcome, respondedAt: new Date(), respondedBy: principal.id },
