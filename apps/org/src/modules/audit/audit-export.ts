@@ -66,9 +66,11 @@ export function toExportRecord(row: AuditLogRow): AuditExportRecord {
 }
 
 /** One CSV field per RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes doubled. */
-export function csvField(value: unknown): string {
+export function csvField(
+  value: string | number | boolean | null | undefined | Record<string, unknown>,
+): string {
   if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value as string);
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

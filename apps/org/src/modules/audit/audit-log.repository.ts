@@ -121,7 +121,7 @@ export class AuditLogRepository {
       const rows = await this.page(filter, cursor, batch);
       yield* rows;
       if (rows.length < batch) return;
-      const last = rows[rows.length - 1]!;
+      const last = rows[rows.length - 1];
       cursor = { at: last.cursorAt, id: last.entryId };
     }
   }
