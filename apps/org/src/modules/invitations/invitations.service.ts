@@ -250,11 +250,8 @@ export class InvitationsService {
         manager,
       );
       await this.invitations.update(invitation.id, { status: 'cancelled' }, manager);
-      await this.audit.record(
-        manager,
-        principal,
-        invitationAudit(invitation, 'invitation.cancelled'),
-      );
+      const entry = invitationAudit(invitation, 'invitation.cancelled');
+      await this.audit.record(manager, principal, entry);
     });
   }
 
@@ -279,11 +276,8 @@ export class InvitationsService {
       );
       assertMayGrant(actorRole, orgRole);
       const changed = await this.invitations.update(invitation.id, { orgRole }, manager);
-      await this.audit.record(
-        manager,
-        principal,
-        invitationAudit(changed, 'invitation.role_changed'),
-      );
+      const entry = invitationAudit(changed, 'invitation.role_changed');
+      await this.audit.record(manager, principal, entry);
       return changed;
     });
   }

@@ -16,7 +16,7 @@ import {
 import type { WalletIdentity } from '../wallets/wallet-identities.js';
 
 /**
- * Runs an Admin-Access credit (contract § Wallets, credits) together with its audit entry:
+ * Runs an Admin-Access credit (`POST /wallets/{addressHash}/credits`) with its audit entry:
  * the ledger call and `wallet.audit.recorded` (action `wallet.credited`) commit in ONE
  * transaction, so the organization audit log has every credit and nothing else
  * (docs/org.md § Audit log; docs/wallet.md § Credits in the audit log). Credits are operator
