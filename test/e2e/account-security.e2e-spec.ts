@@ -242,4 +242,45 @@ describe('account security through the gateway', () => {
     // A plain member: 403.
     expect((await log('', member.token)).status).toBe(403);
   });
+
+  it('documents the new routes with their request and response schemas in the OpenAPI document', async () => {
+    const res = await fetch(`${stack.gatewayUrl}/docs/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as {
+      info: object;
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    expect(doc.info).not.toHaveProperty('x-unavailable-services');
+    const operations: [string, string, string][] = [
+      ['/v1/api/oauth/token/mfa', 'post', '200'],
+      ['/v1/api/users/me/two_factor', 'get', '200'],
+      ['/v1/api/users/me/two_factor', 'post', '201'],
+      ['/v1/api/users/me/two_factor/confirm', 'post', '200'],
+      ['/v1/api/users/me/two_factor/disable', 'post', '200'],
+      ['/v1/api/users/me/two_factor/recovery_codes', 'post', '200'],
+      ['/v1/api/users/me/sessions', 'get', '200'],
+      ['/v1/api/users/me/sessions', 'delete', '200'],
+      ['/v1/api/users/me/sessions/{sessionId}', 'delete', '204'],
+      ['/v1/api/organizations/{organizationId}/audit_log', 'get', '200'],
+      ['/v1/api/organizations/{organizationId}/audit_log/export', 'get', '200'],
+      ['/v1/api/organizations/{organizationId}/security_policy', 'get', '200'],
+      ['/v1/api/organizations/{organizationId}/security_policy', 'patch', '200'],
+    ];
+    for (const [path, method, status] of operations) {
+      expect(doc.paths[path]?.[method]?.responses).toHaveProperty(status);
+    }
+    for (const schema of [
+      'MfaTokenRequestDto',
+      'SessionResponse',
+      'TwoFactorEnrolmentResource',
+      'RecoveryCodesResource',
+      'UserSessionListResource',
+      'AuditLogPage',
+      'UpdateSecurityPolicyDto',
+      'SecurityPolicyResource',
+    ]) {
+      expect(doc.components.schemas).toHaveProperty(schema);
+    }
+  });
 });
