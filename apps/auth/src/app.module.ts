@@ -6,15 +6,18 @@ import { AUTH_ENTITIES } from './database/entities.js';
 import { AUTH_MIGRATIONS } from './migrations/index.js';
 import { ActivationModule } from './modules/activation/activation.module.js';
 import { ApplicationsModule } from './modules/applications/applications.module.js';
+import { AuditModule } from './modules/audit/audit.module.js';
 import { JwksModule } from './modules/jwks/jwks.module.js';
 import { NotificationsModule } from './modules/notifications/notifications.module.js';
 import { PasswordResetModule } from './modules/password-reset/password-reset.module.js';
 import { SessionsModule } from './modules/sessions/sessions.module.js';
+import { TwoFactorModule } from './modules/two-factor/two-factor.module.js';
 import { UsersModule } from './modules/users/users.module.js';
 
 /**
- * The auth service ({auth_url}): accounts, activation, sessions, passwords, validation, client
- * applications, and delivery of every service's mail and SMS (`notify.requested`).
+ * The auth service ({auth_url}): accounts, activation, sessions (and their management),
+ * two-factor authentication, passwords, validation, client applications, security events for
+ * the organization audit log, and delivery of every service's mail and SMS (`notify.requested`).
  */
 @Module({})
 export class AuthAppModule {
@@ -32,10 +35,12 @@ export class AuthAppModule {
             migrations: AUTH_MIGRATIONS,
           },
         }),
+        AuditModule,
         ApplicationsModule,
         UsersModule,
         ActivationModule,
         SessionsModule,
+        TwoFactorModule,
         PasswordResetModule,
         NotificationsModule,
         JwksModule,

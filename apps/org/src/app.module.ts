@@ -6,6 +6,7 @@ import { ORG_ENTITIES } from './database/entities.js';
 import { ORG_MIGRATIONS } from './migrations/index.js';
 import { AccessModule } from './modules/access/access.module.js';
 import { ApiKeysModule } from './modules/api-keys/api-keys.module.js';
+import { AuditModule } from './modules/audit/audit.module.js';
 import { IdentityModule } from './modules/identity/identity.module.js';
 import { InvitationsModule } from './modules/invitations/invitations.module.js';
 import { LlmKeysModule } from './modules/llm-keys/llm-keys.module.js';
@@ -16,11 +17,15 @@ import { ProjectMembersModule } from './modules/project-members/project-members.
 import { ProjectsDataModule } from './modules/projects/projects-data.module.js';
 import { ProjectsModule } from './modules/projects/projects.module.js';
 import { SecretsModule } from './modules/secrets/secrets.module.js';
+import { SecurityPolicyModule } from './modules/security-policy/security-policy.module.js';
 import { SentinelPassesModule } from './modules/sentinel-passes/sentinel-passes.module.js';
 import { UserSettingsModule } from './modules/user-settings/user-settings.module.js';
 import { DirectoryModule } from './modules/users/directory.module.js';
 
-/** The org service ({org_url}): organizations, projects, members, invitations, settings. */
+/**
+ * The org service ({org_url}): organizations, projects, members, invitations, settings, the
+ * organization security policy and audit log.
+ */
 @Module({})
 export class OrgAppModule {
   static forRoot(config: OrgConfig): DynamicModule {
@@ -41,6 +46,7 @@ export class OrgAppModule {
         SecretsModule,
         ProjectsDataModule,
         AccessModule,
+        AuditModule,
         IdentityModule,
         MembershipsModule,
         DirectoryModule,
@@ -53,6 +59,7 @@ export class OrgAppModule {
         LlmKeysModule,
         UserSettingsModule,
         SentinelPassesModule,
+        SecurityPolicyModule,
       ],
     };
   }

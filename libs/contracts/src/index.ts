@@ -2,6 +2,7 @@ export * from './roles.js';
 export * from './permissions.js';
 export * from './agent-permissions.js';
 export * from './events/auth.events.js';
+export * from './events/audit.events.js';
 export * from './events/org.events.js';
 export * from './events/wallet.events.js';
 export * from './events/notify.events.js';

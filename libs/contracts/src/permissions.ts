@@ -13,6 +13,10 @@ export const ORGANIZATION_PERMISSIONS = {
   'organization.manageMembers': 'ADMIN',
   'organization.delete': 'OWNER',
   'organization.viewKeys': 'ADMIN',
+  /** Read the audit log (docs/org.md § Audit log). */
+  'organization.readAuditLog': 'ADMIN',
+  /** Change the security policy, e.g. require two-factor (docs/org.md § Two-factor policy). */
+  'organization.manageSecurity': 'OWNER',
   'project.create': 'ADMIN',
   'wallet.read': 'VIEWER',
   'wallet.transact': 'ADMIN',

@@ -13,3 +13,4 @@ export * from './validation/nul-guard.js';
 export * from './etag/etag.js';
 export * from './etag/etag.interceptor.js';
 export * from './framework-errors.js';
+export * from './request-meta.js';

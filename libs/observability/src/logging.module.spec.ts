@@ -39,6 +39,32 @@ describe('log redaction (ARCHITECTURE § 5)', () => {
     expect(line).toContain('curl');
     expect(line).toContain('Acme');
   });
+
+  it('removes two-factor secrets: recovery codes, challenge tokens, TOTP secrets and their QR', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = pino({ redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
+    logger.info({
+      body: { challenge_token: 'mfa_sentinel', recovery_code: 'abcde-fghjk', code: '654321' },
+      attributes: {
+        secret: 'JBSWY3DPEHPK3PXP',
+        otpauthUri: 'otpauth://totp/x?secret=JBSWY3DPEHPK3PXP',
+        qrCodeSvg: '<svg>qr</svg>',
+        qrCodeDataUrl: 'data:image/svg+xml;base64,qr',
+        recoveryCodes: ['zzzzz-yyyyy'],
+      },
+    });
+    const line = lines.join('');
+    for (const secret of ['mfa_sentinel', 'abcde-fghjk', '654321', 'JBSWY3DPEHPK3PXP', 'zzzzz']) {
+      expect(line).not.toContain(secret);
+    }
+    expect(line).not.toContain('<svg>');
+  });
 });
 
 describe('request lines follow the log level', () => {

@@ -26,6 +26,13 @@ export const REDACTED_PATHS = [
   '*.secret',
   '*.secretKey',
   '*.client_secret',
+  // two-factor (docs/auth.md § Two-factor authentication)
+  '*.recovery_code',
+  '*.recoveryCodes',
+  '*.challenge_token',
+  '*.otpauthUri',
+  '*.qrCodeSvg',
+  '*.qrCodeDataUrl',
 ];
 
 export interface LoggingOptions {

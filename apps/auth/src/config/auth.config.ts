@@ -81,6 +81,16 @@ export const authConfigSchema = platformSchema.extend({
   /** Password reset token lifetime, seconds (default 1 hour). */
   PASSWORD_RESET_TOKEN_TTL_SECONDS: seconds(3600),
 
+  /** Issuer shown by authenticator apps for TOTP two-factor (`otpauth://` URI). */
+  TOTP_ISSUER: z
+    .string()
+    .regex(/^[^:]{1,100}$/, 'expected 1 to 100 characters without ":"')
+    .default('Workspace Platform'),
+  /** Lifetime of a login's second-step challenge token, seconds (default 5 minutes). */
+  MFA_CHALLENGE_TTL_SECONDS: env.int(300, 30),
+  /** Wrong codes one challenge takes before it is used up (the login limit also counts them). */
+  MFA_CHALLENGE_MAX_ATTEMPTS: env.int(5, 1),
+
   /** Outgoing mail server, e.g. `smtp://user:pass@mail.example.com:587` or `smtps://…`. */
   SMTP_URL: env.url('smtp://127.0.0.1:1025', ['smtp', 'smtps']),
   /** `From` of every mail auth sends. */

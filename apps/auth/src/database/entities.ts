@@ -6,6 +6,9 @@ import { Membership } from '../modules/sentinel/membership.entity.js';
 import { SentinelPass } from '../modules/sentinel/sentinel-pass.entity.js';
 import { RefreshTokenFamily } from '../modules/sessions/refresh-token-family.entity.js';
 import { RefreshToken } from '../modules/sessions/refresh-token.entity.js';
+import { MfaChallenge } from '../modules/two-factor/mfa-challenge.entity.js';
+import { RecoveryCode } from '../modules/two-factor/recovery-code.entity.js';
+import { TotpCredential } from '../modules/two-factor/totp-credential.entity.js';
 import { User } from '../modules/users/user.entity.js';
 
 /** Every entity of the auth database (the platform adds the outbox tables). */
@@ -19,4 +22,7 @@ export const AUTH_ENTITIES = [
   SentinelPass,
   Membership,
   AgentActivity,
+  TotpCredential,
+  RecoveryCode,
+  MfaChallenge,
 ];

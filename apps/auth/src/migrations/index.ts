@@ -1,10 +1,12 @@
 import { Init1795329162266 } from './1795329162266-init.js';
 import { ActivationResetAndRotation1795330472893 } from './1795330472893-activation-reset-and-rotation.js';
 import { SentinelPassActivity1795400000000 } from './1795400000000-sentinel-pass-activity.js';
+import { TwoFactorAndSessionClients1795671616137 } from './1795671616137-two-factor-and-session-clients.js';
 
 /** Applied in this order; generated with `npm run migration:generate -- auth <Name>`. */
 export const AUTH_MIGRATIONS: (new () => unknown)[] = [
   Init1795329162266,
   ActivationResetAndRotation1795330472893,
   SentinelPassActivity1795400000000,
+  TwoFactorAndSessionClients1795671616137,
 ];

@@ -153,7 +153,7 @@ describe('auth: refresh token rotation in families', () => {
     for (let start = 0; start < pairs; start += batch) {
       const opened = await Promise.all(
         Array.from({ length: Math.min(batch, pairs - start) }, () =>
-          sessions.open(account!, appId),
+          sessions.open(account!, appId, { userAgent: null, clientAddress: null }),
         ),
       );
       await Promise.all(
@@ -246,7 +246,10 @@ describe('auth: refresh token rotation in families', () => {
     );
     const appId = (await ctx.db.query<{ id: string }[]>('SELECT id FROM client_application'))[0].id;
     const account = await ctx.app.get(UsersRepository).findById(userId);
-    const opened = await ctx.app.get(SessionsService).open(account!, appId);
+    const opened = await ctx.app.get(SessionsService).open(account!, appId, {
+      userAgent: null,
+      clientAddress: null,
+    });
     const lookup = jest.spyOn(ctx.app.get(SessionsRepository), 'findByTokenHash');
     try {
       const first = await refresh(opened.data.attributes.refreshToken);

@@ -28,6 +28,7 @@ describe('auth route access', () => {
       [
         'POST /oauth/token',
         'POST /oauth/token/refresh',
+        'POST /oauth/token/mfa',
         'POST /users',
         'POST /users/:userId/activate/email',
         'POST /users/:userId/activate/phone',
@@ -44,6 +45,14 @@ describe('auth route access', () => {
         'GET /oauth/token/revoke',
         'GET /oauth/token/info',
         'POST /users/password/change',
+        'GET /users/me/two_factor',
+        'POST /users/me/two_factor',
+        'POST /users/me/two_factor/confirm',
+        'POST /users/me/two_factor/disable',
+        'POST /users/me/two_factor/recovery_codes',
+        'GET /users/me/sessions',
+        'DELETE /users/me/sessions',
+        'DELETE /users/me/sessions/:sessionId',
       ]),
     );
   });

@@ -1,4 +1,5 @@
 import { ProjectApiKey } from '../modules/api-keys/project-api-key.entity.js';
+import { AuditLogEntry } from '../modules/audit/audit-log-entry.entity.js';
 import { Invitation } from '../modules/invitations/invitation.entity.js';
 import { LlmApiKey } from '../modules/llm-keys/llm-api-key.entity.js';
 import { MembershipVersion } from '../modules/memberships/membership-version.entity.js';
@@ -25,4 +26,5 @@ export const ORG_ENTITIES = [
   DirectoryUser,
   UserSettings,
   PinnedProject,
+  AuditLogEntry,
 ];

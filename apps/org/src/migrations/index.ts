@@ -1,4 +1,5 @@
 import { InvitationResendBudget1795672616438 } from './1795672616438-invitation-resend-budget.js';
+import { SecurityPolicyAndAuditLog1795672662299 } from './1795672662299-security-policy-and-audit-log.js';
 import { SentinelPasses1795457497987 } from './1795457497987-sentinel-passes.js';
 import { UserSettings1795457355605 } from './1795457355605-user-settings.js';
 import { Projects1795333906939 } from './1795333906939-projects.js';
@@ -13,4 +14,5 @@ export const ORG_MIGRATIONS: (new () => unknown)[] = [
   UserSettings1795457355605,
   SentinelPasses1795457497987,
   InvitationResendBudget1795672616438,
+  SecurityPolicyAndAuditLog1795672662299,
 ];

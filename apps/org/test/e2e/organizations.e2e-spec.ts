@@ -176,6 +176,8 @@ describe('organizations', () => {
           manageMembers: false,
           delete: false,
           viewKeys: false,
+          readAuditLog: false,
+          manageSecurity: false,
         },
         project: { create: false },
         wallet: { read: true, transact: false },

@@ -19,6 +19,18 @@ export const UserActivated = UserSnapshot;
 export const UserUpdated = UserSnapshot;
 
 /**
+ * `auth.user.two_factor_changed`: the account turned two-factor authentication on or off.
+ * `version` grows with every change of that account, so consumers apply only newer states
+ * (org keeps it in its user directory for the organization two-factor policy).
+ */
+export const UserTwoFactorChanged = z.object({
+  userId: z.uuid(),
+  enabled: z.boolean(),
+  version: z.number().int().positive(),
+});
+export type UserTwoFactorChanged = z.infer<typeof UserTwoFactorChanged>;
+
+/**
  * `auth.activity.recorded` (and `org.activity.recorded`, `wallet.activity.recorded`): one or more
  * Sentinel Pass agent activity entries, stored by auth (contract § "the service", activity logs).
  */

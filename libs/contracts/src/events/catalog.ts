@@ -1,5 +1,12 @@
 import type { z } from 'zod';
-import { ActivityRecorded, UserActivated, UserRegistered, UserUpdated } from './auth.events.js';
+import {
+  ActivityRecorded,
+  UserActivated,
+  UserRegistered,
+  UserTwoFactorChanged,
+  UserUpdated,
+} from './auth.events.js';
+import { AuditRecorded } from './audit.events.js';
 import { NotificationRequested } from './notify.events.js';
 import {
   MembershipChanged,
@@ -22,7 +29,9 @@ export const EVENT_CATALOG = {
   'auth.user.registered': UserRegistered,
   'auth.user.activated': UserActivated,
   'auth.user.updated': UserUpdated,
+  'auth.user.two_factor_changed': UserTwoFactorChanged,
   'auth.activity.recorded': ActivityRecorded,
+  'auth.audit.recorded': AuditRecorded,
   'org.organization.created': OrganizationCreated,
   'org.organization.updated': OrganizationUpdated,
   'org.organization.deleted': OrganizationDeleted,
@@ -35,6 +44,7 @@ export const EVENT_CATALOG = {
   'org.activity.recorded': ActivityRecorded,
   'wallet.wallet.created': WalletCreated,
   'wallet.activity.recorded': ActivityRecorded,
+  'wallet.audit.recorded': AuditRecorded,
   'notify.requested': NotificationRequested,
 } as const;
 

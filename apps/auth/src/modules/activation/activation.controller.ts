@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { Public, UuidPipe } from '@wp/http';
+import { CurrentRequestMeta, Public, UuidPipe, type RequestMeta } from '@wp/http';
 import { CurrentClientApp } from '@wp/security';
 import type { SessionResource } from '../sessions/session.serializer.js';
 import type { ResendActivationResource } from './activation.serializer.js';
@@ -23,8 +23,9 @@ export class ActivationController {
     @Param('userId', UuidPipe) userId: string,
     @Body() dto: ActivateDto,
     @CurrentClientApp() appId: string,
+    @CurrentRequestMeta() meta: RequestMeta,
   ): Promise<SessionResource> {
-    return this.activation.activate(userId, 'email', dto.code, appId);
+    return this.activation.activate(userId, 'email', dto.code, appId, meta);
   }
 
   /** `POST /users/{userId}/activate/phone`: 200 session. */
@@ -35,8 +36,9 @@ export class ActivationController {
     @Param('userId', UuidPipe) userId: string,
     @Body() dto: ActivateDto,
     @CurrentClientApp() appId: string,
+    @CurrentRequestMeta() meta: RequestMeta,
   ): Promise<SessionResource> {
-    return this.activation.activate(userId, 'phone', dto.code, appId);
+    return this.activation.activate(userId, 'phone', dto.code, appId, meta);
   }
 
   /** `POST /users/{userId}/resend_activation`: 200 {@link ResendActivationResource}. */

@@ -6,6 +6,7 @@ import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { NotificationComposer } from '../notifications/notification-composer.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import type { SessionResource } from '../sessions/session.serializer.js';
+import type { SessionClient } from '../sessions/sessions.repository.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import type { User } from '../users/user.entity.js';
 import { toUserSnapshot } from '../users/user.snapshot.js';
@@ -84,6 +85,7 @@ export class ActivationService {
     method: ActivationChannel,
     code: string,
     appId: string,
+    client: SessionClient,
   ): Promise<SessionResource> {
     const outcome = await this.dataSource.transaction(async (manager) => {
       const user = await this.pendingAccount(userId, manager);
@@ -100,7 +102,10 @@ export class ActivationService {
       await this.codes.delete(userId, manager);
       const active = await this.users.activate(user, manager);
       await this.outbox.enqueue(manager, 'auth.user.activated', toUserSnapshot(active));
-      return { ok: true, session: await this.sessions.open(active, appId, manager) } as const;
+      return {
+        ok: true,
+        session: await this.sessions.open(active, appId, client, manager),
+      } as const;
     });
     // Thrown after commit, so the failed attempt stays counted.
     if (!outcome.ok) throw new InvalidCodeError(outcome.attemptsRemaining);

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { ForbiddenError, UnauthenticatedError } from '@wp/http';
+import { ForbiddenError, UnauthenticatedError, type RequestMeta } from '@wp/http';
 import type { Principal } from '@wp/security';
 import { DataSource } from 'typeorm';
+import { AuthAudit } from '../audit/auth-audit.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
@@ -22,13 +23,15 @@ export class PasswordChangeService {
     private readonly passwords: PasswordHasher,
     private readonly sessions: SessionsService,
     private readonly limits: RateLimits,
+    private readonly audit: AuthAudit,
   ) {}
 
   /**
    * Sets a new password and ends the user's OTHER sessions (the caller's stays signed in). When
    * `currentPassword` is sent it must match; such checks share the per-username login limit, so
    * a stolen access token cannot be used to guess the password faster than a login could.
-   * Outstanding reset tokens are dropped.
+   * Outstanding reset tokens are dropped. The change goes to the audit log
+   * (`user.password_changed`) in the same transaction.
    * @throws ForbiddenError 403 for agent tokens; UnauthenticatedError 401 inactive account
    * @throws CurrentPasswordInvalidError 422; RateLimitedError 429
    */
@@ -36,6 +39,7 @@ export class PasswordChangeService {
     principal: Principal,
     newPassword: string,
     currentPassword: string | undefined,
+    meta: RequestMeta,
   ): Promise<PasswordOperationResource> {
     if (principal.type !== 'user') {
       throw new ForbiddenError('Only users have passwords.', 'USER_TOKEN_REQUIRED');
@@ -50,7 +54,17 @@ export class PasswordChangeService {
       await this.users.findByIdForUpdate(user.id, manager);
       await this.users.updatePasswordHash(user.id, passwordHash, manager);
       await this.resets.deleteForUser(user.id, manager);
-      return this.sessions.endAllOfUser(user.id, 'password_changed', manager, principal.sessionId);
+      const count = await this.sessions.endAllOfUser(
+        user.id,
+        'password_changed',
+        manager,
+        principal.sessionId,
+      );
+      await this.audit.record(
+        { action: 'user.password_changed', user, meta, details: { sessionsEnded: count } },
+        manager,
+      );
+      return count;
     });
     return passwordOperation('Password changed. Other sessions were signed out.', ended);
   }

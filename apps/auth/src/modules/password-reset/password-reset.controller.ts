@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { Public } from '@wp/http';
+import { CurrentRequestMeta, Public, type RequestMeta } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { ChangePasswordDto, ResetPasswordDto, ResetRequestDto } from './dto/password.dto.js';
 import { PasswordChangeService } from './password-change.service.js';
@@ -26,8 +26,11 @@ export class PasswordResetController {
   @Post('reset')
   @Public()
   @HttpCode(200)
-  reset(@Body() dto: ResetPasswordDto): Promise<PasswordOperationResource> {
-    return this.resets.reset(dto.email, dto.new_password, dto.reset_token);
+  reset(
+    @Body() dto: ResetPasswordDto,
+    @CurrentRequestMeta() meta: RequestMeta,
+  ): Promise<PasswordOperationResource> {
+    return this.resets.reset(dto.email, dto.new_password, dto.reset_token, meta);
   }
 
   /** `POST /users/password/change` (B): 200; 400; 401; 422 `CURRENT_PASSWORD_INVALID`; 429. */
@@ -36,7 +39,8 @@ export class PasswordResetController {
   change(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: ChangePasswordDto,
+    @CurrentRequestMeta() meta: RequestMeta,
   ): Promise<PasswordOperationResource> {
-    return this.changes.change(principal, dto.new_password, dto.current_password);
+    return this.changes.change(principal, dto.new_password, dto.current_password, meta);
   }
 }

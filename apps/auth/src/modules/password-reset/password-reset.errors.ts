@@ -17,10 +17,11 @@ export class ResetTokenInvalidError extends DomainError {
  * `current_password` was sent and is wrong.
  */
 export class CurrentPasswordInvalidError extends DomainError {
-  constructor() {
+  /** @param pointer the body field that held the password */
+  constructor(pointer = '/current_password') {
     super('rule', 'CURRENT_PASSWORD_INVALID', 'Current password is wrong', {
-      detail: 'current_password does not match the account password.',
-      source: { pointer: '/current_password' },
+      detail: `${pointer.slice(1)} does not match the account password.`,
+      source: { pointer },
     });
   }
 }

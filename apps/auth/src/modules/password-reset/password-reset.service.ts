@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Outbox } from '@wp/messaging';
+import type { RequestMeta } from '@wp/http';
 import { isWellFormedToken } from '@wp/security';
 import { DataSource } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
+import { AuthAudit } from '../audit/auth-audit.js';
 import { NotificationComposer } from '../notifications/notification-composer.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
@@ -43,6 +45,7 @@ export class PasswordResetService {
     private readonly composer: NotificationComposer,
     private readonly outbox: Outbox,
     private readonly limits: RateLimits,
+    private readonly audit: AuthAudit,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
@@ -75,13 +78,15 @@ export class PasswordResetService {
 
   /**
    * `POST /users/password/reset`: sets the new password, uses the token up, ends every
-   * session of the account (families revoked, sids deny-listed) and clears its login limit.
+   * session of the account (families revoked, sids deny-listed) and clears its login limit;
+   * `user.password_reset` goes to the audit log in the same transaction.
    * @throws ResetTokenInvalidError 422 wrong/used/expired token or foreign email (one answer)
    */
   async reset(
     rawEmail: string,
     newPassword: string,
     token: string,
+    meta: RequestMeta,
   ): Promise<PasswordOperationResource> {
     const email = normalizeEmail(rawEmail);
     if (!email || !isWellFormedToken(token)) throw new ResetTokenInvalidError();
@@ -95,7 +100,17 @@ export class PasswordResetService {
       const userId = await this.resets.consume(email, tokenHash, manager);
       if (userId === null) throw new ResetTokenInvalidError();
       await this.users.updatePasswordHash(userId, passwordHash, manager);
-      return this.sessions.endAllOfUser(userId, 'password_reset', manager);
+      const count = await this.sessions.endAllOfUser(userId, 'password_reset', manager);
+      await this.audit.record(
+        {
+          action: 'user.password_reset',
+          user: { id: userId, email },
+          meta,
+          details: { sessionsEnded: count },
+        },
+        manager,
+      );
+      return count;
     });
     await this.limits.reset('login', usernameKey(email));
     return passwordOperation('Password updated. Sign in with the new password.', ended);

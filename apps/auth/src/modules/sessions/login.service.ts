@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import type { RequestMeta } from '@wp/http';
+import { AuthAudit } from '../audit/auth-audit.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
+import { MfaChallenges } from '../two-factor/mfa-challenges.js';
+import { TwoFactorRequiredError } from '../two-factor/two-factor.errors.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { parseUsername, usernameKey, type Username } from '../users/username.js';
 import type { SessionResource } from './session.serializer.js';
@@ -15,17 +19,28 @@ export class LoginService {
     private readonly passwords: PasswordHasher,
     private readonly sessions: SessionsService,
     private readonly limits: RateLimits,
+    private readonly challenges: MfaChallenges,
+    private readonly audit: AuthAudit,
   ) {}
 
   /**
    * Reserves a point of the per-username login limit BEFORE verifying (contract § Limits), so
-   * concurrent guesses beyond the limit never reach argon2; a correct password clears the count.
+   * concurrent guesses beyond the limit never reach argon2; a correct password clears the count
+   * — except for an account with two-factor on, whose count is cleared only by the second step
+   * (docs/auth.md § Two-factor login), so wrong codes share the same limit.
+   * Sign-ins of known accounts, successful or not, go to the audit log (`user.signed_in`).
    * @throws RateLimitedError 429 with Retry-After once `LOGIN_RATE_LIMIT` attempts were made in
    *   the window without a success
    * @throws InvalidCredentialsError 401 for an unknown user or a wrong password (same body)
    * @throws ActivationRequiredError 403 with `meta.user_id` for a pending account
+   * @throws TwoFactorRequiredError 403 with `meta.challenge_token`: two-factor is on, no session
    */
-  async login(username: string, password: string, appId: string): Promise<SessionResource> {
+  async login(
+    username: string,
+    password: string,
+    appId: string,
+    meta: RequestMeta,
+  ): Promise<SessionResource> {
     const key = usernameKey(username);
     const parsed = parseUsername(username);
     // The limit's reservation (Redis) and the account lookup (PostgreSQL) are independent round
@@ -35,15 +50,31 @@ export class LoginService {
       parsed ? this.users.findForLogin(parsed.kind, usernameValue(parsed)) : null,
     ]);
     const ok = await this.passwords.verify(user?.passwordHash ?? null, password);
-    if (!user || !ok || user.status === 'disabled') throw new InvalidCredentialsError();
+    if (!user || !ok || user.status === 'disabled') {
+      if (user) {
+        await this.audit.record({
+          action: 'user.signed_in',
+          outcome: 'failure',
+          user,
+          meta,
+          details: { method: 'password', reason: 'invalid_credentials' },
+        });
+      }
+      throw new InvalidCredentialsError();
+    }
     if (user.status === 'pending_activation') {
       await this.limits.reset('login', key);
       throw new ActivationRequiredError(user.id);
     }
+    if (user.twoFactorEnabled) {
+      const challenge = await this.challenges.issue(user.id, appId);
+      throw new TwoFactorRequiredError(challenge.token, challenge.expiresIn);
+    }
     // Independent round trips (Redis, PostgreSQL): run together.
     const [, session] = await Promise.all([
       this.limits.reset('login', key),
-      this.sessions.open(user, appId),
+      this.sessions.open(user, appId, meta),
+      this.audit.record({ action: 'user.signed_in', user, meta, details: { method: 'password' } }),
     ]);
     return session;
   }

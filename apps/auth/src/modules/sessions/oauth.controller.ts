@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
-import { UnauthenticatedError, Public } from '@wp/http';
+import { ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { CurrentRequestMeta, UnauthenticatedError, Public, type RequestMeta } from '@wp/http';
 import {
   CurrentClientApp,
   CurrentPrincipal,
@@ -8,10 +9,12 @@ import {
 } from '@wp/security';
 import type { FastifyRequest } from 'fastify';
 import { AgentTokenService, type AgentSessionResource } from '../sentinel/agent-token.service.js';
+import { MfaTokenRequestDto } from '../two-factor/dto/two-factor.dto.js';
 import { RefreshRequestDto, TokenRequestDto } from './dto/token-request.dto.js';
 import { LoginService } from './login.service.js';
+import { MfaLoginService } from './mfa-login.service.js';
 import { RefreshService } from './refresh.service.js';
-import type { SessionResource } from './session.serializer.js';
+import { SessionResponse, type SessionResource } from './session.serializer.js';
 import { UnsupportedGrantTypeError } from './sessions.errors.js';
 import { SessionsService } from './sessions.service.js';
 import { toTokenInfo, type TokenInfoResource } from './token-info.serializer.js';
@@ -24,11 +27,14 @@ export class OAuthController {
     private readonly refreshes: RefreshService,
     private readonly sessions: SessionsService,
     private readonly agents: AgentTokenService,
+    private readonly mfaLogin: MfaLoginService,
   ) {}
 
   /**
    * `POST /oauth/token` (K): 200 session; 400 validation / `UNSUPPORTED_GRANT_TYPE`;
-   * 401 `INVALID_CREDENTIALS`; 403 `ACTIVATION_REQUIRED`; 429 `RATE_LIMITED` + Retry-After.
+   * 401 `INVALID_CREDENTIALS`; 403 `ACTIVATION_REQUIRED`; 429 `RATE_LIMITED` + Retry-After;
+   * 403 `TWO_FACTOR_REQUIRED` with `meta.challenge_token` for an account with two-factor on
+   * (then `POST /oauth/token/mfa`; docs/auth.md § Two-factor login).
    * `grant_type=client_credentials` (Sentinel Pass agents): 200 agent session without refresh
    * token; 401 `INVALID_CLIENT`; 403 `REFERER_NOT_ALLOWED`.
    */
@@ -39,6 +45,7 @@ export class OAuthController {
     @Body() dto: TokenRequestDto,
     @CurrentClientApp() appId: string,
     @Req() request: FastifyRequest,
+    @CurrentRequestMeta() meta: RequestMeta,
   ): Promise<SessionResource | AgentSessionResource> {
     if (dto.grant_type === 'client_credentials') {
       const { referer, origin } = request.headers;
@@ -54,7 +61,27 @@ export class OAuthController {
     if (dto.grant_type !== undefined && dto.grant_type !== 'password') {
       throw new UnsupportedGrantTypeError();
     }
-    return this.login.login(dto.username, dto.password, appId);
+    return this.login.login(dto.username, dto.password, appId, meta);
+  }
+
+  /**
+   * `POST /oauth/token/mfa` (K): the second step of a login with two-factor on — the challenge
+   * of `TWO_FACTOR_REQUIRED` and a code (or a recovery code) → 200 session; 400; 401
+   * `MFA_CHALLENGE_INVALID`, `INVALID_TWO_FACTOR_CODE` (`meta.attemptsRemaining`); 429.
+   */
+  @Post('token/mfa')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Second step of a login with two-factor on: challenge + code' })
+  @ApiOkResponse({ type: SessionResponse, description: "The contract's session envelope" })
+  @ApiResponse({ status: 401, description: '`MFA_CHALLENGE_INVALID`, `INVALID_TWO_FACTOR_CODE`' })
+  @ApiResponse({ status: 429, description: 'per-username login limit (wrong codes count)' })
+  tokenMfa(
+    @Body() dto: MfaTokenRequestDto,
+    @CurrentClientApp() appId: string,
+    @CurrentRequestMeta() meta: RequestMeta,
+  ): Promise<SessionResource> {
+    return this.mfaLogin.complete(dto, appId, meta);
   }
 
   /**
@@ -64,11 +91,14 @@ export class OAuthController {
   @Post('token/refresh')
   @Public()
   @HttpCode(200)
-  refresh(@Body() dto: RefreshRequestDto): Promise<SessionResource> {
+  refresh(
+    @Body() dto: RefreshRequestDto,
+    @CurrentRequestMeta() meta: RequestMeta,
+  ): Promise<SessionResource> {
     if (!isWellFormedToken(dto.refresh_token)) {
       throw new UnauthenticatedError('The refresh token is malformed.', 'TOKEN_MALFORMED');
     }
-    return this.refreshes.refresh(dto.refresh_token);
+    return this.refreshes.refresh(dto.refresh_token, meta);
   }
 
   /**

@@ -44,10 +44,25 @@ export class RefreshTokenFamily {
   @Column('timestamptz', { nullable: true })
   revokedAt!: Date | null;
 
-  /** `logout`, `reuse_detected`, `password_reset`, `password_changed`. */
+  /**
+   * `logout`, `reuse_detected`, `password_reset`, `password_changed`, `ended_by_user` (sessions
+   * list), `others_ended_by_user`.
+   */
   @Column('text', { nullable: true })
   revokedReason!: string | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
+
+  /** Last login or refresh of the session (access token use is not tracked). */
+  @Column('timestamptz', { nullable: true })
+  lastUsedAt!: Date | null;
+
+  /** `User-Agent` of that last use (at most 512 characters). */
+  @Column('text', { nullable: true })
+  lastUserAgent!: string | null;
+
+  /** Client address of that last use. */
+  @Column('text', { nullable: true })
+  lastClientAddress!: string | null;
 }

@@ -4,7 +4,11 @@ import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { RefreshHints } from './refresh-hints.js';
 import { toSessionResource, type SessionResource } from './session.serializer.js';
 import { RefreshTokenInvalidError, RefreshTokenReusedError } from './sessions.errors.js';
-import { SessionsRepository, type PresentedRefreshToken } from './sessions.repository.js';
+import {
+  SessionsRepository,
+  type PresentedRefreshToken,
+  type SessionClient,
+} from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
 import { TokenService } from './token.service.js';
 
@@ -38,21 +42,22 @@ export class RefreshService {
   ) {}
 
   /**
+   * @param client user agent and address of the request: the session's last use
    * @returns the session resource with a new access token and a new refresh token
    * @throws RefreshTokenInvalidError 401 unknown, expired or revoked token, inactive account
    * @throws RefreshTokenReusedError 401 an old token was replayed; the family is now revoked
    */
-  async refresh(refreshToken: string): Promise<SessionResource> {
+  async refresh(refreshToken: string, client: SessionClient): Promise<SessionResource> {
     const hash = this.tokens.hashRefreshToken(refreshToken);
     const hint = this.hints.take(hash);
     if (hint) {
-      const rotated = await this.tryRotate(hint, hash);
+      const rotated = await this.tryRotate(hint, hash, client);
       if (rotated) return rotated;
     }
     const presented = await this.sessions.findByTokenHash(hash);
     if (!presented || presented.user.status !== 'active') throw new RefreshTokenInvalidError();
     if (presented.tokenGeneration === presented.familyGeneration) {
-      const rotated = await this.tryRotate(presented, hash);
+      const rotated = await this.tryRotate(presented, hash, client);
       if (rotated) return rotated;
     }
     return this.replay(presented);
@@ -66,6 +71,7 @@ export class RefreshService {
   private async tryRotate(
     presented: PresentedRefreshToken,
     hash: string,
+    client: SessionClient,
   ): Promise<SessionResource | null> {
     const { user, familyId, appId } = presented;
     const refreshToken = this.tokens.newRefreshToken();
@@ -91,6 +97,7 @@ export class RefreshService {
       currentHash: hash,
       newHash,
       sealedResponse: sealed,
+      client,
     });
     if (!won) return null;
     this.hints.remember(newHash, {

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { User } from '../users/user.entity.js';
 
 /**
@@ -40,4 +41,25 @@ export function toSessionResource(
       },
     },
   };
+}
+
+/** {@link SessionResource} as a class, for the OpenAPI document. */
+export class SessionAttributes {
+  @ApiProperty() accessToken!: string;
+  @ApiProperty() refreshToken!: string;
+  @ApiProperty({ enum: ['Bearer'] }) tokenType!: 'Bearer';
+  @ApiProperty({ description: 'Access token lifetime, seconds.' }) expiresIn!: number;
+  @ApiProperty() email!: string;
+  @ApiProperty() firstName!: string;
+  @ApiProperty() lastName!: string;
+}
+
+export class SessionData {
+  @ApiProperty({ description: 'The user id.' }) id!: string;
+  @ApiProperty({ enum: ['session'] }) type!: 'session';
+  @ApiProperty({ type: () => SessionAttributes }) attributes!: SessionAttributes;
+}
+
+export class SessionResponse implements SessionResource {
+  @ApiProperty({ type: () => SessionData }) data!: SessionData;
 }

@@ -1,33 +1,38 @@
 import { Module } from '@nestjs/common';
-import { SecretBox } from '@wp/security';
-import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { PasswordsModule } from '../passwords/passwords.module.js';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
 import { SentinelModule } from '../sentinel/sentinel.module.js';
+import { TwoFactorCoreModule } from '../two-factor/two-factor-core.module.js';
 import { UsersRepositoryModule } from '../users/users-repository.module.js';
 import { LoginService } from './login.service.js';
+import { MfaLoginService } from './mfa-login.service.js';
 import { OAuthController } from './oauth.controller.js';
 import { RefreshHints } from './refresh-hints.js';
 import { RefreshService } from './refresh.service.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
 import { TokenService } from './token.service.js';
+import { UserSessionsController } from './user-sessions.controller.js';
+import { UserSessionsService } from './user-sessions.service.js';
 
 @Module({
-  imports: [PasswordsModule, RateLimitsModule, UsersRepositoryModule, SentinelModule],
-  controllers: [OAuthController],
+  imports: [
+    PasswordsModule,
+    RateLimitsModule,
+    UsersRepositoryModule,
+    SentinelModule,
+    TwoFactorCoreModule,
+  ],
+  controllers: [OAuthController, UserSessionsController],
   providers: [
     SessionsRepository,
     SessionsService,
     TokenService,
     LoginService,
+    MfaLoginService,
     RefreshService,
+    UserSessionsService,
     { provide: RefreshHints, useFactory: () => new RefreshHints() },
-    {
-      provide: SecretBox,
-      inject: [AUTH_CONFIG],
-      useFactory: (config: AuthConfig) => SecretBox.fromConfig(config.SECRETS_ENCRYPTION_KEY),
-    },
   ],
   exports: [SessionsService, TokenService],
 })

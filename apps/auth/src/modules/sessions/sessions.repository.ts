@@ -24,6 +24,12 @@ export interface FamilyReplayState {
   graceResponse: string | null;
 }
 
+/** Where a session was last used from (sessions list; docs/auth.md § Session management). */
+export interface SessionClient {
+  userAgent: string | null;
+  clientAddress: string | null;
+}
+
 export interface Rotation {
   familyId: string;
   appId: string;
@@ -32,6 +38,20 @@ export interface Rotation {
   currentHash: string;
   newHash: string;
   sealedResponse: string | null;
+  /** Recorded as the session's last use. */
+  client: SessionClient;
+}
+
+/** A live session of a user as the sessions list shows it. */
+export interface ActiveSessionRow {
+  id: string;
+  appId: string;
+  appName: string | null;
+  createdAt: Date;
+  lastUsedAt: Date;
+  expiresAt: Date;
+  userAgent: string | null;
+  clientAddress: string | null;
 }
 
 /**
@@ -43,8 +63,9 @@ const INSERT_FAMILY: PreparedStatement = {
   name: 'auth_session_open',
   text: `WITH family AS (
            INSERT INTO refresh_token_family
-                  (id, user_id, app_id, current_token_hash, generation, expires_at, created_at)
-           VALUES ($1, $2, $3, $4, 0, $5, $6)
+                  (id, user_id, app_id, current_token_hash, generation, expires_at, created_at,
+                   last_used_at, last_user_agent, last_client_address)
+           VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8)
            RETURNING id, current_token_hash, created_at)
          INSERT INTO refresh_token (token_hash, family_id, generation, issued_at)
          SELECT current_token_hash, id, 0, created_at FROM family`,
@@ -63,14 +84,16 @@ const FIND_BY_TOKEN_HASH: PreparedStatement = {
 /**
  * The rotation: replaces the current token if and only if the presented one ($2) is still
  * current, the family live, and its user active with exactly the profile the new access token
- * and answer were built from ($5-$9); records the new token; returns its generation.
+ * and answer were built from ($5-$9); records the new token and the session's last use
+ * ($10-$11); returns its generation.
  */
 const ROTATE: PreparedStatement = {
   name: 'auth_refresh_rotate',
   text: `WITH rotated AS (
            UPDATE refresh_token_family f
               SET current_token_hash = $3, generation = f.generation + 1,
-                  rotated_at = now(), grace_response = $4
+                  rotated_at = now(), grace_response = $4,
+                  last_used_at = now(), last_user_agent = $10, last_client_address = $11
             WHERE f.id = $1 AND f.current_token_hash = $2
               AND f.revoked_at IS NULL AND f.expires_at > now()
               AND f.user_id = $5 AND f.app_id = $6
@@ -107,7 +130,20 @@ export class SessionsRepository {
    * Inserts a family and its first token (generation 0) in one statement.
    * @param manager the caller's transaction; none: runs alone (the statement is atomic)
    */
-  async insert(family: RefreshTokenFamily, manager?: EntityManager): Promise<void> {
+  async insert(
+    family: Pick<
+      RefreshTokenFamily,
+      | 'id'
+      | 'userId'
+      | 'appId'
+      | 'currentTokenHash'
+      | 'expiresAt'
+      | 'createdAt'
+      | 'lastUserAgent'
+      | 'lastClientAddress'
+    >,
+    manager?: EntityManager,
+  ): Promise<void> {
     const values = [
       family.id,
       family.userId,
@@ -115,6 +151,8 @@ export class SessionsRepository {
       family.currentTokenHash,
       family.expiresAt,
       family.createdAt,
+      family.lastUserAgent,
+      family.lastClientAddress,
     ];
     if (manager) await manager.query(INSERT_FAMILY.text, values);
     else await preparedQuery(this.dataSource, INSERT_FAMILY, values);
@@ -172,6 +210,8 @@ export class SessionsRepository {
       user.email,
       user.firstName,
       user.lastName,
+      rotation.client.userAgent,
+      rotation.client.clientAddress,
     ]);
     return rows.length === 1;
   }
@@ -233,6 +273,63 @@ export class SessionsRepository {
       ),
     );
     return rows.map((r) => r.id);
+  }
+
+  /** The user's live sessions, most recently used first, with their client application's name. */
+  async findActiveOfUser(userId: string): Promise<ActiveSessionRow[]> {
+    const rows = await this.dataSource.query<
+      {
+        id: string;
+        app_id: string;
+        app_name: string | null;
+        created_at: Date;
+        last_used_at: Date;
+        expires_at: Date;
+        last_user_agent: string | null;
+        last_client_address: string | null;
+      }[]
+    >(
+      `SELECT f.id, f.app_id, a.name AS app_name, f.created_at,
+              coalesce(f.last_used_at, f.created_at) AS last_used_at, f.expires_at,
+              f.last_user_agent, f.last_client_address
+         FROM refresh_token_family f
+         LEFT JOIN client_application a ON a.id = f.app_id
+        WHERE f.user_id = $1 AND f.revoked_at IS NULL AND f.expires_at > now()
+        ORDER BY coalesce(f.last_used_at, f.created_at) DESC, f.id`,
+      [userId],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      appId: r.app_id,
+      appName: r.app_name,
+      createdAt: r.created_at,
+      lastUsedAt: r.last_used_at,
+      expiresAt: r.expires_at,
+      userAgent: r.last_user_agent,
+      clientAddress: r.last_client_address,
+    }));
+  }
+
+  /**
+   * Revokes one live session of a user (row-locked until the caller's transaction ends, like
+   * logout). @returns false when the user has no such live session
+   */
+  async revokeOfUser(
+    userId: string,
+    familyId: string,
+    reason: string,
+    manager: EntityManager,
+  ): Promise<boolean> {
+    const rows = await returningRows<{ id: string }>(
+      manager.query(
+        `UPDATE refresh_token_family
+            SET revoked_at = now(), revoked_reason = $3, grace_response = NULL
+          WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > now()
+          RETURNING id`,
+        [familyId, userId, reason],
+      ),
+    );
+    return rows.length > 0;
   }
 
   /** Housekeeping: forgets sealed pairs whose grace window closed, deletes expired families. */

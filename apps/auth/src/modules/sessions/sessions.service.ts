@@ -12,13 +12,19 @@ import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import type { User } from '../users/user.entity.js';
 import { RefreshHints } from './refresh-hints.js';
 import { toSessionResource, type SessionResource } from './session.serializer.js';
-import { SessionsRepository } from './sessions.repository.js';
+import { SessionsRepository, type SessionClient } from './sessions.repository.js';
 import { TokenService } from './token.service.js';
 
 const PURGE_INTERVAL_MS = 60_000;
 
 /** Why a session ended (`refresh_token_family.revoked_reason`). */
-export type SessionEndReason = 'logout' | 'reuse_detected' | 'password_reset' | 'password_changed';
+export type SessionEndReason =
+  | 'logout'
+  | 'reuse_detected'
+  | 'password_reset'
+  | 'password_changed'
+  | 'ended_by_user'
+  | 'others_ended_by_user';
 
 /**
  * Sessions (refresh token families): opening one at login/activation, ending one at logout
@@ -57,6 +63,7 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
   /**
    * Starts a session for an active user on a client application: a new family with its first
    * refresh token, and an access token whose `sid` is the family id.
+   * @param client user agent and address of the request, the session's first "last use"
    * @param manager the caller's transaction (activation, registration); otherwise the insert
    *   runs alone (one atomic statement)
    * @returns the contract's session resource
@@ -64,6 +71,7 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
   async open(
     user: Pick<User, 'id' | 'email' | 'phone' | 'firstName' | 'lastName'>,
     appId: string,
+    client: SessionClient,
     manager?: EntityManager,
   ): Promise<SessionResource> {
     const familyId = randomUUID();
@@ -76,13 +84,10 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
         userId: user.id,
         appId,
         currentTokenHash: tokenHash,
-        generation: 0,
-        rotatedAt: null,
-        graceResponse: null,
         expiresAt: new Date(now.getTime() + this.config.REFRESH_TOKEN_TTL_SECONDS * 1000),
-        revokedAt: null,
-        revokedReason: null,
         createdAt: now,
+        lastUserAgent: client.userAgent,
+        lastClientAddress: client.clientAddress,
       },
       manager,
     );
@@ -134,8 +139,13 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
   async end(familyId: string, reason: SessionEndReason): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await this.sessions.revoke(familyId, reason, manager);
-      await this.revocations.revokeSession(familyId, this.config.ACCESS_TOKEN_TTL_SECONDS);
+      await this.denyList(familyId);
     });
+  }
+
+  /** Deny-lists a session's `sid` for the access token lifetime (every service refuses it). */
+  async denyList(familyId: string): Promise<void> {
+    await this.revocations.revokeSession(familyId, this.config.ACCESS_TOKEN_TTL_SECONDS);
   }
 
   /**
@@ -150,9 +160,7 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
     keepFamilyId: string | null = null,
   ): Promise<number> {
     const ended = await this.sessions.revokeAllOfUser(userId, reason, keepFamilyId, manager);
-    await Promise.all(
-      ended.map((sid) => this.revocations.revokeSession(sid, this.config.ACCESS_TOKEN_TTL_SECONDS)),
-    );
+    await Promise.all(ended.map((sid) => this.denyList(sid)));
     return ended.length;
   }
 }

@@ -34,6 +34,18 @@ export class User {
   @Column('timestamptz', { nullable: true })
   activatedAt!: Date | null;
 
+  /**
+   * Two-factor authentication is on (a confirmed TOTP authenticator): login then needs a
+   * second step (docs/auth.md § Two-factor authentication). Kept here so the login lookup
+   * reads it with the password hash, at no extra cost for everyone else.
+   */
+  @Column('boolean', { default: false })
+  twoFactorEnabled!: boolean;
+
+  /** Grows with every change of `twoFactorEnabled` (`auth.user.two_factor_changed` version). */
+  @Column('int', { default: 0 })
+  twoFactorVersion!: number;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

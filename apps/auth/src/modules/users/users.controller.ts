@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Ip, Post, Query, Res } from '@nestjs/common';
-import { Public } from '@wp/http';
+import { CurrentRequestMeta, Public, type RequestMeta } from '@wp/http';
 import { CurrentClientApp } from '@wp/security';
 import type { FastifyReply } from 'fastify';
 import type { SessionResource } from '../sessions/session.serializer.js';
@@ -24,8 +24,9 @@ export class UsersController {
     @Body() dto: RegisterUserDto,
     @CurrentClientApp() appId: string,
     @Res({ passthrough: true }) reply: FastifyReply,
+    @CurrentRequestMeta() meta: RequestMeta,
   ): Promise<SessionResource | ActivationRequiredResource> {
-    const result = await this.users.register(dto, appId);
+    const result = await this.users.register(dto, appId, meta);
     if (result.kind === 'session') {
       void reply.status(200);
       return result.session;

@@ -6,11 +6,19 @@ import { User } from './user.entity.js';
 /** What login needs of an account. */
 export type LoginAccount = Pick<
   User,
-  'id' | 'email' | 'phone' | 'passwordHash' | 'status' | 'firstName' | 'lastName'
+  | 'id'
+  | 'email'
+  | 'phone'
+  | 'passwordHash'
+  | 'status'
+  | 'firstName'
+  | 'lastName'
+  | 'twoFactorEnabled'
 >;
 
 const LOGIN_COLUMNS = `id, email, phone, password_hash AS "passwordHash", status,
-                       first_name AS "firstName", last_name AS "lastName"`;
+                       first_name AS "firstName", last_name AS "lastName",
+                       two_factor_enabled AS "twoFactorEnabled"`;
 const LOGIN_BY: Record<'email' | 'phone', PreparedStatement> = {
   email: {
     name: 'auth_login_by_email',

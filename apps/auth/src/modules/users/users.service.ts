@@ -7,6 +7,7 @@ import { ActivationService } from '../activation/activation.service.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import type { SessionResource } from '../sessions/session.serializer.js';
+import type { SessionClient } from '../sessions/sessions.repository.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import type { RegisterUserDto } from './dto/register-user.dto.js';
 import type { User } from './user.entity.js';
@@ -47,7 +48,11 @@ export class UsersService {
    * apart.
    * @throws InvalidUsernameError 400; RateLimitedError 429 (per username); UsernameTakenError 409
    */
-  async register(dto: RegisterUserDto, appId: string): Promise<RegistrationResult> {
+  async register(
+    dto: RegisterUserDto,
+    appId: string,
+    client: SessionClient,
+  ): Promise<RegistrationResult> {
     const method = dto.method ?? 'email';
     const email = method === 'email' ? normalizeEmail(dto.username) : null;
     const phone = method === 'phone' ? normalizePhone(dto.username) : null;
@@ -71,6 +76,8 @@ export class UsersService {
       firstName: '',
       lastName: '',
       activatedAt: activationRequired ? null : now,
+      twoFactorEnabled: false,
+      twoFactorVersion: 0,
       createdAt: now,
       updatedAt: now,
     };
@@ -82,7 +89,7 @@ export class UsersService {
         return { kind: 'activation_required', body: toActivationRequired(user.id, method) };
       }
       await this.outbox.enqueue(manager, 'auth.user.activated', toUserSnapshot(user));
-      return { kind: 'session', session: await this.sessions.open(user, appId, manager) };
+      return { kind: 'session', session: await this.sessions.open(user, appId, client, manager) };
     });
   }
 

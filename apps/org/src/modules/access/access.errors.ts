@@ -1,6 +1,6 @@
 import { DomainError, ForbiddenError } from '@wp/http';
 
-export type AccessErrorCode = 'NOT_FOUND' | 'FORBIDDEN';
+export type AccessErrorCode = 'NOT_FOUND' | 'FORBIDDEN' | 'ORGANIZATION_REQUIRES_TWO_FACTOR';
 
 /**
  * 404 for an organization that does not exist or that the caller does not belong to
@@ -23,5 +23,19 @@ export class ProjectNotFoundError extends DomainError {
 export class PermissionDeniedError extends ForbiddenError {
   constructor(permission: string) {
     super(`Your role does not grant ${permission}.`, 'FORBIDDEN');
+  }
+}
+
+/**
+ * 403 `ORGANIZATION_REQUIRES_TWO_FACTOR`: the organization requires two-factor authentication
+ * (its security policy) and the caller's account does not have it on (docs/org.md § Two-factor
+ * policy). Only members get it: a stranger still gets 404.
+ */
+export class OrganizationRequiresTwoFactorError extends ForbiddenError {
+  constructor() {
+    super(
+      'This organization requires two-factor authentication. Turn it on for your account (POST /users/me/two_factor) to continue.',
+      'ORGANIZATION_REQUIRES_TWO_FACTOR',
+    );
   }
 }

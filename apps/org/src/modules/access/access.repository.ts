@@ -8,6 +8,8 @@ export interface OrganizationAccessRow {
   role: Role | null;
   /** The user holds a project membership with access in this organization (project-only members). */
   hasProjectAccess: boolean;
+  /** The user's account has two-factor on (user directory; false when unknown). */
+  twoFactorEnabled: boolean;
 }
 
 export interface ProjectStandingRow {
@@ -22,8 +24,10 @@ interface RawAccessRow {
   name: string;
   created_at: Date;
   updated_at: Date;
+  require_two_factor: boolean;
   member_role: Role | null;
   has_project_access: boolean;
+  two_factor_enabled: boolean;
 }
 
 /** The queries behind every organization- or project-scoped request: who the caller is there. */
@@ -42,10 +46,13 @@ export class AccessRepository {
   ): Promise<OrganizationAccessRow | null> {
     const manager = options.manager ?? this.dataSource.manager;
     const rows: RawAccessRow[] = await manager.query(
-      `SELECT o.id, o.name, o.created_at, o.updated_at, m.role AS member_role,
+      `SELECT o.id, o.name, o.created_at, o.updated_at, o.require_two_factor,
+              m.role AS member_role,
               EXISTS (SELECT 1 FROM project_membership pm
                       WHERE pm.organization_id = o.id AND pm.user_id = $2
-                        AND NOT pm.access_denied) AS has_project_access
+                        AND NOT pm.access_denied) AS has_project_access,
+              coalesce((SELECT d.two_factor_enabled FROM directory_user d WHERE d.id = $2),
+                       false) AS two_factor_enabled
        FROM organization o
        LEFT JOIN organization_membership m ON m.organization_id = o.id AND m.user_id = $2
        WHERE o.id = $1${options.lock ? ' FOR UPDATE OF o' : ''}`,
@@ -58,8 +65,14 @@ export class AccessRepository {
       name: row.name,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
+      requireTwoFactor: row.require_two_factor,
     });
-    return { organization, role: row.member_role, hasProjectAccess: row.has_project_access };
+    return {
+      organization,
+      role: row.member_role,
+      hasProjectAccess: row.has_project_access,
+      twoFactorEnabled: row.two_factor_enabled,
+    };
   }
 
   /** The user's explicit standing in a project of an organization. */

@@ -15,6 +15,7 @@ import type { Project } from '../projects/project.entity.js';
 import { ProjectsRepository } from '../projects/projects.repository.js';
 import {
   OrganizationNotFoundError,
+  OrganizationRequiresTwoFactorError,
   PermissionDeniedError,
   ProjectNotFoundError,
 } from './access.errors.js';
@@ -61,6 +62,11 @@ interface AccessOptions {
   manager?: EntityManager;
   /** Row-lock the organization for the rest of the transaction (commands). */
   lock?: boolean;
+  /**
+   * Let a member without two-factor through an organization that requires it: only for
+   * leaving it (docs/org.md § Two-factor policy).
+   */
+  exemptFromTwoFactorPolicy?: boolean;
 }
 
 /**
@@ -91,6 +97,9 @@ export class AccessService {
   /**
    * The caller's access to an organization.
    * @throws OrganizationNotFoundError 404 when it does not exist or is not visible to the caller
+   * @throws OrganizationRequiresTwoFactorError 403 `ORGANIZATION_REQUIRES_TWO_FACTOR` for a user
+   *   whose account has two-factor off in an organization that requires it (agents are exempt:
+   *   Sentinel Passes are credentials, not accounts)
    */
   async organization(
     principal: Principal,
@@ -104,6 +113,14 @@ export class AccessService {
     const row = await this.access.findOrganizationAccess(organizationId, principal.id, options);
     if (!row || (!agent && row.role === null && !row.hasProjectAccess)) {
       throw new OrganizationNotFoundError();
+    }
+    if (
+      principal.type === 'user' &&
+      row.organization.requireTwoFactor &&
+      !row.twoFactorEnabled &&
+      !options.exemptFromTwoFactorPolicy
+    ) {
+      throw new OrganizationRequiresTwoFactorError();
     }
     return {
       organization: row.organization,

@@ -3,6 +3,8 @@ import { parseIsoInstant, ValidationFailedError } from '@wp/http';
 import type { Principal } from '@wp/security';
 import { DataSource } from 'typeorm';
 import { AccessService } from '../access/access.service.js';
+import { credentialAudit } from '../audit/audit-events.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import { ApiKeyNotFoundError } from './api-keys.errors.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import type { ProjectApiKey } from './project-api-key.entity.js';
@@ -20,6 +22,7 @@ export class ApiKeysService {
     private readonly access: AccessService,
     private readonly keys: ApiKeysRepository,
     private readonly projectKeys: ProjectKeys,
+    private readonly audit: AuditTrail,
   ) {}
 
   /**
@@ -55,6 +58,11 @@ export class ApiKeysService {
         manager,
       );
       await this.projectKeys.publish(project, manager);
+      await this.audit.record(
+        manager,
+        principal,
+        credentialAudit('api_key.created', { organizationId, projectId }, keyOf(pair.key)),
+      );
       return pair;
     });
   }
@@ -78,6 +86,11 @@ export class ApiKeysService {
       if (!(await this.keys.find(projectId, keyId, manager))) throw new ApiKeyNotFoundError();
       const key = await this.keys.updateNote(keyId, note, manager);
       await this.projectKeys.publish(project, manager);
+      await this.audit.record(
+        manager,
+        principal,
+        credentialAudit('api_key.updated', { organizationId, projectId }, keyOf(key)),
+      );
       return key;
     });
   }
@@ -97,9 +110,15 @@ export class ApiKeysService {
         'project.manageKeys',
         { manager, lock: true },
       );
-      if (!(await this.keys.find(projectId, keyId, manager))) throw new ApiKeyNotFoundError();
+      const key = await this.keys.find(projectId, keyId, manager);
+      if (!key) throw new ApiKeyNotFoundError();
       await this.keys.delete(keyId, manager);
       await this.projectKeys.publish(project, manager);
+      await this.audit.record(
+        manager,
+        principal,
+        credentialAudit('api_key.deleted', { organizationId, projectId }, keyOf(key)),
+      );
     });
   }
 
@@ -111,4 +130,9 @@ export class ApiKeysService {
     await this.access.organizationWith(principal, organizationId, 'organization.viewKeys');
     return this.keys.listForOrganization(organizationId);
   }
+}
+
+/** An API key pair as audit target: its note and public key (never the secret). */
+function keyOf(key: ProjectApiKey): { type: 'api_key'; id: string; label: string } {
+  return { type: 'api_key', id: key.id, label: `${key.note} (${key.publicKey})` };
 }

@@ -9,6 +9,8 @@ import {
   actingRole,
   requireOrganizationPermission,
 } from '../access/access.service.js';
+import { invitationAudit } from '../audit/audit-events.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
 import { assertMayGrant } from '../memberships/role-rules.js';
 import { DirectoryRepository } from '../users/directory.repository.js';
@@ -68,6 +70,7 @@ export class InvitationsService {
     private readonly access: AccessService,
     private readonly users: UserLookup,
     private readonly directory: DirectoryRepository,
+    private readonly audit: AuditTrail,
     @Inject(ORG_CONFIG) private readonly config: OrgConfig,
   ) {}
 
@@ -179,6 +182,7 @@ export class InvitationsService {
           manager,
         );
     await this.mail(invitation, token, principal, manager);
+    await this.audit.record(manager, principal, invitationAudit(invitation, 'invitation.created'));
     return invitation;
   }
 
@@ -233,6 +237,7 @@ export class InvitationsService {
         manager,
       );
       await this.mail(renewed, token, principal, manager);
+      await this.audit.record(manager, principal, invitationAudit(renewed, 'invitation.resent'));
       return renewed;
     });
   }
@@ -253,6 +258,8 @@ export class InvitationsService {
         manager,
       );
       await this.invitations.update(invitation.id, { status: 'cancelled' }, manager);
+      const entry = invitationAudit(invitation, 'invitation.cancelled');
+      await this.audit.record(manager, principal, entry);
     });
   }
 
@@ -276,7 +283,10 @@ export class InvitationsService {
         manager,
       );
       assertMayGrant(actorRole, orgRole);
-      return this.invitations.update(invitation.id, { orgRole }, manager);
+      const changed = await this.invitations.update(invitation.id, { orgRole }, manager);
+      const entry = invitationAudit(changed, 'invitation.role_changed');
+      await this.audit.record(manager, principal, entry);
+      return changed;
     });
   }
 
@@ -319,6 +329,8 @@ export class InvitationsService {
         if (invitation.expiresAt <= new Date()) throw new InvitationExpiredError();
         await this.acceptance.grant(invitation, principal.id, manager);
       }
+      const action = outcome === 'accepted' ? 'invitation.accepted' : 'invitation.rejected';
+      await this.audit.record(manager, principal, invitationAudit(invitation, action));
       return this.invitations.update(
         invitation.id,
         { status: outcome, respondedAt: new Date(), respondedBy: principal.id },

@@ -3,6 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { SecretBox, type Principal } from '@wp/security';
 import { DataSource } from 'typeorm';
 import { AccessService } from '../access/access.service.js';
+import { credentialAudit } from '../audit/audit-events.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import { ProjectsRepository } from '../projects/projects.repository.js';
 import { LlmApiKey } from './llm-api-key.entity.js';
 import { LlmApiKeyNotFoundError } from './llm-keys.errors.js';
@@ -29,6 +31,7 @@ export class LlmKeysService {
     private readonly keys: LlmKeysRepository,
     private readonly projects: ProjectsRepository,
     private readonly box: SecretBox,
+    private readonly audit: AuditTrail,
   ) {}
 
   async create(
@@ -59,6 +62,11 @@ export class LlmKeysService {
         manager,
       );
       await this.projects.touch(projectId, manager);
+      await this.audit.record(
+        manager,
+        principal,
+        credentialAudit('llm_api_key.created', { organizationId, projectId }, llmKeyOf(key)),
+      );
       return key;
     });
   }
@@ -74,9 +82,15 @@ export class LlmKeysService {
         manager,
         lock: true,
       });
-      if (!(await this.keys.find(projectId, keyId, manager))) throw new LlmApiKeyNotFoundError();
+      const key = await this.keys.find(projectId, keyId, manager);
+      if (!key) throw new LlmApiKeyNotFoundError();
       await this.keys.delete(keyId, manager);
       await this.projects.touch(projectId, manager);
+      await this.audit.record(
+        manager,
+        principal,
+        credentialAudit('llm_api_key.deleted', { organizationId, projectId }, llmKeyOf(key)),
+      );
     });
   }
 
@@ -84,4 +98,9 @@ export class LlmKeysService {
     await this.access.organizationWith(principal, organizationId, 'organization.viewKeys');
     return this.keys.listForOrganization(organizationId);
   }
+}
+
+/** An LLM key as audit target: its provider only (not even the masked key). */
+function llmKeyOf(key: LlmApiKey): { type: 'llm_api_key'; id: string; label: string } {
+  return { type: 'llm_api_key', id: key.id, label: key.provider };
 }

@@ -3,6 +3,8 @@ import type { Role } from '@wp/contracts';
 import type { Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AccessService, requireOrganizationPermission } from '../access/access.service.js';
+import { memberAudit } from '../audit/audit-events.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
 import type { Invitation } from '../invitations/invitation.entity.js';
 import { InvitationsService } from '../invitations/invitations.service.js';
@@ -35,6 +37,7 @@ export class MembersService {
     private readonly users: UserLookup,
     private readonly directory: DirectoryRepository,
     private readonly cleanup: MemberCleanup,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** `GET /organizations/{id}/users`: every member with their role (any member may look). */
@@ -94,6 +97,16 @@ export class MembersService {
         { organizationId, userId: user.userId, role, version },
         manager,
       );
+      await this.audit.record(
+        manager,
+        principal,
+        memberAudit(
+          'member.added',
+          { organizationId },
+          { id: user.userId, email: user.email },
+          { role },
+        ),
+      );
       return {
         kind: 'member_added',
         member: {
@@ -143,7 +156,23 @@ export class MembersService {
         );
         await this.members.updateRole(organizationId, userId, role, version, manager);
       }
-      return (await this.members.findMember(organizationId, userId, manager))!;
+      const member = (await this.members.findMember(organizationId, userId, manager))!;
+      if (target.role !== role) {
+        await this.audit.record(
+          manager,
+          principal,
+          memberAudit(
+            'member.role_changed',
+            { organizationId },
+            { id: userId, email: member.email },
+            {
+              role,
+              previousRole: target.role,
+            },
+          ),
+        );
+      }
+      return member;
     });
   }
 
@@ -156,11 +185,13 @@ export class MembersService {
    */
   async remove(principal: Principal, organizationId: number, userId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
+      const leaving = userId === principal.id;
       const actor = await this.access.organization(principal, organizationId, {
         manager,
         lock: true,
+        // Leaving stays possible for a member the two-factor policy shuts out.
+        exemptFromTwoFactorPolicy: leaving,
       });
-      const leaving = userId === principal.id;
       if (!leaving) requireOrganizationPermission(actor, 'organization.manageMembers');
       const target = await this.members.find(organizationId, userId, manager);
       if (!target) throw new MemberNotFoundError();
@@ -181,6 +212,18 @@ export class MembersService {
         manager,
       );
       await this.cleanup.afterOrganizationExit(organizationId, userId, manager);
+      await this.audit.record(
+        manager,
+        principal,
+        memberAudit(
+          leaving ? 'member.left' : 'member.removed',
+          { organizationId },
+          { id: userId },
+          {
+            previousRole: target.role,
+          },
+        ),
+      );
     });
   }
 

@@ -15,6 +15,13 @@ export class Organization {
   @Column('text')
   name!: string;
 
+  /**
+   * Security policy: members must have two-factor authentication on
+   * (docs/org.md § Two-factor policy). Set by an OWNER.
+   */
+  @Column('boolean', { default: false })
+  requireTwoFactor!: boolean;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 

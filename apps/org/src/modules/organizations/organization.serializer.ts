@@ -34,11 +34,15 @@ export type OrganizationRelationships = Record<string, { data: ResourceIdentifie
  * Organization resource (contract § "Organization"): `type` `organization`, string `id` (equal
  * to the requested id), `attributes.name`, and `meta.can` (the caller's permission map from the
  * shared permission table, docs/org.md § Permissions) plus `meta.role` (the caller's role).
+ * An organization that requires two-factor adds `meta.twoFactorRequired: true`; for a caller it
+ * shuts out (`twoFactorBlocked`) every `meta.can` entry is false (docs/org.md § Two-factor
+ * policy).
  */
 export function toOrganizationResource(
   organization: Organization,
   role: Role | null,
   relationships?: OrganizationRelationships,
+  twoFactorBlocked = false,
 ): Resource<OrganizationAttributes> {
   return resource(
     'organization',
@@ -50,7 +54,11 @@ export function toOrganizationResource(
     },
     {
       ...(relationships ? { relationships } : {}),
-      meta: { role, can: organizationCanMap(role) },
+      meta: {
+        role,
+        can: organizationCanMap(twoFactorBlocked ? null : role),
+        ...(organization.requireTwoFactor ? { twoFactorRequired: true } : {}),
+      },
     },
   );
 }

@@ -37,6 +37,7 @@ export class OrganizationsController {
         view.organization,
         view.role,
         included.add(view, ['projects', 'users', 'organization_memberships']),
+        view.twoFactorBlocked,
       ),
     );
     return document(data, { included: included.all() });

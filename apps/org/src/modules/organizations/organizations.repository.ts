@@ -7,6 +7,12 @@ export interface OrganizationWithRole {
   organization: Organization;
   /** The user's organization role; null for a project-only member. */
   role: Role | null;
+  /**
+   * The organization requires two-factor and the user's account does not have it: every
+   * organization route refuses them, so `meta.can` grants nothing (docs/org.md § Two-factor
+   * policy).
+   */
+  twoFactorBlocked?: boolean;
 }
 
 /** Organizations: the only code that reads or writes `organization`. */
@@ -35,9 +41,15 @@ export class OrganizationsRepository {
       name: string;
       created_at: Date;
       updated_at: Date;
+      require_two_factor: boolean;
       member_role: Role | null;
+      two_factor_blocked: boolean;
     }[] = await this.dataSource.query(
-      `SELECT o.id, o.name, o.created_at, o.updated_at, m.role AS member_role
+      `SELECT o.id, o.name, o.created_at, o.updated_at, o.require_two_factor,
+              m.role AS member_role,
+              o.require_two_factor AND NOT coalesce(
+                (SELECT d.two_factor_enabled FROM directory_user d WHERE d.id = $1), false)
+                AS two_factor_blocked
        FROM organization o
        LEFT JOIN organization_membership m ON m.organization_id = o.id AND m.user_id = $1
        WHERE o.id IN (
@@ -53,8 +65,10 @@ export class OrganizationsRepository {
         name: r.name,
         createdAt: r.created_at,
         updatedAt: r.updated_at,
+        requireTwoFactor: r.require_two_factor,
       }),
       role: r.member_role,
+      twoFactorBlocked: r.two_factor_blocked,
     }));
   }
 }

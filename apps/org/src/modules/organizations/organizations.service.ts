@@ -30,6 +30,8 @@ export interface VisibleProject {
 export interface OrganizationView {
   organization: Organization;
   role: Role | null;
+  /** See `OrganizationWithRole.twoFactorBlocked`. */
+  twoFactorBlocked?: boolean;
   projects?: VisibleProject[];
   members?: MemberRow[];
 }
@@ -96,9 +98,10 @@ export class OrganizationsService {
       this.members.findByOrganizations(ids),
     ]);
     const membersByOrganization = groupBy(members, (m) => m.organizationId);
-    return rows.map(({ organization, role }) => ({
+    return rows.map(({ organization, role, twoFactorBlocked }) => ({
       organization,
       role,
+      twoFactorBlocked,
       projects: projects.get(organization.id) ?? [],
       // project-only members (no organization role) do not see the organization's members
       members: organizationCan(role, 'organization.read')

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Role } from '@wp/contracts';
+import type { AuditAction, Role } from '@wp/contracts';
 import type { Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 import {
@@ -8,6 +8,8 @@ import {
   requireOrganizationPermission,
   type ProjectAccess,
 } from '../access/access.service.js';
+import { memberAudit } from '../audit/audit-events.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
 import type { Invitation } from '../invitations/invitation.entity.js';
 import { InvitationsService } from '../invitations/invitations.service.js';
@@ -55,6 +57,7 @@ export class ProjectMembersService {
     private readonly invitations: InvitationsService,
     private readonly users: UserLookup,
     private readonly directory: DirectoryRepository,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** `GET P/{id}/users`: explicit members, denied ones included (any member of the project). */
@@ -115,7 +118,13 @@ export class ProjectMembersService {
         throw new AlreadyMemberError('project');
       }
       if (grant.organizationRole) {
-        await this.ensureOrganizationMember(access, user.userId, grant.organizationRole, manager);
+        await this.ensureOrganizationMember(
+          principal,
+          access,
+          user.userId,
+          grant.organizationRole,
+          manager,
+        );
       }
       await this.directory.insertIfAbsent(user, manager);
       await this.memberships.add(
@@ -123,10 +132,9 @@ export class ProjectMembersService {
         grant.role,
         manager,
       );
-      return {
-        kind: 'member_added',
-        member: (await this.members.findMember(projectId, user.userId, manager))!,
-      };
+      const member = (await this.members.findMember(projectId, user.userId, manager))!;
+      await this.note(manager, principal, 'project_member.added', member);
+      return { kind: 'member_added', member };
     });
   }
 
@@ -159,7 +167,11 @@ export class ProjectMembersService {
           manager,
         );
       }
-      return (await this.members.findMember(projectId, userId, manager))!;
+      const member = (await this.members.findMember(projectId, userId, manager))!;
+      if (target.role !== role) {
+        await this.note(manager, principal, 'project_member.role_changed', member, target.role);
+      }
+      return member;
     });
   }
 
@@ -189,6 +201,16 @@ export class ProjectMembersService {
         });
       }
       await this.memberships.remove({ organizationId, projectId, userId }, manager);
+      await this.audit.record(
+        manager,
+        principal,
+        memberAudit(
+          'project_member.removed',
+          { organizationId, projectId },
+          { id: userId },
+          { previousRole: target.role },
+        ),
+      );
     });
   }
 
@@ -229,7 +251,9 @@ export class ProjectMembersService {
         { role: target.role, accessDenied: true },
         manager,
       );
-      return (await this.members.findMember(projectId, userId, manager))!;
+      const member = (await this.members.findMember(projectId, userId, manager))!;
+      await this.note(manager, principal, 'project_access.denied', member);
+      return member;
     });
   }
 
@@ -263,8 +287,30 @@ export class ProjectMembersService {
         { role: next, accessDenied: false },
         manager,
       );
-      return (await this.members.findMember(projectId, userId, manager))!;
+      const member = (await this.members.findMember(projectId, userId, manager))!;
+      await this.note(manager, principal, 'project_access.restored', member, target.role);
+      return member;
     });
+  }
+
+  /** Records a project membership command in the audit log (same transaction). */
+  private note(
+    manager: EntityManager,
+    principal: Principal,
+    action: AuditAction,
+    member: ProjectMemberRow,
+    previousRole?: Role | null,
+  ): Promise<void> {
+    return this.audit.record(
+      manager,
+      principal,
+      memberAudit(
+        action,
+        member,
+        { id: member.userId, email: member.email },
+        { role: member.role, ...(previousRole !== undefined ? { previousRole } : {}) },
+      ),
+    );
   }
 
   private manageMembers(
@@ -287,6 +333,7 @@ export class ProjectMembersService {
 
   /** Adds the organization membership a non-project-only grant implies, when missing. */
   private async ensureOrganizationMember(
+    principal: Principal,
     access: ProjectAccess,
     userId: string,
     role: Role,
@@ -300,6 +347,11 @@ export class ProjectMembersService {
       manager,
     );
     await this.organizationMembers.insert({ organizationId, userId, role, version }, manager);
+    await this.audit.record(
+      manager,
+      principal,
+      memberAudit('member.added', { organizationId }, { id: userId }, { role }),
+    );
   }
 }
 

@@ -3,7 +3,10 @@ import { parseIsoInstant, ValidationFailedError } from '@wp/http';
 import type { Principal } from '@wp/security';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
+import type { AuditAction } from '@wp/contracts';
 import { AccessService, type ProjectAccess } from '../access/access.service.js';
+import { credentialAudit } from '../audit/audit-events.js';
+import { AuditTrail } from '../audit/audit-trail.js';
 import { ProjectsRepository } from '../projects/projects.repository.js';
 import { newSentinelKey } from './sentinel-key.js';
 import { SentinelPassEvents } from './sentinel-pass-events.js';
@@ -56,6 +59,7 @@ export class SentinelPassesService {
     private readonly passes: SentinelPassesRepository,
     private readonly projects: ProjectsRepository,
     private readonly events: SentinelPassEvents,
+    private readonly audit: AuditTrail,
   ) {}
 
   /**
@@ -91,6 +95,7 @@ export class SentinelPassesService {
       );
       await this.projects.recountTools(project.id, manager);
       await this.events.changed(pass, manager);
+      await this.note(where, 'sentinel_pass.created', pass, manager);
       return { pass, key };
     });
   }
@@ -138,7 +143,7 @@ export class SentinelPassesService {
     if (input.scopes !== undefined) changes.scopes = unique(input.scopes);
     if (input.tags !== undefined) changes.tags = unique(input.tags);
     if (expiresAt !== undefined) changes.expiresAt = expiresAt;
-    return this.command(where, passId, (pass, manager) =>
+    return this.command(where, passId, 'sentinel_pass.updated', (pass, manager) =>
       this.passes.update(pass.id, changes, manager),
     );
   }
@@ -150,7 +155,7 @@ export class SentinelPassesService {
    */
   async rotateKey(where: Where, passId: string): Promise<PassWithKey> {
     const { key, keyHash } = newSentinelKey();
-    const pass = await this.command(where, passId, (current, manager) => {
+    const pass = await this.command(where, passId, 'sentinel_pass.rotated', (current, manager) => {
       if (!current.active) throw new SentinelPassRevokedError();
       return this.passes.update(current.id, { keyHash, rotated: true }, manager);
     });
@@ -159,7 +164,7 @@ export class SentinelPassesService {
 
   /** `POST S/{id}/revoke`: `active` false, record kept. @throws 409 `SENTINEL_PASS_ALREADY_REVOKED` */
   revoke(where: Where, passId: string): Promise<SentinelPass> {
-    return this.command(where, passId, (pass, manager) => {
+    return this.command(where, passId, 'sentinel_pass.revoked', (pass, manager) => {
       if (!pass.active) throw new SentinelPassAlreadyRevokedError();
       return this.passes.update(pass.id, { active: false }, manager);
     });
@@ -167,7 +172,7 @@ export class SentinelPassesService {
 
   /** `POST S/{id}/activate`: `active` true. @throws 409 `SENTINEL_PASS_ALREADY_ACTIVE` */
   activate(where: Where, passId: string): Promise<SentinelPass> {
-    return this.command(where, passId, (pass, manager) => {
+    return this.command(where, passId, 'sentinel_pass.activated', (pass, manager) => {
       if (pass.active) throw new SentinelPassAlreadyActiveError();
       return this.passes.update(pass.id, { active: true }, manager);
     });
@@ -181,6 +186,7 @@ export class SentinelPassesService {
       if (!pass) throw new SentinelPassNotFoundError();
       await this.events.deleteAndAnnounce(pass, manager);
       await this.projects.recountTools(where.projectId, manager);
+      await this.note(where, 'sentinel_pass.deleted', pass, manager);
     });
   }
 
@@ -188,6 +194,7 @@ export class SentinelPassesService {
   private command(
     where: Where,
     passId: string,
+    action: AuditAction,
     change: (pass: SentinelPass, manager: EntityManager) => Promise<SentinelPass>,
   ): Promise<SentinelPass> {
     return this.dataSource.transaction(async (manager) => {
@@ -197,8 +204,23 @@ export class SentinelPassesService {
       const pass = await change(current, manager);
       await this.projects.touch(where.projectId, manager);
       await this.events.changed(pass, manager);
+      await this.note(where, action, pass, manager);
       return pass;
     });
+  }
+
+  /** Records a pass command in the audit log (same transaction): the pass by id and title. */
+  private note(
+    where: Where,
+    action: AuditAction,
+    pass: SentinelPass,
+    manager: EntityManager,
+  ): Promise<void> {
+    return this.audit.record(
+      manager,
+      where.principal,
+      credentialAudit(action, where, { type: 'sentinel_pass', id: pass.id, label: pass.title }),
+    );
   }
 
   private manageable(where: Where, manager: EntityManager): Promise<ProjectAccess> {

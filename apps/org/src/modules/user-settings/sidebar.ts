@@ -17,6 +17,8 @@ export interface SidebarOrganization {
   organization: Organization;
   /** The caller's organization role; null for a project-only member. */
   role: Role | null;
+  /** The two-factor policy shuts the caller out: `meta.can` grants nothing. */
+  twoFactorBlocked: boolean;
   /** Accessible projects, by name (case-insensitive), then id. */
   projects: SidebarProject[];
   /** Pinned accessible projects in pinned order; positions renumbered 0..n-1. */
@@ -60,14 +62,20 @@ export class SidebarBuilder {
       byOrganization.set(row.project.organizationId, list);
     }
     return {
-      organizations: rows.map(({ organization, role }) => {
+      organizations: rows.map(({ organization, role, twoFactorBlocked }) => {
         const projects = byOrganization.get(organization.id) ?? [];
         const byId = new Map(projects.map((p) => [p.project.id, p.project]));
         const pinned = pins
           .filter((pin) => pin.organizationId === organization.id && byId.has(pin.projectId))
           .sort((a, b) => a.position - b.position || a.projectId - b.projectId)
           .map((pin, position) => ({ project: byId.get(pin.projectId)!, position }));
-        return { organization, role, projects, pins: pinned };
+        return {
+          organization,
+          role,
+          twoFactorBlocked: twoFactorBlocked ?? false,
+          projects,
+          pins: pinned,
+        };
       }),
     };
   }

@@ -68,6 +68,8 @@ export function toUserSettingsResource(view: {
 function toSidebarOrganization(
   entry: Sidebar['organizations'][number],
 ): SidebarOrganizationResource {
+  // The two-factor policy shuts the caller out: nothing is allowed (docs/org.md § Two-factor policy).
+  const canRole = entry.twoFactorBlocked ? null : entry.role;
   return {
     id: entry.organization.id,
     name: entry.organization.name,
@@ -75,9 +77,9 @@ function toSidebarOrganization(
     meta: {
       can: {
         organization: {
-          manageSettings: organizationCan(entry.role, 'organization.manageSettings'),
+          manageSettings: organizationCan(canRole, 'organization.manageSettings'),
         },
-        project: { create: organizationCan(entry.role, 'project.create') },
+        project: { create: organizationCan(canRole, 'project.create') },
       },
     },
     pinned_items: entry.pins.map(({ project, position }) => ({

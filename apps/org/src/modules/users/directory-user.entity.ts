@@ -26,6 +26,17 @@ export class DirectoryUser {
   @Column('text')
   status!: string;
 
+  /**
+   * The account has two-factor authentication on (`auth.user.two_factor_changed`), for the
+   * organization two-factor policy (docs/org.md § Two-factor policy).
+   */
+  @Column('boolean', { default: false })
+  twoFactorEnabled!: boolean;
+
+  /** Version of the last `auth.user.two_factor_changed` applied (older ones are ignored). */
+  @Column('int', { default: 0 })
+  twoFactorVersion!: number;
+
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt!: Date;
 }

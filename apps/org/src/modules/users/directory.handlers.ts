@@ -2,7 +2,10 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { EventBus } from '@wp/messaging';
 import { DirectoryRepository } from './directory.repository.js';
 
-/** Keeps the user directory read model in line with auth (`auth.user.*`). */
+/**
+ * Keeps the user directory read model in line with auth (`auth.user.*`, and the two-factor
+ * state from `auth.user.two_factor_changed`, applied only when newer).
+ */
 @Injectable()
 export class DirectoryHandlers implements OnModuleInit {
   constructor(
@@ -20,5 +23,8 @@ export class DirectoryHandlers implements OnModuleInit {
         this.directory.upsert(event.payload, manager),
       );
     }
+    this.bus.on('auth.user.two_factor_changed', 'directory_two_factor', (event, manager) =>
+      this.directory.applyTwoFactor(event.payload, manager),
+    );
   }
 }

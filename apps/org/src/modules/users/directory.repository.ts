@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { UserSnapshot } from '@wp/contracts';
+import type { UserSnapshot, UserTwoFactorChanged } from '@wp/contracts';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { DirectoryUser } from './directory-user.entity.js';
 
@@ -19,6 +19,24 @@ export class DirectoryRepository {
         status: user.status,
       },
       ['id'],
+    );
+  }
+
+  /**
+   * Applies `auth.user.two_factor_changed` if it is newer than what is stored (versions grow per
+   * account), so a redelivered or reordered event never brings back an older state. An account
+   * the directory does not know yet gets a row (an active account: only those change two-factor)
+   * that its `auth.user.*` snapshot completes.
+   */
+  async applyTwoFactor(change: UserTwoFactorChanged, manager: EntityManager): Promise<void> {
+    await manager.query(
+      `INSERT INTO directory_user (id, status, two_factor_enabled, two_factor_version)
+       VALUES ($1, 'active', $2, $3)
+       ON CONFLICT (id) DO UPDATE
+          SET two_factor_enabled = EXCLUDED.two_factor_enabled,
+              two_factor_version = EXCLUDED.two_factor_version, updated_at = now()
+        WHERE directory_user.two_factor_version < EXCLUDED.two_factor_version`,
+      [change.userId, change.enabled, change.version],
     );
   }
 

@@ -9,7 +9,7 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
-import type { PageMeta } from '@wp/http';
+import { CurrentRequestMeta, type PageMeta, type RequestMeta } from '@wp/http';
 import { AdminAccessGuard, AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import type { FastifyReply } from 'fastify';
 import { WalletAddressPipe } from '../wallets/address.js';
@@ -64,9 +64,10 @@ export class TransactionsController {
     @Param('addressHash', WalletAddressPipe) address: string,
     @Body() body: CreditBody,
     @Res({ passthrough: true }) reply: FastifyReply,
+    @CurrentRequestMeta() meta: RequestMeta,
   ): Promise<{ credit: MovementRecord }> {
     return {
-      credit: answer(await this.transactions.credit(principal, address, body.credit), reply),
+      credit: answer(await this.transactions.credit(principal, address, body.credit, meta), reply),
     };
   }
 

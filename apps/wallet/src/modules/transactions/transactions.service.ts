@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { pageMeta, pageOffset, type PageMeta } from '@wp/http';
+import { pageMeta, pageOffset, type PageMeta, type RequestMeta } from '@wp/http';
 import type { Principal } from '@wp/security';
 import { Amount } from '../../common/amount.js';
 import { fingerprint } from '../../common/canonical-json.js';
@@ -10,6 +10,7 @@ import { MoveBatcher } from '../ledger/move-batcher.js';
 import type { WalletIdentity } from '../wallets/wallet-identities.js';
 import { WalletNotFoundError } from '../wallets/wallets.errors.js';
 import { WalletsService } from '../wallets/wallets.service.js';
+import { CreditRecorder } from './credit-recorder.js';
 import type { AdjustmentDto } from './dto/adjustment.dto.js';
 import type { TransactionDto } from './dto/transact.dto.js';
 import {
@@ -41,6 +42,7 @@ export class TransactionsService {
     private readonly ledger: LedgerRepository,
     private readonly assets: AssetsService,
     private readonly batcher: MoveBatcher,
+    private readonly credits: CreditRecorder,
   ) {}
 
   /**
@@ -125,15 +127,17 @@ export class TransactionsService {
   /**
    * `POST /wallets/{addressHash}/credits` (the route demands `Admin-Access`): puts money into
    * any open wallet (from the issuance account). `reference_id` makes it idempotent per wallet.
+   * Recorded in the organization audit log in the same transaction (`CreditRecorder`).
    */
   async credit(
     principal: Principal,
     address: string,
     input: AdjustmentDto,
+    meta: RequestMeta,
   ): Promise<MovementOutcome> {
     const wallet = await this.wallets.identityOf(address);
     if (!wallet) throw new WalletNotFoundError();
-    return this.adjust('credit', wallet, principal, input);
+    return this.adjust('credit', wallet, principal, input, meta);
   }
 
   /** `GET /wallets/{addressHash}/transactions`: newest first, `data` + page `meta`. */
@@ -153,6 +157,7 @@ export class TransactionsService {
     wallet: WalletIdentity,
     principal: Principal,
     input: AdjustmentDto,
+    creditMeta?: RequestMeta,
   ): Promise<MovementOutcome> {
     const asset = input.asset ?? wallet.currency;
     this.assets.requireKnown(asset, { pointer: `/${type}/asset` });
@@ -175,10 +180,13 @@ export class TransactionsService {
           fingerprint: fingerprint([asset, amount.text, input.description]),
         }
       : null;
-    return this.move(request, amount, principal, idempotency, {
-      amount: `/${type}/amount`,
-      reference: `/${type}/reference_id`,
-    });
+    const pointers = { amount: `/${type}/amount`, reference: `/${type}/reference_id` };
+    if (creditMeta) {
+      const command: MoveCommand = { ...request, amount, initiatedBy: principal.id, idempotency };
+      const result = await this.credits.credit(command, pointers, wallet, principal, creditMeta);
+      return { record: toMovementRecord(request, result), replayed: result.replayed };
+    }
+    return this.move(request, amount, principal, idempotency, pointers);
   }
 
   /**

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type {
+  AuditAction,
+  AuditActor,
+  AuditDetails,
+  AuditEntry,
+  AuditOutcome,
+  AuditTarget,
+} from '@wp/contracts';
+import type { RequestMeta } from '@wp/http';
+import { Outbox } from '@wp/messaging';
+import { DataSource, type EntityManager } from 'typeorm';
+
+/** One user-level security event (docs/org.md § Audit log, "From auth"). */
+export interface UserAuditEvent {
+  action: AuditAction;
+  outcome?: AuditOutcome;
+  /** The account concerned: its organizations receive the entry. */
+  user: { id: string; email: string | null };
+  /** Who acted; default: the user. */
+  actor?: AuditActor;
+  /** What was acted on; default: the user. */
+  target?: AuditTarget;
+  meta: RequestMeta;
+  /** Non-secret facts only (a method, a count, a reason): never a code, token or password. */
+  details?: AuditDetails;
+}
+
+/**
+ * Publishes auth's security events for the organization audit log: `auth.audit.recorded`
+ * through the transactional outbox, one user-level entry (`organizationId` null,
+ * `subjectUserId` the account) that org stores in every organization the user belongs to.
+ */
+@Injectable()
+export class AuthAudit {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  /**
+   * @param manager the transaction of the change (the entry exists iff it commits); without
+   *   one the entry is written alone (one INSERT) and the relay woken.
+   */
+  async record(event: UserAuditEvent, manager?: EntityManager): Promise<void> {
+    const entry: AuditEntry = {
+      id: randomUUID(),
+      action: event.action,
+      outcome: event.outcome ?? 'success',
+      occurredAt: new Date().toISOString(),
+      organizationId: null,
+      subjectUserId: event.user.id,
+      actor: event.actor ?? { type: 'user', id: event.user.id, email: event.user.email },
+      target: event.target ?? { type: 'user', id: event.user.id, label: event.user.email },
+      clientAddress: event.meta.clientAddress,
+      requestId: event.meta.requestId,
+      userAgent: event.meta.userAgent,
+      details: event.details ?? {},
+    };
+    await this.outbox.enqueue(manager ?? this.dataSource.manager, 'auth.audit.recorded', {
+      entries: [entry],
+    });
+    if (!manager) this.outbox.committed({ outbox: true });
+  }
+}

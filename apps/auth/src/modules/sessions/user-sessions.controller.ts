@@ -1,0 +1,57 @@
+import { Controller, Delete, Get, HttpCode, Param } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CurrentRequestMeta, UuidPipe, type RequestMeta } from '@wp/http';
+import { CurrentPrincipal, type Principal } from '@wp/security';
+import { SessionsEndedResource, UserSessionListResource } from './user-sessions.resources.js';
+import { UserSessionsService } from './user-sessions.service.js';
+
+/**
+ * The signed-in user's sessions on {auth_url} (header set B, user tokens), under `/users/me`
+ * because the gateway routes `/v1/api/users/*` to auth and `/v1/api/me/*` to org
+ * (docs/auth.md § Session management).
+ */
+@ApiTags('sessions')
+@ApiBearerAuth()
+@Controller('users/me/sessions')
+export class UserSessionsController {
+  constructor(private readonly sessions: UserSessionsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Live sessions of the signed-in user' })
+  @ApiOkResponse({ type: UserSessionListResource })
+  list(@CurrentPrincipal() principal: Principal): Promise<UserSessionListResource> {
+    return this.sessions.list(principal);
+  }
+
+  /** 204; 400 id not a UUID; 404 no such live session of the caller. */
+  @Delete(':sessionId')
+  @HttpCode(204)
+  @ApiOperation({ summary: 'End one session: its refresh token and access tokens stop working' })
+  @ApiNoContentResponse()
+  @ApiResponse({ status: 404, description: '`NOT_FOUND`: no live session with this id is yours' })
+  async end(
+    @CurrentPrincipal() principal: Principal,
+    @Param('sessionId', UuidPipe) sessionId: string,
+    @CurrentRequestMeta() meta: RequestMeta,
+  ): Promise<void> {
+    await this.sessions.end(principal, sessionId, meta);
+  }
+
+  @Delete()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'End every session except the current one' })
+  @ApiOkResponse({ type: SessionsEndedResource })
+  endOthers(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentRequestMeta() meta: RequestMeta,
+  ): Promise<SessionsEndedResource> {
+    return this.sessions.endOthers(principal, meta);
+  }
+}

@@ -1,0 +1,49 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+
+/** Body of `POST /users/me/two_factor` (start enrolment): the account password, re-checked. */
+export class StartTwoFactorDto {
+  @ApiProperty({ description: 'The account password (re-authentication).', format: 'password' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(128)
+  password!: string;
+}
+
+/** Body of `POST /users/me/two_factor/confirm`: the first code of the new authenticator. */
+export class ConfirmTwoFactorDto {
+  @ApiProperty({ description: 'A 6-digit code from the authenticator app.', example: '123456' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(32)
+  code!: string;
+}
+
+/**
+ * A second factor: exactly one of `code` (authenticator app) or `recovery_code` — disabling,
+ * regenerating recovery codes, and the login step (`MfaTokenRequestDto`).
+ */
+export class SecondFactorDto {
+  @ApiPropertyOptional({ description: 'A 6-digit code from the authenticator app.' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(32)
+  code?: string;
+
+  @ApiPropertyOptional({ description: 'One of the recovery codes (`xxxxx-xxxxx`); works once.' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(32)
+  recovery_code?: string;
+}
+
+/** Body of `POST /oauth/token/mfa`: the challenge of `TWO_FACTOR_REQUIRED` and a second factor. */
+export class MfaTokenRequestDto extends SecondFactorDto {
+  @ApiProperty({ description: '`meta.challenge_token` of the 403 `TWO_FACTOR_REQUIRED` answer.' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(128)
+  challenge_token!: string;
+}

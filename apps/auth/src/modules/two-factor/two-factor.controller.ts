@@ -1,0 +1,105 @@
+import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import { CurrentRequestMeta, type RequestMeta } from '@wp/http';
+import { CurrentPrincipal, type Principal } from '@wp/security';
+import { ConfirmTwoFactorDto, SecondFactorDto, StartTwoFactorDto } from './dto/two-factor.dto.js';
+import { TwoFactorEnrolmentService } from './two-factor-enrolment.service.js';
+import { TwoFactorManagementService } from './two-factor-management.service.js';
+import {
+  RecoveryCodesResource,
+  TwoFactorEnrolmentResource,
+  TwoFactorStatusResource,
+} from './two-factor.resources.js';
+
+/**
+ * TOTP two-factor authentication of the signed-in user (header set B, user tokens; agent tokens
+ * get 403 `USER_TOKEN_REQUIRED`), on {auth_url} under `/users/me` — the gateway routes
+ * `/v1/api/users/*` to auth (docs/auth.md § Two-factor authentication).
+ */
+@ApiTags('two-factor')
+@ApiBearerAuth()
+@Controller('users/me/two_factor')
+export class TwoFactorController {
+  constructor(
+    private readonly enrolment: TwoFactorEnrolmentService,
+    private readonly management: TwoFactorManagementService,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'Two-factor state of the signed-in account' })
+  @ApiOkResponse({ type: TwoFactorStatusResource })
+  status(@CurrentPrincipal() principal: Principal): Promise<TwoFactorStatusResource> {
+    return this.enrolment.status(principal);
+  }
+
+  /** 201 enrolment; 409 `TWO_FACTOR_ALREADY_ENABLED`; 422 `CURRENT_PASSWORD_INVALID`; 429. */
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({
+    summary: 'Start enrolment: a new TOTP secret, its otpauth:// URI and QR code (shown once)',
+  })
+  @ApiCreatedResponse({ type: TwoFactorEnrolmentResource })
+  @ApiResponse({ status: 409, description: '`TWO_FACTOR_ALREADY_ENABLED`' })
+  @ApiResponse({ status: 422, description: '`CURRENT_PASSWORD_INVALID`' })
+  start(
+    @CurrentPrincipal() principal: Principal,
+    @Body() dto: StartTwoFactorDto,
+  ): Promise<TwoFactorEnrolmentResource> {
+    return this.enrolment.start(principal, dto.password);
+  }
+
+  /** 200 recovery codes; 409 not started / already on; 422 `INVALID_TWO_FACTOR_CODE`. */
+  @Post('confirm')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Confirm enrolment with a first code: two-factor on, recovery codes' })
+  @ApiOkResponse({ type: RecoveryCodesResource })
+  @ApiResponse({
+    status: 409,
+    description: '`TWO_FACTOR_ENROLMENT_NOT_STARTED`, `TWO_FACTOR_ALREADY_ENABLED`',
+  })
+  @ApiResponse({ status: 422, description: '`INVALID_TWO_FACTOR_CODE`' })
+  confirm(
+    @CurrentPrincipal() principal: Principal,
+    @Body() dto: ConfirmTwoFactorDto,
+    @CurrentRequestMeta() meta: RequestMeta,
+  ): Promise<RecoveryCodesResource> {
+    return this.enrolment.confirm(principal, dto.code, meta);
+  }
+
+  /** 200 state (off); 409 `TWO_FACTOR_NOT_ENABLED`; 422 `INVALID_TWO_FACTOR_CODE`; 429. */
+  @Post('disable')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Turn two-factor off (needs a current code or a recovery code)' })
+  @ApiOkResponse({ type: TwoFactorStatusResource })
+  @ApiResponse({ status: 409, description: '`TWO_FACTOR_NOT_ENABLED`' })
+  @ApiResponse({ status: 422, description: '`INVALID_TWO_FACTOR_CODE`' })
+  disable(
+    @CurrentPrincipal() principal: Principal,
+    @Body() dto: SecondFactorDto,
+    @CurrentRequestMeta() meta: RequestMeta,
+  ): Promise<TwoFactorStatusResource> {
+    return this.management.disable(principal, dto, meta);
+  }
+
+  /** 200 new codes; 409 `TWO_FACTOR_NOT_ENABLED`; 422 `INVALID_TWO_FACTOR_CODE`; 429. */
+  @Post('recovery_codes')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'New set of recovery codes (the previous ones stop working)' })
+  @ApiOkResponse({ type: RecoveryCodesResource })
+  @ApiResponse({ status: 409, description: '`TWO_FACTOR_NOT_ENABLED`' })
+  @ApiResponse({ status: 422, description: '`INVALID_TWO_FACTOR_CODE`' })
+  regenerate(
+    @CurrentPrincipal() principal: Principal,
+    @Body() dto: SecondFactorDto,
+    @CurrentRequestMeta() meta: RequestMeta,
+  ): Promise<RecoveryCodesResource> {
+    return this.management.regenerateRecoveryCodes(principal, dto, meta);
+  }
+}

@@ -1,0 +1,74 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { AUDIT_ACTIONS, type AuditAction } from '@wp/contracts';
+import { IsIsoInstant, ToInt, ToList } from '@wp/http';
+import {
+  ArrayMaxSize,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
+
+/** Filters of `GET /organizations/{id}/audit_log` and its export (docs/org.md § Audit log). */
+export class AuditLogFilterDto {
+  @ApiPropertyOptional({ description: 'Entries of this actor (a user id or Sentinel Pass id).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  actor?: string;
+
+  @ApiPropertyOptional({
+    description: 'Comma list of actions (e.g. `user.signed_in,member.added`).',
+    enum: AUDIT_ACTIONS,
+    isArray: true,
+  })
+  @IsOptional()
+  @ToList()
+  @ArrayMaxSize(AUDIT_ACTIONS.length)
+  @IsIn(AUDIT_ACTIONS, { each: true, message: 'each action must be a known audit action' })
+  action?: AuditAction[];
+
+  @ApiPropertyOptional({
+    description: 'From this instant (ISO 8601 date or date-time), inclusive.',
+  })
+  @IsOptional()
+  @IsIsoInstant()
+  start_date?: string;
+
+  @ApiPropertyOptional({
+    description: 'Up to this instant, inclusive; a calendar date covers that whole UTC day.',
+  })
+  @IsOptional()
+  @IsIsoInstant()
+  end_date?: string;
+}
+
+/** `GET /organizations/{id}/audit_log`: filters plus cursor paging. */
+export class AuditLogQueryDto extends AuditLogFilterDto {
+  @ApiPropertyOptional({ description: 'Page size, 1–100.', default: 50 })
+  @IsOptional()
+  @ToInt()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: '`meta.next_cursor` of the previous page.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'must be a cursor from a previous page' })
+  cursor?: string;
+}
+
+/** `GET /organizations/{id}/audit_log/export`: filters plus the file format. */
+export class AuditLogExportQueryDto extends AuditLogFilterDto {
+  @ApiPropertyOptional({ enum: ['json', 'csv', 'jsonl'], default: 'json' })
+  @IsOptional()
+  @IsIn(['json', 'csv', 'jsonl'])
+  format?: 'json' | 'csv' | 'jsonl';
+}

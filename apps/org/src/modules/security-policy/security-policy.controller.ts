@@ -1,0 +1,39 @@
+import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { IntIdPipe } from '@wp/http';
+import { CurrentPrincipal, type Principal } from '@wp/security';
+import { UpdateSecurityPolicyDto } from './dto/update-security-policy.dto.js';
+import { SecurityPolicyResource } from './security-policy.resources.js';
+import { SecurityPolicyService } from './security-policy.service.js';
+
+/** An organization's security policy on {org_url} (docs/org.md § Two-factor policy). */
+@ApiTags('security-policy')
+@ApiBearerAuth()
+@Controller('organizations')
+export class SecurityPolicyController {
+  constructor(private readonly policies: SecurityPolicyService) {}
+
+  @Get(':organizationId/security_policy')
+  @ApiOperation({ summary: 'Security policy of an organization (any member)' })
+  @ApiOkResponse({ type: SecurityPolicyResource })
+  get(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+  ): Promise<SecurityPolicyResource> {
+    return this.policies.get(principal, organizationId);
+  }
+
+  /** 200; 400; 403 (not OWNER); 404; 422 `TWO_FACTOR_NOT_ENABLED` (the owner's own account). */
+  @Patch(':organizationId/security_policy')
+  @ApiOperation({ summary: 'Require (or stop requiring) two-factor for members (OWNER)' })
+  @ApiOkResponse({ type: SecurityPolicyResource })
+  @ApiResponse({ status: 403, description: '`FORBIDDEN`: only an OWNER' })
+  @ApiResponse({ status: 422, description: '`TWO_FACTOR_NOT_ENABLED` on your own account' })
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('organizationId', IntIdPipe) organizationId: number,
+    @Body() dto: UpdateSecurityPolicyDto,
+  ): Promise<SecurityPolicyResource> {
+    return this.policies.update(principal, organizationId, dto.data.attributes.requireTwoFactor);
+  }
+}

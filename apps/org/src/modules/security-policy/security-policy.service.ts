@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '@wp/security';
+import { DataSource } from 'typeorm';
+import { AccessService } from '../access/access.service.js';
+import { AuditTrail } from '../audit/audit-trail.js';
+import { OwnTwoFactorRequiredError } from './security-policy.errors.js';
+import { SecurityPolicyRepository } from './security-policy.repository.js';
+import type { SecurityPolicyResource } from './security-policy.resources.js';
+
+/**
+ * An organization's security policy (docs/org.md § Two-factor policy): whether members must
+ * have two-factor authentication on. Any member reads it; only an OWNER changes it
+ * (`organization.manageSecurity`), and only with two-factor on for their own account.
+ */
+@Injectable()
+export class SecurityPolicyService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessService,
+    private readonly policies: SecurityPolicyRepository,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  /** `GET /organizations/{id}/security_policy`. @throws 404; 403 */
+  async get(principal: Principal, organizationId: number): Promise<SecurityPolicyResource> {
+    const access = await this.access.organizationWith(
+      principal,
+      organizationId,
+      'organization.read',
+    );
+    return this.resource(
+      organizationId,
+      access.organization.requireTwoFactor,
+      await this.policies.countMembersWithoutTwoFactor(organizationId),
+    );
+  }
+
+  /**
+   * `PATCH /organizations/{id}/security_policy`: under the organization row lock, with the
+   * audit entry `organization.security_policy_changed` in the same transaction (none when
+   * nothing changes).
+   * @throws 404; PermissionDeniedError 403 (not OWNER); OwnTwoFactorRequiredError 422
+   */
+  async update(
+    principal: Principal,
+    organizationId: number,
+    requireTwoFactor: boolean,
+  ): Promise<SecurityPolicyResource> {
+    return this.dataSource.transaction(async (manager) => {
+      const access = await this.access.organizationWith(
+        principal,
+        organizationId,
+        'organization.manageSecurity',
+        { manager, lock: true },
+      );
+      if (requireTwoFactor && !(await this.policies.userHasTwoFactor(principal.id, manager))) {
+        throw new OwnTwoFactorRequiredError();
+      }
+      if (access.organization.requireTwoFactor !== requireTwoFactor) {
+        await this.policies.setRequireTwoFactor(organizationId, requireTwoFactor, manager);
+        await this.audit.record(manager, principal, {
+          organizationId,
+          action: 'organization.security_policy_changed',
+          target: {
+            type: 'organization',
+            id: String(organizationId),
+            label: access.organization.name,
+          },
+          details: { requireTwoFactor },
+        });
+      }
+      return this.resource(
+        organizationId,
+        requireTwoFactor,
+        await this.policies.countMembersWithoutTwoFactor(organizationId, manager),
+      );
+    });
+  }
+
+  private resource(
+    organizationId: number,
+    requireTwoFactor: boolean,
+    membersWithoutTwoFactor: number,
+  ): SecurityPolicyResource {
+    return {
+      data: {
+        type: 'security_policy',
+        id: String(organizationId),
+        attributes: { requireTwoFactor, membersWithoutTwoFactor },
+      },
+    };
+  }
+}
