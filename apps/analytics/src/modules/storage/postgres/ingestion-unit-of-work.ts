@@ -1,22 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import type { EntityKey, IngestionUnitOfWork } from '../analytics-store.js';
 import type { ObservationRecord, ScoreRecord, TraceRecord } from '../records.js';
+import type { RecordOf, RowOf, Table } from '../schema/columns.js';
 import { REFRESH_ROLLUPS_SQL } from './daily-rollup.sql.js';
-import {
-  fromObservation,
-  fromScore,
-  fromTrace,
-  OBSERVATION_WRITE_COLUMNS,
-  type ObservationRow,
-  SCORE_WRITE_COLUMNS,
-  type ScoreRow,
-  TRACE_COLUMNS,
-  TRACE_WRITE_COLUMNS,
-  type TraceRow,
-  toObservation,
-  toScore,
-  toTrace,
-} from './row-mapping.js';
+import { OBSERVATION_ROWS, type RowMapping, SCORE_ROWS, TRACE_ROWS } from './row-mapping.js';
 import { clean, keyArrays, lockId, quote } from './sql-values.js';
 
 /**
@@ -49,46 +36,32 @@ export class PostgresUnitOfWork implements IngestionUnitOfWork {
 
   async loadTraces(keys: EntityKey[]): Promise<TraceRecord[]> {
     if (keys.length === 0) return [];
-    const rows: TraceRow[] = await this.manager.query(
-      `SELECT ${TRACE_COLUMNS} FROM trace t
-       WHERE (t.project_id, t.id) IN (SELECT * FROM unnest($1::int[], $2::text[]))`,
-      keyArrays(keys),
-    );
-    return rows.map(toTrace);
+    return this.load(TRACE_ROWS, keys);
   }
 
   async loadObservations(keys: EntityKey[]): Promise<ObservationRecord[]> {
     if (keys.length === 0) return [];
-    const rows: ObservationRow[] = await this.manager.query(
-      `SELECT * FROM observation
-       WHERE (project_id, id) IN (SELECT * FROM unnest($1::int[], $2::text[]))`,
-      keyArrays(keys),
-    );
-    return rows.map(toObservation);
+    return this.load(OBSERVATION_ROWS, keys);
   }
 
   async loadScores(keys: EntityKey[]): Promise<ScoreRecord[]> {
     if (keys.length === 0) return [];
-    const rows: ScoreRow[] = await this.manager.query(
-      `SELECT * FROM score WHERE (project_id, id) IN (SELECT * FROM unnest($1::int[], $2::text[]))`,
-      keyArrays(keys),
-    );
-    return rows.map(toScore);
+    return this.load(SCORE_ROWS, keys);
   }
 
   async saveTraces(records: TraceRecord[]): Promise<void> {
     if (records.length === 0) return;
-    await this.upsert('trace', TRACE_WRITE_COLUMNS, records.map(fromTrace));
+    await this.upsert(TRACE_ROWS, records);
   }
 
   async saveObservations(records: ObservationRecord[]): Promise<void> {
     if (records.length === 0) return;
-    await this.upsert('observation', OBSERVATION_WRITE_COLUMNS, records.map(fromObservation));
+    await this.upsert(OBSERVATION_ROWS, records);
   }
 
   async saveScores(records: ScoreRecord[]): Promise<void> {
     if (records.length === 0) return;
-    await this.upsert('score', SCORE_WRITE_COLUMNS, records.map(fromScore));
+    await this.upsert(SCORE_ROWS, records);
   }
 
   /**
@@ -109,19 +82,32 @@ export class PostgresUnitOfWork implements IngestionUnitOfWork {
     }
   }
 
-  private async upsert(table: string, columns: readonly string[], rows: object[]): Promise<void> {
+  /** The stored records of these keys (those that exist), in no particular order. */
+  private async load<T extends Table>(rows: RowMapping<T>, keys: EntityKey[]) {
+    const found: RowOf<T>[] = await this.manager.query(
+      `SELECT ${rows.select()} FROM ${rows.table}
+       WHERE (project_id, id) IN (SELECT * FROM unnest($1::int[], $2::text[]))`,
+      keyArrays(keys),
+    );
+    return found.map((row) => rows.toRecord(row));
+  }
+
+  /** Inserts or replaces records by `(project_id, id)` in one statement fed by one JSON array. */
+  private async upsert<T extends Table>(rows: RowMapping<T>, records: RecordOf<T>[]) {
+    const columns = rows.writeColumns;
     const updates = columns
       .filter((c) => c !== 'project_id' && c !== 'id')
       .map((c) => `${quote(c)} = excluded.${quote(c)}`)
       .join(', ');
     const list = columns.map(quote).join(', ');
     await this.manager.query(
-      `INSERT INTO ${table} (${list})
-       SELECT ${list} FROM jsonb_populate_recordset(NULL::${table}, $1::jsonb)
+      `INSERT INTO ${rows.table} (${list})
+       SELECT ${list} FROM jsonb_populate_recordset(NULL::${rows.table}, $1::jsonb)
        ON CONFLICT (project_id, id) DO UPDATE SET ${updates}`,
       [
-        JSON.stringify(rows, (_key, value: unknown) =>
-          typeof value === 'string' ? clean(value) : value,
+        JSON.stringify(
+          records.map((record) => rows.toRow(record)),
+          (_key, value: unknown) => (typeof value === 'string' ? clean(value) : value),
         ),
       ],
     );

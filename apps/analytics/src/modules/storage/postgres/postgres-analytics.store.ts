@@ -9,8 +9,11 @@ import type {
   TraceQuery,
   TraceSummary,
 } from '../records.js';
+import type { RowOf } from '../schema/columns.js';
+import type { MODEL_PRICE_TABLE } from '../schema/model-price.table.js';
 import { PostgresUnitOfWork } from './ingestion-unit-of-work.js';
 import { dailyMetrics } from './metrics-reads.js';
+import { MODEL_PRICE_ROWS } from './row-mapping.js';
 import { getTrace, listTraces } from './trace-reads.js';
 
 /**
@@ -44,24 +47,10 @@ export class PostgresAnalyticsStore extends AnalyticsStore {
   }
 
   async listModelPrices(): Promise<ModelPriceRecord[]> {
-    const rows: {
-      id: string;
-      project_id: number | null;
-      model_name: string;
-      match_pattern: string;
-      start_date: Date | null;
-      unit: string;
-      prices: Record<string, number>;
-    }[] = await this.dataSource.query(`SELECT * FROM model_price`);
-    return rows.map((r) => ({
-      id: r.id,
-      projectId: r.project_id,
-      modelName: r.model_name,
-      matchPattern: r.match_pattern,
-      startDate: r.start_date,
-      unit: r.unit,
-      prices: r.prices,
-    }));
+    const rows: RowOf<typeof MODEL_PRICE_TABLE>[] = await this.dataSource.query(
+      `SELECT ${MODEL_PRICE_ROWS.select()} FROM model_price`,
+    );
+    return rows.map((row) => MODEL_PRICE_ROWS.toRecord(row));
   }
 
   async forgetEventsOlderThan(hours: number): Promise<number> {

@@ -7,16 +7,12 @@ import type {
   TraceQuery,
   TraceSummary,
 } from '../records.js';
+import type { OBSERVATION_TABLE } from '../schema/observation.table.js';
+import type { RowOf } from '../schema/columns.js';
+import type { SCORE_TABLE } from '../schema/score.table.js';
+import type { TRACE_TABLE } from '../schema/trace.table.js';
 import { DAY_MS, isoDay, rawTraceFilters, rollupFilters } from './rollup-filters.js';
-import {
-  type ObservationRow,
-  type ScoreRow,
-  TRACE_COLUMNS,
-  type TraceRow,
-  toObservation,
-  toScore,
-  toTrace,
-} from './row-mapping.js';
+import { OBSERVATION_ROWS, SCORE_ROWS, TRACE_ROWS } from './row-mapping.js';
 
 /**
  * Trace reads of the PostgreSQL store (docs/analytics.md § Reads): the list with its aggregates
@@ -33,14 +29,14 @@ export async function listTraces(
   const count = await countTraces(db, query, where, params);
   if (count === 0) return { items: [], totalItems: 0 };
   const offset = (query.page - 1) * query.limit;
-  const rows: (TraceRow & {
+  const rows: (RowOf<typeof TRACE_TABLE> & {
     observation_ids: string[] | null;
     score_ids: string[] | null;
     latency: string | null;
     total_cost: string | null;
   })[] = await db.query(
     `SELECT t.*, o.ids AS observation_ids, o.latency, o.total_cost, s.ids AS score_ids
-     FROM (SELECT ${TRACE_COLUMNS} FROM trace t WHERE ${where} ${order}
+     FROM (SELECT ${TRACE_ROWS.select('t')} FROM trace t WHERE ${where} ${order}
            LIMIT $${params.length + 1} OFFSET $${params.length + 2}) t
      LEFT JOIN LATERAL (
        SELECT array_agg(o.id ORDER BY o.start_time, o.id) AS ids,
@@ -59,7 +55,7 @@ export async function listTraces(
   return {
     totalItems: count,
     items: rows.map((row) => ({
-      trace: toTrace(row),
+      trace: TRACE_ROWS.toRecord(row),
       observationIds: row.observation_ids ?? [],
       scoreIds: row.score_ids ?? [],
       latency: row.latency === null ? 0 : Number(row.latency),
@@ -146,27 +142,28 @@ export async function getTrace(
   projectId: number,
   traceId: string,
 ): Promise<TraceDetail | null> {
-  const traces: TraceRow[] = await db.query(
-    `SELECT ${TRACE_COLUMNS} FROM trace t WHERE t.project_id = $1 AND t.id = $2`,
+  const traces: RowOf<typeof TRACE_TABLE>[] = await db.query(
+    `SELECT ${TRACE_ROWS.select()} FROM trace WHERE project_id = $1 AND id = $2`,
     [projectId, traceId],
   );
   if (traces.length === 0) return null;
   const [observations, scores] = await Promise.all([
-    db.query<ObservationRow[]>(
-      `SELECT * FROM observation WHERE project_id = $1 AND trace_id = $2 ORDER BY start_time, id`,
+    db.query<RowOf<typeof OBSERVATION_TABLE>[]>(
+      `SELECT ${OBSERVATION_ROWS.select()} FROM observation
+       WHERE project_id = $1 AND trace_id = $2 ORDER BY start_time, id`,
       [projectId, traceId],
     ),
-    db.query<ScoreRow[]>(
-      `SELECT * FROM score WHERE project_id = $1 AND trace_id = $2 AND data_type <> 'CORRECTION'
+    db.query<RowOf<typeof SCORE_TABLE>[]>(
+      `SELECT ${SCORE_ROWS.select()} FROM score WHERE project_id = $1 AND trace_id = $2 AND data_type <> 'CORRECTION'
        ORDER BY timestamp, id`,
       [projectId, traceId],
     ),
   ]);
-  const obs = observations.map(toObservation);
+  const obs = observations.map((row) => OBSERVATION_ROWS.toRecord(row));
   return {
-    trace: toTrace(traces[0]),
+    trace: TRACE_ROWS.toRecord(traces[0]),
     observations: obs,
-    scores: scores.map(toScore),
+    scores: scores.map((row) => SCORE_ROWS.toRecord(row)),
     latency: latencyOf(obs),
     totalCost: obs.reduce((sum, o) => sum + (o.totalCost ?? 0), 0),
   };
