@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SecretBox } from '@wp/security';
+import { AesGcmEnvelope } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { PasswordsModule } from '../passwords/passwords.module.js';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
@@ -24,9 +24,9 @@ import { TokenService } from './token.service.js';
     RefreshService,
     { provide: RefreshHints, useFactory: () => new RefreshHints() },
     {
-      provide: SecretBox,
+      provide: AesGcmEnvelope,
       inject: [AUTH_CONFIG],
-      useFactory: (config: AuthConfig) => SecretBox.fromConfig(config.SECRETS_ENCRYPTION_KEY),
+      useFactory: (config: AuthConfig) => AesGcmEnvelope.fromConfig(config.SECRETS_ENCRYPTION_KEY),
     },
   ],
   exports: [SessionsService, TokenService],
