@@ -10,6 +10,10 @@ import { type BenchRequest, closedLoop, httpOperation, openLoop } from './lib/lo
 import { median } from './lib/stats.js';
 import { ServiceProcess } from './support/processes.js';
 
+/** One line for `npm run bench -- --list` (read from this file without loading it). */
+export const description =
+  'GET /user_settings (org service, with and without the gateway): req/s, p50/p99';
+
 /**
  * `GET /user_settings` benchmark (issue 6; results in docs/org.md § User settings, Benchmark).
  *

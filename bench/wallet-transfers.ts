@@ -27,6 +27,10 @@ import {
 import { ROOT, ServiceProcess } from './support/processes.js';
 import { autovacuumOff, vacuumAnalyze } from './support/vacuum.js';
 
+/** One line for `npm run bench -- --list` (read from this file without loading it). */
+export const description =
+  'wallet transfers through the gateway (random and hot wallets) against pgbench ceilings';
+
 /**
  * Wallet transfer benchmark (issue 7 § Benchmark; results in docs/wallet.md).
  *
