@@ -1,16 +1,81 @@
 import { randomUUID } from 'node:crypto';
-import { Pool } from 'undici';
+import { parseArgs } from 'node:util';
 import { AnalyticsTestApp } from '../apps/analytics/test/support/analytics-test-app.js';
-import { histogram, ms, print } from './analytics-bench-support.js';
+import { closedLoop, httpPool, request } from './lib/load.js';
+
+/** One line for `npm run bench -- --list` (read from this file without loading it). */
+export const description = 'analytics ingestion: batches of 100 Langfuse events, events/s';
 
 /**
- * Ingestion throughput (issue 9 benchmark): batches of 100 Langfuse events (per batch 20 traces,
- * each with a trace-create, two generation-creates with usage and a span-create plus its
- * span-update) posted to `POST /api/public/ingestion` by `CONCURRENCY` closed-loop senders, as
- * SDK flushes arrive. Prints events/s and batch latency. Bounded: `BATCHES` batches.
+ * Ingestion throughput (docs/analytics.md § Benchmarks): batches of 100 Langfuse events (per
+ * batch 20 traces, each with a trace-create, two generation-creates with usage and a span-create
+ * plus its span-update) posted to `POST /api/public/ingestion` by `--concurrency` closed-loop
+ * senders for `--duration` seconds, as SDK flushes arrive. Every batch has fresh ids (replaying
+ * a body would only exercise dedupe). Prints events/s and the closed-loop batch latency, then
+ * checks what was stored. Starts the analytics service in this process on a fresh database.
+ *
+ *   npm run bench -- analytics-ingest [--duration 20] [--concurrency 8] [--write-concurrency 1]
  */
-const BATCHES = Number(process.env['BENCH_BATCHES'] ?? 400);
-const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 8);
+export async function main(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: 'string', default: '20' },
+      concurrency: { type: 'string', default: '8' },
+      /** `ANALYTICS_WRITE_CONCURRENCY` of the service (group-commit transactions at once). */
+      'write-concurrency': { type: 'string', default: '1' },
+    },
+  });
+  const seconds = Number(values.duration);
+  const concurrency = Number(values.concurrency);
+  const ctx = await AnalyticsTestApp.start({
+    LOG_LEVEL: 'warn',
+    ANALYTICS_WRITE_CONCURRENCY: values['write-concurrency'],
+  });
+  const pool = httpPool(ctx.baseUrl, concurrency);
+  try {
+    const project = await ctx.createProject();
+    const post = async (): Promise<true | string> => {
+      const { status, json } = await request(pool, {
+        method: 'POST',
+        path: '/api/public/ingestion',
+        headers: { authorization: project.basic },
+        body: JSON.stringify({ batch: batch() }),
+      });
+      return status === 207 && Array.isArray(json?.errors) && json.errors.length === 0
+        ? true
+        : `${status} ${JSON.stringify(json).slice(0, 200)}`;
+    };
+    for (let i = 0; i < 5; i++) await post(); // warm-up
+
+    const result = await closedLoop({
+      op: post,
+      connections: concurrency,
+      durationMs: seconds * 1000,
+    });
+    const [{ traces, observations }] = await ctx.dataSource.query<
+      { traces: number; observations: number }[]
+    >(
+      `SELECT (SELECT count(*) FROM trace)::int AS traces, (SELECT count(*) FROM observation)::int AS observations`,
+    );
+    const ms = (v: number | null) => (v ?? NaN).toFixed(2);
+    print(
+      `analytics ingestion: batches of 100 events, ${concurrency} concurrent senders, ${seconds} s`,
+    );
+    print(
+      `  ${Math.round(result.rate * 100)} events/s (${result.rate.toFixed(1)} batches/s, ${result.ok} batches, ${result.errors} failed)`,
+    );
+    print(
+      `  batch latency (closed loop) p50 ${ms(result.p50)} ms, p99 ${ms(result.p99)} ms, max ${ms(result.max)} ms`,
+    );
+    print(`  stored: ${traces} traces, ${observations} observations`);
+    for (const [message, count] of result.errorSamples) print(`  failed ×${count}: ${message}`);
+    if (result.errors > 0 || observations < (result.ok + 5) * 60) process.exitCode = 1;
+  } finally {
+    await pool.close();
+    await ctx.close();
+  }
+}
 
 function batch(): unknown[] {
   const now = Date.now();
@@ -56,67 +121,6 @@ function batch(): unknown[] {
   return events;
 }
 
-describe('analytics ingestion benchmark', () => {
-  it('measures events per second with batches of 100', async () => {
-    const ctx = await AnalyticsTestApp.start({
-      LOG_LEVEL: 'warn',
-      ANALYTICS_WRITE_CONCURRENCY: process.env['ANALYTICS_WRITE_CONCURRENCY'] ?? '1',
-    });
-    const pool = new Pool(ctx.baseUrl, { connections: CONCURRENCY });
-    try {
-      const project = await ctx.createProject();
-      const bodies = Array.from({ length: Math.min(BATCHES, 50) }, () =>
-        JSON.stringify({ batch: batch() }),
-      );
-      const post = async (body: string) => {
-        const res = await pool.request({
-          method: 'POST',
-          path: '/api/public/ingestion',
-          headers: { authorization: project.basic, 'content-type': 'application/json' },
-          body,
-        });
-        const text = await res.body.text();
-        if (res.statusCode !== 207 || !text.includes('"errors":[]'))
-          throw new Error(`${res.statusCode} ${text.slice(0, 200)}`);
-      };
-      for (let i = 0; i < 5; i++) await post(JSON.stringify({ batch: batch() })); // warm-up
-
-      const latency = histogram();
-      let next = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          while (next < BATCHES) {
-            const i = next++;
-            // fresh ids per batch: replaying a body would only exercise dedupe
-            const body = i < bodies.length ? bodies[i] : JSON.stringify({ batch: batch() });
-            const t0 = performance.now();
-            await post(body);
-            latency.recordValue(Math.round((performance.now() - t0) * 1000));
-          }
-        }),
-      );
-      const seconds = (performance.now() - started) / 1000;
-      const events = BATCHES * 100;
-      const [{ traces, observations }] = await ctx.dataSource.query<
-        { traces: number; observations: number }[]
-      >(
-        `SELECT (SELECT count(*) FROM trace)::int AS traces, (SELECT count(*) FROM observation)::int AS observations`,
-      );
-      print(
-        `analytics ingestion: ${BATCHES} batches × 100 events, ${CONCURRENCY} concurrent senders`,
-      );
-      print(
-        `  ${Math.round(events / seconds)} events/s (${(BATCHES / seconds).toFixed(1)} batches/s) over ${seconds.toFixed(1)} s`,
-      );
-      print(
-        `  batch latency p50 ${ms(latency, 50)} ms, p99 ${ms(latency, 99)} ms, max ${ms(latency, 100)} ms`,
-      );
-      print(`  stored: ${traces} traces, ${observations} observations`);
-      expect(observations).toBeGreaterThanOrEqual(BATCHES * 60);
-    } finally {
-      await pool.close();
-      await ctx.close();
-    }
-  });
-});
+function print(line: string): void {
+  process.stdout.write(`${line}\n`);
+}

@@ -14,6 +14,10 @@ import { fmtMs, fmtPct, fmtRate, printTable, progress } from './lib/report.js';
 import { median, summarize, type RunSummary } from './lib/stats.js';
 import { seedProjects, type Seeded } from './support/projects-seed.js';
 
+/** One line for `npm run bench -- --list` (read from this file without loading it). */
+export const description =
+  'GET /organizations/{id}/projects through the gateway, 1,000 of 21,000 projects';
+
 /**
  * `GET /organizations/{id}/projects` through the gateway (issue 5 § Benchmark; results and
  * analysis in docs/org.md § Performance).

@@ -1,28 +1,64 @@
 #!/usr/bin/env node
-// `npm run bench -- <suite> [scenario …] [options]`: builds (npm script), then runs one bench
-// suite, `bench/<suite>.js`, which starts its own isolated services, prints a results table on
-// stdout (progress on stderr) and cleans up. `npm run bench -- --list` lists the suites.
-// `npm run bench -- wallet-transfers` runs a TypeScript benchmark's main() instead.
+// `npm run bench -- <name> [scenario …] [options]`: builds (npm script), then runs one bench.
+//
+// - JavaScript suites, `bench/<name>.js` exporting `{description, scenarios, run(options)}` (the
+//   bench/lib harness; options in lib/options.js): started here with the shared options.
+// - TypeScript benches, `bench/<name>.ts` exporting `description` (a one-line string literal)
+//   and `main(argv)`: loaded through scripts/ts-register.js; their options are their own, and
+//   `--help` prints the comment above their `main`.
+//
+// `npm run bench -- --list` lists both without loading the TypeScript ones (that takes seconds
+// each). Every bench starts its own isolated services, prints results on stdout (progress on
+// stderr) and cleans up.
 'use strict';
-const { existsSync, readdirSync } = require('node:fs');
+const { readdirSync, readFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { parseOptions, USAGE } = require('./lib/options.js');
 
-function suites() {
+/** `bench/*.js` modules that are suites (they export `run`). */
+function jsSuites() {
   return readdirSync(__dirname)
     .filter((f) => f.endsWith('.js') && f !== 'run.js')
-    .map((f) => f.slice(0, -3))
-    .sort();
+    .map((f) => ({ name: f.slice(0, -3), suite: require(join(__dirname, f)) }))
+    .filter(({ suite }) => typeof suite.run === 'function')
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** `bench/*.ts` files that are benches (they export `main`), read as text. */
+function tsBenches() {
+  return readdirSync(__dirname)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .map((f) => ({ name: f.slice(0, -3), source: readFileSync(join(__dirname, f), 'utf8') }))
+    .filter(({ source }) => /^export async function main\(/m.test(source))
+    .map(({ name, source }) => ({
+      name,
+      description: /^export const description =\s*'([^']*)';/m.exec(source)?.[1] ?? '',
+      help: helpOf(source),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The comment block right above `export async function main`, without its `*` margins. */
+function helpOf(source) {
+  const match = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*export async function main\(/.exec(source);
+  if (!match) return '';
+  return match[1]
+    .split('\n')
+    .map((line) => line.replace(/^\s*\* ?/, ''))
+    .join('\n')
+    .trim();
 }
 
 function usage(out) {
-  out.write(`Usage: npm run bench -- <suite> [scenario …] [options]\n\nSuites:\n`);
-  for (const name of suites()) {
-    const suite = require(join(__dirname, `${name}.js`));
-    out.write(`  ${name.padEnd(10)} ${suite.description}\n`);
-    out.write(`  ${''.padEnd(10)} scenarios: ${suite.scenarios.join(', ')}\n`);
+  out.write('Usage: npm run bench -- <name> [scenario …] [options]\n\nSuites (shared options):\n');
+  for (const { name, suite } of jsSuites()) {
+    out.write(`  ${name.padEnd(18)} ${suite.description}\n`);
+    out.write(`  ${''.padEnd(18)} scenarios: ${suite.scenarios.join(', ')}\n`);
   }
-  out.write(`\n${USAGE}\n`);
+  out.write('\nTypeScript benches (own options; `npm run bench -- <name> --help`):\n');
+  for (const { name, description } of tsBenches())
+    out.write(`  ${name.padEnd(18)} ${description}\n`);
+  out.write(`\nShared options of the suites:\n${USAGE.replace(/^Options:\n/, '')}\n`);
 }
 
 async function main() {
@@ -31,18 +67,23 @@ async function main() {
     usage(process.stdout);
     return 0;
   }
-  if (!suites().includes(name) && existsSync(join(__dirname, `${name}.ts`))) {
-    // TypeScript benchmarks (e.g. wallet-transfers) export main(argv); see docs/wallet.md.
+  const ts = tsBenches().find((b) => b.name === name);
+  if (ts) {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      process.stdout.write(`${ts.help}\n`);
+      return 0;
+    }
     require('../scripts/ts-register.js');
     await require(join(__dirname, `${name}.ts`)).main(rest);
-    return 0;
+    return process.exitCode ?? 0;
   }
-  if (!suites().includes(name)) {
-    process.stderr.write(`Unknown bench suite "${name}".\n\n`);
+  const found = jsSuites().find((s) => s.name === name);
+  if (!found) {
+    process.stderr.write(`Unknown bench "${name}".\n\n`);
     usage(process.stderr);
     return 2;
   }
-  const suite = require(join(__dirname, `${name}.js`));
+  const { suite } = found;
   let options;
   try {
     options = parseOptions(rest);

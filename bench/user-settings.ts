@@ -6,8 +6,13 @@ import { Redis } from 'ioredis';
 import { Pool as PgPool } from 'pg';
 import { Pool } from 'undici';
 import { orgDataSource } from '../apps/org/src/database/data-source.js';
-import { closedLoop, median, openLoop, type BenchRequest } from './support/load.js';
+import { type BenchRequest, closedLoop, httpOperation, openLoop } from './lib/load.js';
+import { median } from './lib/stats.js';
 import { ServiceProcess } from './support/processes.js';
+
+/** One line for `npm run bench -- --list` (read from this file without loading it). */
+export const description =
+  'GET /user_settings (org service, with and without the gateway): req/s, p50/p99';
 
 /**
  * `GET /user_settings` benchmark (issue 6; results in docs/org.md § User settings, Benchmark).
@@ -100,24 +105,30 @@ export async function main(argv: string[]): Promise<void> {
       for (const target of targets) {
         for (const [name, next] of Object.entries(scenarios)) {
           const pool = pools[target];
-          await closedLoop(pool, connections, Math.min(2, seconds), next); // warm-up
-          const closed = await closedLoop(pool, connections, seconds, next);
-          const open = await openLoop(pool, Math.max(1, closed.rate * fraction), seconds, next);
+          const op = httpOperation(pool, next);
+          await closedLoop({ op, connections, durationMs: Math.min(2, seconds) * 1000 }); // warm-up
+          const closed = await closedLoop({ op, connections, durationMs: seconds * 1000 });
+          const open = await openLoop({
+            op,
+            rate: Math.max(1, closed.rate * fraction),
+            durationMs: seconds * 1000,
+          });
           rows.push({
             run,
             target,
             name,
             rate: closed.rate,
-            offered: open.offered,
+            offered: open.target,
             achieved: open.rate,
-            p50: open.p50,
-            p99: open.p99,
+            p50: open.p50 ?? NaN,
+            p99: open.p99 ?? NaN,
             errors: closed.errors + open.errors,
           });
           log(
             `run ${run} ${target.padEnd(7)} ${name.padEnd(9)}: ${closed.rate.toFixed(0)} req/s` +
-              ` (errors ${closed.errors}); open loop at ${open.offered.toFixed(0)}/s:` +
-              ` p50 ${open.p50.toFixed(2)} ms p99 ${open.p99.toFixed(2)} ms (errors ${open.errors})`,
+              ` (errors ${closed.errors}); open loop at ${open.target.toFixed(0)}/s:` +
+              ` p50 ${(open.p50 ?? NaN).toFixed(2)} ms p99 ${(open.p99 ?? NaN).toFixed(2)} ms` +
+              ` (errors ${open.errors})`,
           );
         }
       }
@@ -255,7 +266,7 @@ function report(
   for (const target of targets) {
     for (const name of scenarios) {
       const mine = rows.filter((r) => r.target === target && r.name === name);
-      const m = (f: (r: Row) => number) => median(mine.map(f));
+      const m = (f: (r: Row) => number) => median(mine.map(f)) ?? NaN;
       const request = name === 'dashboard' ? '?includes=dashboard' : '(settings + sidebar)';
       lines.push(
         `${target.padEnd(9)}${request.padEnd(26)}${m((r) => r.rate)

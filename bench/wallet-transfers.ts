@@ -15,7 +15,8 @@ import {
   auditLedger,
   type LedgerAuditReport,
 } from '../apps/wallet/src/modules/ledger/ledger-audit.js';
-import { closedLoop, median, openLoop, type BenchRequest } from './support/load.js';
+import { type BenchRequest, closedLoop, httpOperation, openLoop, request } from './lib/load.js';
+import { median } from './lib/stats.js';
 import {
   HOT_ACCOUNT_SCHEMA,
   HOT_ACCOUNT_SCRIPT,
@@ -25,6 +26,10 @@ import {
 } from './support/pgbench.js';
 import { ROOT, ServiceProcess } from './support/processes.js';
 import { autovacuumOff, vacuumAnalyze } from './support/vacuum.js';
+
+/** One line for `npm run bench -- --list` (read from this file without loading it). */
+export const description =
+  'wallet transfers through the gateway (random and hot wallets) against pgbench ceilings';
 
 /**
  * Wallet transfer benchmark (issue 7 § Benchmark; results in docs/wallet.md).
@@ -197,8 +202,7 @@ export async function main(argv: string[]): Promise<void> {
     await Promise.all(
       Array.from({ length: 16 }, async () => {
         for (let u = primed.pop(); u; u = primed.pop()) {
-          const res = await http.request(transfer(u, hot));
-          await res.body.dump();
+          await request(http, { ...transfer(u, hot), raw: true });
         }
       }),
     );
@@ -222,13 +226,14 @@ export async function main(argv: string[]): Promise<void> {
       for (const [name, next] of Object.entries(scenarios)) {
         for (const clients of clientCounts) {
           await settle(walletDb);
-          await closedLoop(http, clients, Math.min(3, seconds), next); // warm-up
+          const op = httpOperation(http, next);
+          await closedLoop({ op, connections: clients, durationMs: Math.min(3, seconds) * 1000 }); // warm-up
           const profiling = profileDir !== '' && run === 1;
           if (profiling) for (const service of [wallet, gateway]) service.signal('SIGWINCH');
           const batchesBefore = await histogramTotals(wallet.url, BATCH_SIZES);
           const cpuBefore = [wallet.pid, gateway.pid].map(cpuMs);
           const pgCpuBefore = postgresCpuMs();
-          const closed = await closedLoop(http, clients, seconds, next);
+          const closed = await closedLoop({ op, connections: clients, durationMs: seconds * 1000 });
           const [walletCpu, gatewayCpu] = [wallet.pid, gateway.pid].map(
             (pid, i) => (cpuMs(pid) - cpuBefore[i]) / Math.max(1, closed.ok),
           );
@@ -237,16 +242,20 @@ export async function main(argv: string[]): Promise<void> {
           const batchMean =
             (batches.sum - batchesBefore.sum) / (batches.count - batchesBefore.count);
           if (profiling) for (const service of [wallet, gateway]) service.signal('SIGWINCH');
-          const open = await openLoop(http, Math.max(1, closed.rate * 0.7), seconds, next);
+          const open = await openLoop({
+            op,
+            rate: Math.max(1, closed.rate * 0.7),
+            durationMs: seconds * 1000,
+          });
           results.push({
             run,
             name: `${name} wallets`,
             clients,
             rate: closed.rate,
-            p50: open.p50,
-            p99: open.p99,
+            p50: open.p50 ?? NaN,
+            p99: open.p99 ?? NaN,
             errors: closed.errors + open.errors,
-            offered: open.offered,
+            offered: open.target,
             walletCpu,
             gatewayCpu,
             postgresCpu,
@@ -254,8 +263,8 @@ export async function main(argv: string[]): Promise<void> {
           });
           log(
             `run ${run} ${name.padEnd(6)} c${clients}: ${closed.rate.toFixed(0)} transfers/s` +
-              ` (errors ${closed.errors}${fmtFailures(closed.failures)}); at ${open.offered.toFixed(0)}/s` +
-              ` p50 ${open.p50.toFixed(2)} ms p99 ${open.p99.toFixed(2)} ms;` +
+              ` (errors ${closed.errors}${fmtFailures(closed.errorSamples)}); at ${open.target.toFixed(0)}/s` +
+              ` p50 ${(open.p50 ?? NaN).toFixed(2)} ms p99 ${(open.p99 ?? NaN).toFixed(2)} ms;` +
               ` CPU per transfer: wallet ${walletCpu.toFixed(2)} ms, gateway ${gatewayCpu.toFixed(2)} ms,` +
               ` PostgreSQL ${postgresCpu.toFixed(2)} ms;` +
               ` movements per ledger call ${batchMean.toFixed(1)}` +
@@ -440,7 +449,7 @@ function report(
   ) =>
     median(
       rows.filter((r) => r.name === name && r.clients === clients).map((r) => r[field] ?? NaN),
-    );
+    ) ?? NaN;
   const lines = [
     '',
     `wallet transfers through the gateway; medians of ${String(settings['runs'])} runs of ${String(settings['seconds'])} s each;` +
@@ -580,8 +589,8 @@ function pgTarget(url: string): { host: string; port: string; user: string } {
   };
 }
 
-function fmtFailures(failures: Record<string, number>): string {
-  const entries = Object.entries(failures);
+/** The failures a loop kept (its first few kinds, with counts). */
+function fmtFailures(entries: [string, number][]): string {
   return entries.length ? `: ${entries.map(([k, v]) => `${k}×${v}`).join(', ')}` : '';
 }
 

@@ -24,7 +24,17 @@ export interface OpenLoopResult extends LoopResult {
   lagP99: number;
 }
 
+/** One HTTP request of a scenario (the body as sent, e.g. JSON text). */
+export interface BenchRequest {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
 export function httpPool(origin: string, connections: number): Pool;
+/** Sends `next()` on `pool`, drops the body: true for 2xx, else `HTTP <status>`. */
+export function httpOperation(pool: Pool, next: () => BenchRequest): Operation;
 export function request(
   pool: Pool,
   options: {

@@ -1,5 +1,7 @@
-// Load generators. An operation is `async (ctx) => boolean` (true = success): it sends one
-// request (or waits for a free virtual client first) and consumes the answer.
+// The load generators of every bench (one implementation; TypeScript benches use it through
+// load.d.ts). An operation is `async (ctx) => true | string | false` (true = success, a string
+// names the failure): it sends one request (or waits for a free virtual client first) and
+// consumes the answer; `httpOperation` makes one from a request factory.
 //
 // - closedLoop: `connections` workers, each sending its next request as soon as the previous one
 //   answered, for `durationMs`. Measures maximum throughput; its latencies are NOT service
@@ -49,6 +51,17 @@ async function request(pool, { method = 'GET', path, headers = {}, body, raw = f
     json = undefined;
   }
   return { status: res.statusCode, json };
+}
+
+/**
+ * The operation that sends `next()` (a `{method, path, headers, body}` request) on `pool` and
+ * drops the body: true for a 2xx answer, else `HTTP <status>` (the failure's name).
+ */
+function httpOperation(pool, next) {
+  return async () => {
+    const { status } = await request(pool, { ...next(), raw: true });
+    return status >= 200 && status < 300 ? true : `HTTP ${status}`;
+  };
 }
 
 /** Counts outcomes and keeps the first few error messages (for the printed report). */
@@ -180,4 +193,4 @@ async function openLoop({ op, rate, durationMs, drainMs = 10_000 }) {
   };
 }
 
-module.exports = { httpPool, request, closedLoop, openLoop };
+module.exports = { httpPool, request, httpOperation, closedLoop, openLoop };

@@ -1,6 +1,10 @@
 import { DefaultNamingStrategy, type NamingStrategyInterface } from 'typeorm';
 
-function snake(value: string): string {
+/**
+ * The snake_case database name of a camelCase property (`createdAt` → `created_at`,
+ * `datasetRunId` → `dataset_run_id`): the rule {@link SnakeNamingStrategy} names columns by.
+ */
+export function snakeCase(value: string): string {
   return value
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z])([A-Z][a-z])/g, '$1_$2')
@@ -10,7 +14,7 @@ function snake(value: string): string {
 /** snake_case tables and columns (`createdAt` → `created_at`), so SQL reads like SQL. */
 export class SnakeNamingStrategy extends DefaultNamingStrategy implements NamingStrategyInterface {
   override tableName(className: string, customName: string | undefined): string {
-    return customName ?? snake(className);
+    return customName ?? snakeCase(className);
   }
 
   override columnName(
@@ -18,19 +22,19 @@ export class SnakeNamingStrategy extends DefaultNamingStrategy implements Naming
     customName: string | undefined,
     prefixes: string[],
   ): string {
-    return snake([...prefixes, customName ?? propertyName].join('_'));
+    return snakeCase([...prefixes, customName ?? propertyName].join('_'));
   }
 
   override relationName(propertyName: string): string {
-    return snake(propertyName);
+    return snakeCase(propertyName);
   }
 
   override joinColumnName(relationName: string, referencedColumnName: string): string {
-    return snake(`${relationName}_${referencedColumnName}`);
+    return snakeCase(`${relationName}_${referencedColumnName}`);
   }
 
   override joinTableName(firstTable: string, secondTable: string, firstProperty: string): string {
-    return snake(`${firstTable}_${firstProperty.replace(/\./g, '_')}_${secondTable}`);
+    return snakeCase(`${firstTable}_${firstProperty.replace(/\./g, '_')}_${secondTable}`);
   }
 
   override joinTableColumnName(
@@ -38,6 +42,6 @@ export class SnakeNamingStrategy extends DefaultNamingStrategy implements Naming
     propertyName: string,
     columnName?: string,
   ): string {
-    return snake(`${tableName}_${columnName ?? propertyName}`);
+    return snakeCase(`${tableName}_${columnName ?? propertyName}`);
   }
 }

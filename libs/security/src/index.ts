@@ -8,6 +8,6 @@ export * from './revocation-list.js';
 export * from './jwt.strategy.js';
 export * from './jwt-auth.guard.js';
 export * from './admin-access.guard.js';
-export * from './secret-box.js';
+export * from './aes-gcm-envelope.js';
 export * from './security.module.js';
 export * from './sentinel-key.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { databaseUrlField, env, platformSchema } from '@wp/config';
-import { SecretBox } from '@wp/security';
+import { AesGcmEnvelope } from '@wp/security';
 
 /** A rate limit's allowance: `0` switches the limit off (benchmarks, trusted deployments). */
 const limit = (fallback: number) => env.int(fallback, 0);
@@ -37,7 +37,7 @@ export const authConfigSchema = platformSchema.extend({
     .string({ message: 'expected base64 of 32 bytes (or v2:<base64>,v1:<base64>)' })
     .refine((value) => {
       try {
-        SecretBox.fromConfig(value);
+        AesGcmEnvelope.fromConfig(value);
         return true;
       } catch {
         return false;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SecretBox } from '@wp/security';
+import { AesGcmEnvelope } from '@wp/security';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
@@ -31,7 +31,7 @@ describe('project API keys and LLM keys', () => {
   });
   afterAll(() => ctx.close());
 
-  const box = () => SecretBox.fromConfig(ctx.env.env['SECRETS_ENCRYPTION_KEY']);
+  const box = () => AesGcmEnvelope.fromConfig(ctx.env.env['SECRETS_ENCRYPTION_KEY']);
   const lastKeysEvent = async () => {
     const events = (await ctx.outbox('org.project.keys.changed')).filter(
       (e) => e.payload.projectId === Number(projectId),
@@ -207,11 +207,11 @@ describe('project API keys and LLM keys', () => {
     it('keeps reading secrets sealed under an older master key after rotation (key version)', () => {
       const oldKey = ctx.env.env['SECRETS_ENCRYPTION_KEY'];
       const sealed = box().encrypt('sk_rotate_me');
-      const rotated = SecretBox.fromConfig(
+      const rotated = AesGcmEnvelope.fromConfig(
         `v2:${Buffer.alloc(32, 7).toString('base64')},v1:${oldKey}`,
       );
       expect(rotated.decrypt(sealed)).toBe('sk_rotate_me');
-      expect(SecretBox.versionOf(rotated.encrypt('x'))).toBe(2);
+      expect(AesGcmEnvelope.versionOf(rotated.encrypt('x'))).toBe(2);
     });
   });
 

@@ -1,7 +1,10 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The first `wallet_move_batch` (every item through `wallet_move`); also the later migration's `down`. */
-export const WALLET_MOVE_BATCH_V1 = `
+/**
+ * The first `wallet_move_batch` (every item through `wallet_move`); the next migration's `down`
+ * restores it from the frozen copy `ledger-sql/1795457428178/`.
+ */
+const WALLET_MOVE_BATCH_V1 = `
       CREATE OR REPLACE FUNCTION wallet_move_batch(p_items jsonb) RETURNS TABLE (
         r_index integer, r_entry_id uuid, r_replayed boolean, r_created_at timestamptz,
         r_amount numeric, r_to_amount numeric, r_rate numeric, r_from_balance numeric,

@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { WALLET_MOVE_BATCH_V1 } from './1795457428178-wallet-move-batch.js';
 
-/** This migration's `wallet_move_batch`; also the later migration's `down`. */
-export const WALLET_MOVE_BATCH_SET = `
+/**
+ * This migration's `wallet_move_batch`; the next migration's `down` restores it from the frozen
+ * copy `ledger-sql/1795600000000/`.
+ */
+const WALLET_MOVE_BATCH_SET = `
       CREATE OR REPLACE FUNCTION wallet_move_batch(p_items jsonb) RETURNS TABLE (
         r_index integer, r_entry_id uuid, r_replayed boolean, r_created_at timestamptz,
         r_amount numeric, r_to_amount numeric, r_rate numeric, r_from_balance numeric,
@@ -237,7 +241,9 @@ export class WalletMoveBatchSet1795600000000 implements MigrationInterface {
     await queryRunner.query(WALLET_MOVE_BATCH_SET);
   }
 
+  /** Restores the previous `wallet_move_batch` (frozen copy; migrations do not import each other). */
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(WALLET_MOVE_BATCH_V1);
+    const file = join(__dirname, 'ledger-sql', '1795457428178', 'wallet_move_batch.sql');
+    await queryRunner.query(readFileSync(file, 'utf8'));
   }
 }

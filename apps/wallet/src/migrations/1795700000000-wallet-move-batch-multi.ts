@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { WALLET_MOVE_BATCH_SET } from './1795600000000-wallet-move-batch-set.js';
 
 /**
  * Hand-written: `wallet_move_batch` applies plain transfers set-wise into **any number of
@@ -247,7 +248,9 @@ export class WalletMoveBatchMulti1795700000000 implements MigrationInterface {
       $fn$`);
   }
 
+  /** Restores the previous `wallet_move_batch` (frozen copy; migrations do not import each other). */
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(WALLET_MOVE_BATCH_SET);
+    const file = join(__dirname, 'ledger-sql', '1795600000000', 'wallet_move_batch.sql');
+    await queryRunner.query(readFileSync(file, 'utf8'));
   }
 }

@@ -5,11 +5,14 @@ import { WalletMoveChecksSource1795335000000 } from './1795335000000-wallet-move
 import { WalletMoveBatch1795457428178 } from './1795457428178-wallet-move-batch.js';
 import { WalletMoveBatchSet1795600000000 } from './1795600000000-wallet-move-batch-set.js';
 import { WalletMoveBatchMulti1795700000000 } from './1795700000000-wallet-move-batch-multi.js';
+import { LedgerSqlFiles1795800000000 } from './1795800000000-ledger-sql-files.js';
 
 /**
  * Applied in this order; generated with `npm run migration:generate -- wallet <Name>`, except
- * `LedgerFunctions`, `WalletMoveChecksSource`, `WalletMoveBatch`, `WalletMoveBatchSet` and `WalletMoveBatchMulti`
- * (stored functions and triggers, hand-written).
+ * the hand-written ones for the ledger's stored functions and triggers: `LedgerFunctions`,
+ * `WalletMoveChecksSource`, `WalletMoveBatch`, `WalletMoveBatchSet`, `WalletMoveBatchMulti`
+ * (history: their SQL inline) and `LedgerSqlFiles`, which loads the current definitions from
+ * `modules/ledger/sql/*.sql` (docs/wallet.md § Ledger).
  */
 export const WALLET_MIGRATIONS: (new () => unknown)[] = [
   Init1795329927840,
@@ -19,4 +22,5 @@ export const WALLET_MIGRATIONS: (new () => unknown)[] = [
   WalletMoveBatch1795457428178,
   WalletMoveBatchSet1795600000000,
   WalletMoveBatchMulti1795700000000,
+  LedgerSqlFiles1795800000000,
 ];

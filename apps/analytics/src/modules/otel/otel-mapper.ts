@@ -1,5 +1,20 @@
-import type { ObservationLevel, ObservationType } from '../storage/records.js';
+import type { ObservationType } from '../storage/records.js';
 import type { Change, ObservationPatch, TracePatch } from '../ingestion/changes.js';
+import {
+  bool,
+  completionStart,
+  firstDefined,
+  firstString,
+  int,
+  jsonObject,
+  level,
+  meaningful,
+  nanosToDate,
+  numbersOnly,
+  parseJson,
+  prefixedMetadata,
+  str,
+} from './otel-attributes.js';
 import type { OtlpResourceSpans, OtlpScopeSpans, OtlpSpan } from './otlp-normalize.js';
 
 /**
@@ -316,104 +331,4 @@ function extractModelParameters(a: Record<string, unknown>): Record<string, unkn
     out[key.slice('gen_ai.request.'.length)] = value;
   }
   return Object.keys(out).length > 0 ? out : undefined;
-}
-
-/** `{prefix}` as a JSON object plus every `{prefix}.key` attribute. */
-function prefixedMetadata(a: Record<string, unknown>, prefix: string): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...(jsonObject(a[prefix]) ?? {}) };
-  for (const [key, value] of Object.entries(a)) {
-    if (key.startsWith(`${prefix}.`)) out[key.slice(prefix.length + 1)] = parseJson(value);
-  }
-  return out;
-}
-
-function completionStart(value: unknown): Date | undefined {
-  if (typeof value !== 'string') return undefined;
-  const direct = new Date(value);
-  if (!Number.isNaN(direct.getTime()) && /\d{4}-\d{2}-\d{2}T/.test(value)) return direct;
-  try {
-    const parsed: unknown = JSON.parse(value);
-    if (typeof parsed === 'string') {
-      const d = new Date(parsed);
-      if (!Number.isNaN(d.getTime())) return d;
-    }
-  } catch {
-    // not JSON
-  }
-  return undefined;
-}
-
-function nanosToDate(nanos: string | null): Date | undefined {
-  if (!nanos) return undefined;
-  return new Date(Number(BigInt(nanos) / 1_000_000n));
-}
-
-/**
- * Langfuse SDKs serialise non-string values to JSON and Langfuse reads them back parsed; a string
- * that is not JSON stays a string.
- */
-function parseJson(value: unknown): unknown {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return value;
-  }
-}
-
-function jsonObject(value: unknown): Record<string, unknown> | undefined {
-  const parsed = parseJson(value);
-  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-    ? (parsed as Record<string, unknown>)
-    : undefined;
-}
-
-function numbersOnly(record: Record<string, unknown>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(record)) {
-    const n = typeof v === 'string' ? Number(v) : v;
-    if (typeof n === 'number' && Number.isFinite(n) && n >= 0) out[k] = n;
-  }
-  return out;
-}
-
-function firstDefined(a: Record<string, unknown>, keys: string[]): unknown {
-  for (const key of keys) if (a[key] !== undefined && a[key] !== null) return a[key];
-  return undefined;
-}
-
-function firstString(a: Record<string, unknown>, keys: string[]): string | undefined {
-  for (const key of keys) {
-    const v = a[key];
-    if (meaningful(v)) return typeof v === 'string' ? v : JSON.stringify(v);
-  }
-  return undefined;
-}
-
-function level(value: unknown): ObservationLevel | undefined {
-  return value === 'DEBUG' || value === 'DEFAULT' || value === 'WARNING' || value === 'ERROR'
-    ? value
-    : undefined;
-}
-
-function meaningful(value: unknown): boolean {
-  if (value === undefined || value === null || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  return true;
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function bool(value: unknown): boolean | undefined {
-  if (value === undefined || value === null) return undefined;
-  return value === true || value === 'true';
-}
-
-function int(value: unknown): number | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  const n = typeof value === 'number' ? value : Number(value);
-  return Number.isInteger(n) && n >= 0 ? n : undefined;
 }

@@ -1,127 +1,39 @@
+import type { RecordOf } from './schema/columns.js';
+import type { MODEL_PRICE_TABLE } from './schema/model-price.table.js';
+import type { OBSERVATION_TABLE } from './schema/observation.table.js';
+import type { SCORE_TABLE } from './schema/score.table.js';
+import type { TRACE_TABLE } from './schema/trace.table.js';
+
 /**
  * The analytics domain records as the storage sees them, independent of the database behind it
- * (docs/analytics.md § Storage). Field meanings follow Langfuse's data model (`fern/apis/server/
- * definition/commons.yml`: Trace, Observation, ScoreV1).
+ * (docs/analytics.md § Storage and the daily rollup). Field meanings follow Langfuse's data model
+ * (`fern/apis/server/definition/commons.yml`: Trace, Observation, ScoreV1). The stored records
+ * are described once, as tables in `schema/` (`columns.ts` says what is derived from them); their
+ * types are re-exported here.
  */
 
-/** Observation types of Langfuse (`ingestion.yml` ObservationType). */
-export const OBSERVATION_TYPES = [
-  'SPAN',
-  'GENERATION',
-  'EVENT',
-  'AGENT',
-  'TOOL',
-  'CHAIN',
-  'RETRIEVER',
-  'EVALUATOR',
-  'EMBEDDING',
-  'GUARDRAIL',
-] as const;
-export type ObservationType = (typeof OBSERVATION_TYPES)[number];
+export {
+  OBSERVATION_LEVELS,
+  OBSERVATION_TYPES,
+  SCORE_DATA_TYPES,
+  SCORE_SOURCES,
+  type ObservationLevel,
+  type ObservationType,
+  type ScoreDataType,
+  type ScoreSource,
+} from './enums.js';
 
-export const OBSERVATION_LEVELS = ['DEBUG', 'DEFAULT', 'WARNING', 'ERROR'] as const;
-export type ObservationLevel = (typeof OBSERVATION_LEVELS)[number];
+/** A trace (`schema/trace.table.ts`). */
+export type TraceRecord = RecordOf<typeof TRACE_TABLE>;
 
-export const SCORE_DATA_TYPES = [
-  'NUMERIC',
-  'BOOLEAN',
-  'CATEGORICAL',
-  'CORRECTION',
-  'TEXT',
-] as const;
-export type ScoreDataType = (typeof SCORE_DATA_TYPES)[number];
+/** An observation (`schema/observation.table.ts`). */
+export type ObservationRecord = RecordOf<typeof OBSERVATION_TABLE>;
 
-export const SCORE_SOURCES = ['API', 'EVAL', 'ANNOTATION'] as const;
-export type ScoreSource = (typeof SCORE_SOURCES)[number];
+/** A score (`schema/score.table.ts`). */
+export type ScoreRecord = RecordOf<typeof SCORE_TABLE>;
 
-export interface TraceRecord {
-  projectId: number;
-  id: string;
-  timestamp: Date;
-  name: string | null;
-  userId: string | null;
-  sessionId: string | null;
-  release: string | null;
-  version: string | null;
-  input: unknown;
-  output: unknown;
-  metadata: unknown;
-  /** Sorted, unique. */
-  tags: string[];
-  public: boolean;
-  environment: string;
-  /**
-   * True while the trace exists only because an observation referenced it: its timestamp and
-   * environment may still be set by the first trace-create (afterwards they are immutable).
-   */
-  implicit: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface ObservationRecord {
-  projectId: number;
-  id: string;
-  traceId: string;
-  parentObservationId: string | null;
-  type: ObservationType;
-  name: string | null;
-  startTime: Date;
-  endTime: Date | null;
-  completionStartTime: Date | null;
-  model: string | null;
-  modelParameters: unknown;
-  input: unknown;
-  output: unknown;
-  metadata: unknown;
-  level: ObservationLevel;
-  statusMessage: string | null;
-  version: string | null;
-  environment: string;
-  promptName: string | null;
-  promptVersion: number | null;
-  /** Usage units by usage type (`input`, `output`, `total`, `input_cached_tokens`, …). */
-  usageDetails: Record<string, number>;
-  /** Costs in USD by usage type; `total` is the observation's cost. */
-  costDetails: Record<string, number>;
-  /** What the client sent, kept so that a later update recomputes from the right inputs. */
-  providedUsageDetails: Record<string, number>;
-  providedCostDetails: Record<string, number>;
-  totalCost: number | null;
-  /** Price table entry that produced calculated costs, and its unit prices (USD per unit). */
-  modelId: string | null;
-  inputPrice: number | null;
-  outputPrice: number | null;
-  totalPrice: number | null;
-  unit: string | null;
-  /** True while the observation exists only through an update event (no create seen yet). */
-  implicit: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface ScoreRecord {
-  projectId: number;
-  id: string;
-  traceId: string | null;
-  observationId: string | null;
-  sessionId: string | null;
-  datasetRunId: string | null;
-  name: string;
-  /** Numeric value (NUMERIC, BOOLEAN 0/1, CATEGORICAL mapped value or 0); null for TEXT. */
-  value: number | null;
-  stringValue: string | null;
-  dataType: ScoreDataType;
-  source: ScoreSource;
-  comment: string | null;
-  metadata: unknown;
-  configId: string | null;
-  queueId: string | null;
-  environment: string;
-  timestamp: Date;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** A model price row (`schema/model-price.table.ts`, docs/analytics.md § Cost). */
+export type ModelPriceRecord = RecordOf<typeof MODEL_PRICE_TABLE>;
 
 /** A trace of the list endpoint with its aggregates (`TraceWithDetails`). */
 export interface TraceSummary {
@@ -205,18 +117,4 @@ export interface DailyMetricsDay {
   countObservations: number;
   totalCost: number;
   usage: ModelUsage[];
-}
-
-/** A model price row (docs/analytics.md § Cost). Prices are USD per unit of a usage type. */
-export interface ModelPriceRecord {
-  id: string;
-  /** null: applies to every project. */
-  projectId: number | null;
-  modelName: string;
-  /** Regular expression matched against the observation's model; `(?i)` prefix = ignore case. */
-  matchPattern: string;
-  /** Applies to observations starting at or after it; null: always. */
-  startDate: Date | null;
-  unit: string;
-  prices: Record<string, number>;
 }

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AnalyticsStore } from './analytics-store.js';
-import { PostgresAnalyticsStore } from './postgres-analytics.store.js';
+import { PostgresAnalyticsStore } from './postgres/postgres-analytics.store.js';
 
 /**
  * Binds {@link AnalyticsStore} to its PostgreSQL implementation. A ClickHouse implementation

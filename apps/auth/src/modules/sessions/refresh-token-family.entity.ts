@@ -32,7 +32,7 @@ export class RefreshTokenFamily {
   rotatedAt!: Date | null;
 
   /**
-   * The session answered to the last rotation, sealed with `SecretBox` (AES-256-GCM), replayed
+   * The session answered to the last rotation, sealed with `AesGcmEnvelope` (AES-256-GCM), replayed
    * to a caller presenting the previous token within the grace window; cleared afterwards.
    */
   @Column('text', { nullable: true })

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { SecretBox } from '@wp/security';
+import { AesGcmEnvelope } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { RefreshHints } from './refresh-hints.js';
 import { toSessionResource, type SessionResource } from './session.serializer.js';
@@ -36,7 +36,7 @@ export class RefreshService {
     private readonly sessions: SessionsRepository,
     private readonly lifecycle: SessionsService,
     private readonly tokens: TokenService,
-    private readonly box: SecretBox,
+    private readonly box: AesGcmEnvelope,
     private readonly hints: RefreshHints,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { SecretBox } from '@wp/security';
+import { AesGcmEnvelope } from '@wp/security';
 import type { EntityManager } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { hashRecoveryCode, normalizeRecoveryCode } from './recovery-codes.js';
@@ -38,7 +38,7 @@ export function proofOf(body: { code?: string; recovery_code?: string }): Second
 export class SecondFactorVerifier {
   constructor(
     private readonly repository: TwoFactorRepository,
-    private readonly box: SecretBox,
+    private readonly box: AesGcmEnvelope,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SecretBox } from '@wp/security';
+import { AesGcmEnvelope } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { MfaChallenges } from './mfa-challenges.js';
 import { MfaChallengesRepository } from './mfa-challenges.repository.js';
@@ -20,9 +20,9 @@ import { TwoFactorRepository } from './two-factor.repository.js';
     SecondFactorVerifier,
     TwoFactorState,
     {
-      provide: SecretBox,
+      provide: AesGcmEnvelope,
       inject: [AUTH_CONFIG],
-      useFactory: (config: AuthConfig) => SecretBox.fromConfig(config.SECRETS_ENCRYPTION_KEY),
+      useFactory: (config: AuthConfig) => AesGcmEnvelope.fromConfig(config.SECRETS_ENCRYPTION_KEY),
     },
   ],
   exports: [
@@ -31,7 +31,7 @@ import { TwoFactorRepository } from './two-factor.repository.js';
     MfaChallenges,
     SecondFactorVerifier,
     TwoFactorState,
-    SecretBox,
+    AesGcmEnvelope,
   ],
 })
 export class TwoFactorCoreModule {}

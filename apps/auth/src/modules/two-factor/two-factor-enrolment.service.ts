@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { RequestMeta } from '@wp/http';
-import { SecretBox, type Principal } from '@wp/security';
+import { AesGcmEnvelope, type Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { AuthAudit } from '../audit/auth-audit.js';
@@ -36,7 +36,7 @@ export class TwoFactorEnrolmentService {
     private readonly repository: TwoFactorRepository,
     private readonly account: TwoFactorAccount,
     private readonly state: TwoFactorState,
-    private readonly box: SecretBox,
+    private readonly box: AesGcmEnvelope,
     private readonly audit: AuthAudit,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}

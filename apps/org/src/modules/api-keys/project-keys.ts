@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Outbox } from '@wp/messaging';
-import { SecretBox } from '@wp/security';
+import { AesGcmEnvelope } from '@wp/security';
 import type { EntityManager } from 'typeorm';
 import { ProjectsRepository } from '../projects/projects.repository.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
@@ -16,7 +16,7 @@ export interface NewKeyPair {
 /**
  * Project key pairs (ARCHITECTURE § 4 "Project key pair"): `pk_` + 32 hex characters (128
  * random bits) and `sk_` + 64 hex characters (256 bits). The secret is sealed with the
- * service's `SecretBox` (AES-256-GCM, key version stored) and its SHA-256 kept for
+ * service's `AesGcmEnvelope` (AES-256-GCM, key version stored) and its SHA-256 kept for
  * `org.project.keys.changed`, which carries the project's full current set after every change
  * so analytics can replace what it holds.
  */
@@ -25,7 +25,7 @@ export class ProjectKeys {
   constructor(
     private readonly keys: ApiKeysRepository,
     private readonly projects: ProjectsRepository,
-    private readonly box: SecretBox,
+    private readonly box: AesGcmEnvelope,
     private readonly outbox: Outbox,
   ) {}
 
@@ -44,7 +44,7 @@ export class ProjectKeys {
         note: input.note,
         publicKey: `pk_${randomBytes(16).toString('hex')}`,
         encryptedSecretKey,
-        secretKeyVersion: SecretBox.versionOf(encryptedSecretKey),
+        secretKeyVersion: AesGcmEnvelope.versionOf(encryptedSecretKey),
         secretKeySha256: createHash('sha256').update(secretKey, 'utf8').digest('hex'),
         expiresAt: input.expiresAt,
         createdBy: input.createdBy,

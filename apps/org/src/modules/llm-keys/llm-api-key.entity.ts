@@ -12,7 +12,7 @@ import { Project } from '../projects/project.entity.js';
 
 /**
  * An LLM provider key of a project (contract § "LLM API key"; ARCHITECTURE § 4 "LLM API keys"):
- * the provider's secret sealed with `SecretBox` (key version stored), and only its masked form
+ * the provider's secret sealed with `AesGcmEnvelope` (key version stored), and only its masked form
  * (`sk-…abcd`) ever leaves the service.
  */
 @Entity('llm_api_key')

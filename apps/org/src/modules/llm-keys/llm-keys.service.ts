@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { SecretBox, type Principal } from '@wp/security';
+import { AesGcmEnvelope, type Principal } from '@wp/security';
 import { DataSource } from 'typeorm';
 import { AccessService } from '../access/access.service.js';
 import { credentialAudit } from '../audit/audit-events.js';
@@ -20,7 +20,7 @@ export interface NewLlmApiKey {
 
 /**
  * LLM provider keys of a project (contract § Projects `llm_api_keys`; ARCHITECTURE § 4 "LLM API
- * keys"): sealed with the service's `SecretBox`, only ever returned masked. Changes need
+ * keys"): sealed with the service's `AesGcmEnvelope`, only ever returned masked. Changes need
  * `project.manageKeys`; listing across the organization needs `organization.viewKeys`.
  */
 @Injectable()
@@ -30,7 +30,7 @@ export class LlmKeysService {
     private readonly access: AccessService,
     private readonly keys: LlmKeysRepository,
     private readonly projects: ProjectsRepository,
-    private readonly box: SecretBox,
+    private readonly box: AesGcmEnvelope,
     private readonly audit: AuditTrail,
   ) {}
 
@@ -53,7 +53,7 @@ export class LlmKeysService {
           organizationId,
           provider: input.provider,
           encryptedSecretKey,
-          secretKeyVersion: SecretBox.versionOf(encryptedSecretKey),
+          secretKeyVersion: AesGcmEnvelope.versionOf(encryptedSecretKey),
           maskedSecretKey: maskSecret(input.secretKey),
           customModels: input.customModels ?? [],
           withDefaultModels: input.withDefaultModels ?? true,

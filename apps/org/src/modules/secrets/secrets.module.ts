@@ -1,9 +1,9 @@
 import { Global, Module } from '@nestjs/common';
-import { SecretBox } from '@wp/security';
+import { AesGcmEnvelope } from '@wp/security';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
 
 /**
- * The service's `SecretBox` (AES-256-GCM, ARCHITECTURE § 4), from `SECRETS_ENCRYPTION_KEY`:
+ * The service's `AesGcmEnvelope` (AES-256-GCM, ARCHITECTURE § 4), from `SECRETS_ENCRYPTION_KEY`:
  * seals project secret keys and LLM provider keys at rest with the key version stored, so the
  * master key can rotate (`v2:<new>,v1:<old>`).
  */
@@ -11,11 +11,11 @@ import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
 @Module({
   providers: [
     {
-      provide: SecretBox,
+      provide: AesGcmEnvelope,
       inject: [ORG_CONFIG],
-      useFactory: (config: OrgConfig) => SecretBox.fromConfig(config.SECRETS_ENCRYPTION_KEY),
+      useFactory: (config: OrgConfig) => AesGcmEnvelope.fromConfig(config.SECRETS_ENCRYPTION_KEY),
     },
   ],
-  exports: [SecretBox],
+  exports: [AesGcmEnvelope],
 })
 export class SecretsModule {}

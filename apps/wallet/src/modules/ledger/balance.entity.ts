@@ -8,7 +8,7 @@ import { Wallet } from '../wallets/wallet.entity.js';
  * always equals the sum of the wallet's postings in the asset. Neither may go below zero: the
  * CHECK constraints hold even against a bug in the code that writes them.
  *
- * Only the ledger functions (migration `LedgerFunctions`) change these rows. The issuance
+ * Only the ledger functions (`ledger/sql/*.sql`) change these rows. The issuance
  * account has no row: it may go negative and would be a single hot row for every credit.
  */
 @Entity('balance')

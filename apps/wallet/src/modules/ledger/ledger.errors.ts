@@ -55,7 +55,7 @@ export interface MovementPointers {
 export const LEDGER_OUTCOME_CODES = ['WL001', 'WL002', 'WL003', 'WL004', 'WL005', 'WL006', 'WL009'];
 
 /**
- * The SQLSTATE codes the ledger functions raise (migration `LedgerFunctions`) as domain errors;
+ * The SQLSTATE codes the ledger functions raise (`ledger/sql/*.sql`) as domain errors;
  * anything else is returned as is (a server error). CHECK violations on `balance` (the
  * last line of defence, never expected) are reported as insufficient funds.
  */

@@ -5,7 +5,7 @@ import { Amount } from '../../common/amount.js';
 import type { JournalEntryType } from './journal-entry.entity.js';
 import { ledgerErrorFromDatabase, type MovementPointers } from './ledger.errors.js';
 
-/** One money movement as the ledger function takes it (see migration `LedgerFunctions`). */
+/** One money movement as the ledger function takes it (`ledger/sql/wallet_move.sql`). */
 export interface MoveCommand {
   type: JournalEntryType;
   /** Source wallet; null: the issuance account pays (credit). */

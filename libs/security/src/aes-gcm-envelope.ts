@@ -1,13 +1,16 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 /**
- * Envelope encryption of secrets at rest (ARCHITECTURE § 4): AES-256-GCM with a random 96-bit IV
- * and the key version stored with the ciphertext, so the master key can rotate: new writes use
- * the current key, old rows still decrypt with their version's key.
+ * Authenticated encryption of secrets at rest with AES-256-GCM (NIST SP 800-38D, through Node's
+ * `crypto` `aes-256-gcm`): a random 96-bit IV per value, a 128-bit authentication tag, and the
+ * key version stored with the ciphertext, so the master key (`SECRETS_ENCRYPTION_KEY`) can
+ * rotate: new writes use the current key, older values still decrypt with their version's key.
+ * (Not NaCl's `secretbox`, which is XSalsa20-Poly1305.)
  *
- * Format: `v<version>.<iv>.<tag>.<ciphertext>` (base64url parts).
+ * Format: `v<version>.<iv>.<tag>.<ciphertext>` (base64url parts), as docs/org.md § Key pairs and
+ * LLM keys describes.
  */
-export class SecretBox {
+export class AesGcmEnvelope {
   private readonly keys = new Map<number, Buffer>();
 
   /**
@@ -26,7 +29,7 @@ export class SecretBox {
   }
 
   /** Parses `SECRETS_ENCRYPTION_KEY` (`base64` or `v2:base64,v1:base64`; first is current). */
-  static fromConfig(value: string): SecretBox {
+  static fromConfig(value: string): AesGcmEnvelope {
     const keys: Record<number, Buffer> = {};
     let current: number | undefined;
     for (const part of value
@@ -38,9 +41,10 @@ export class SecretBox {
       keys[version] = Buffer.from(match ? match[2] : part, 'base64');
       current ??= version;
     }
-    return new SecretBox(keys, current ?? 1);
+    return new AesGcmEnvelope(keys, current ?? 1);
   }
 
+  /** Seals `plaintext` (UTF-8) with the current key; returns the format above. */
   encrypt(plaintext: string): string {
     const key = this.keys.get(this.currentVersion)!;
     const iv = randomBytes(12);
@@ -51,7 +55,10 @@ export class SecretBox {
       .join('.');
   }
 
-  /** @throws when the version is unknown or the ciphertext was tampered with. */
+  /**
+   * The plaintext of a sealed value.
+   * @throws when the version is unknown or the ciphertext was tampered with (GCM tag mismatch).
+   */
   decrypt(sealed: string): string {
     const [v, iv, tag, ciphertext] = sealed.split('.');
     const key = this.keys.get(Number(v?.slice(1)));

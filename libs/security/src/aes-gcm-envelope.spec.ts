@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { SecretBox } from './secret-box.js';
+import { AesGcmEnvelope } from './aes-gcm-envelope.js';
 
-describe('SecretBox (AES-256-GCM envelope with key versions)', () => {
+describe('AesGcmEnvelope (AES-256-GCM envelope with key versions)', () => {
   const k1 = randomBytes(32);
   const k2 = randomBytes(32);
 
   it('round-trips and never stores the plaintext', () => {
-    const box = new SecretBox({ 1: k1 }, 1);
+    const box = new AesGcmEnvelope({ 1: k1 }, 1);
     const sealed = box.encrypt('sk_live_secret');
     expect(sealed).not.toContain('sk_live_secret');
     expect(sealed.startsWith('v1.')).toBe(true);
@@ -14,25 +14,27 @@ describe('SecretBox (AES-256-GCM envelope with key versions)', () => {
   });
 
   it('uses a fresh IV per encryption', () => {
-    const box = new SecretBox({ 1: k1 }, 1);
+    const box = new AesGcmEnvelope({ 1: k1 }, 1);
     expect(box.encrypt('same')).not.toBe(box.encrypt('same'));
   });
 
   it('decrypts old versions after the master key rotates', () => {
-    const old = new SecretBox({ 1: k1 }, 1).encrypt('before rotation');
-    const rotated = SecretBox.fromConfig(`v2:${k2.toString('base64')},v1:${k1.toString('base64')}`);
+    const old = new AesGcmEnvelope({ 1: k1 }, 1).encrypt('before rotation');
+    const rotated = AesGcmEnvelope.fromConfig(
+      `v2:${k2.toString('base64')},v1:${k1.toString('base64')}`,
+    );
     expect(rotated.decrypt(old)).toBe('before rotation');
-    expect(SecretBox.versionOf(rotated.encrypt('after'))).toBe(2);
+    expect(AesGcmEnvelope.versionOf(rotated.encrypt('after'))).toBe(2);
   });
 
   it('refuses tampered ciphertext', () => {
-    const box = new SecretBox({ 1: k1 }, 1);
+    const box = new AesGcmEnvelope({ 1: k1 }, 1);
     const sealed = box.encrypt('x');
     const tampered = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BB' : 'AA');
     expect(() => box.decrypt(tampered)).toThrow();
   });
 
   it('rejects keys that are not 32 bytes', () => {
-    expect(() => new SecretBox({ 1: randomBytes(16) }, 1)).toThrow('32 bytes');
+    expect(() => new AesGcmEnvelope({ 1: randomBytes(16) }, 1)).toThrow('32 bytes');
   });
 });

@@ -1,0 +1,20 @@
+-- Frozen copy of the ledger SQL as the migrations up to 1795700000000 left it, verbatim, so that
+-- LedgerSqlFiles1795800000000.down() restores it exactly. Never edit: the current definition is
+-- modules/ledger/sql/ledger_append_only.sql.
+      CREATE OR REPLACE FUNCTION ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $fn$
+      BEGIN
+        RAISE EXCEPTION '% is append-only', TG_TABLE_NAME USING ERRCODE = 'WL901';
+      END
+      $fn$;
+
+CREATE OR REPLACE TRIGGER posting_append_only BEFORE UPDATE OR DELETE ON posting
+FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
+
+CREATE OR REPLACE TRIGGER posting_no_truncate BEFORE TRUNCATE ON posting
+FOR EACH STATEMENT EXECUTE FUNCTION ledger_append_only();
+
+CREATE OR REPLACE TRIGGER journal_entry_append_only BEFORE UPDATE OR DELETE ON journal_entry
+FOR EACH ROW EXECUTE FUNCTION ledger_append_only();
+
+CREATE OR REPLACE TRIGGER journal_entry_no_truncate BEFORE TRUNCATE ON journal_entry
+FOR EACH STATEMENT EXECUTE FUNCTION ledger_append_only();
