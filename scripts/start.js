@@ -73,6 +73,26 @@ async function startEmbedded() {
   for (const s of SERVICES) env[`${s.toUpperCase()}_DATABASE_URL`] = postgres.url(`wp_${s}`);
 }
 
+/** Waits (up to 20 s) for the apps' ports to be free: apps of a killed runner are closing. */
+async function waitPortsFree(apps) {
+  const net = require('node:net');
+  const taken = (p) =>
+    new Promise((done) => {
+      const socket = net.connect({ host: '127.0.0.1', port: p });
+      socket.once('connect', () => (socket.destroy(), done(true)));
+      socket.once('error', () => done(false));
+    });
+  const deadline = Date.now() + 20_000;
+  for (const app of apps) {
+    let logged = false;
+    while ((await taken(port(app))) && Date.now() < deadline) {
+      if (!logged) log(`waiting for port ${port(app)} (${app}) to be free`);
+      logged = true;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
 async function waitLive(apps) {
   const deadline = Date.now() + 90_000;
   for (const app of apps) {
@@ -145,6 +165,7 @@ async function main() {
   }
   supervisor = new Supervisor({ env, log });
   const services = ['auth', 'org', 'wallet', 'analytics'];
+  await waitPortsFree([...services, 'gateway']);
   for (const app of services) startApp(app);
   // The gateway opens the doors once every service has subscribed to the events it consumes.
   await waitLive(services);
