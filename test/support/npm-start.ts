@@ -142,7 +142,7 @@ export class NpmStart {
 /** An HTTP answer as curl saw it. */
 export interface CurlAnswer {
   status: number;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
 }
 
 /** One request with curl from inside the namespace, as README § Quick start walks it. */
