@@ -151,9 +151,9 @@ async function measure(
 ): Promise<Figures> {
   const pool = new Pool(platform.gateway, { connections: options.clients * 2 });
   const key = platform.env.keys.apiKey;
-  const call = async (method: string, path: string, body?: unknown, extra = {}) => {
+  const call = async (method: 'GET' | 'POST', path: string, body?: unknown, extra = {}) => {
     const res = await pool.request({
-      method: method as 'GET',
+      method,
       path: `/v1/api${path}`,
       headers: { 'api-key': key, 'content-type': 'application/json', ...extra },
       body: body === undefined ? undefined : JSON.stringify(body),
