@@ -7,8 +7,8 @@ type RpcReply = { ok: true; result: unknown } | { ok: false; error: string };
 
 /**
  * Request/reply for questions that need an authoritative answer from another service
- * (ARCHITECTURE § 4 "Consistency"), over the mode's {@link RpcTransport}. Requests and responses
- * are validated against the contracts catalog. A missing or slow responder is a 503
+ * (docs/architecture.md § Data ownership and events), over the mode's {@link RpcTransport}.
+ * Requests and responses are validated against the contracts catalog. A missing or slow responder is a 503
  * `UPSTREAM_UNAVAILABLE`, never a guess.
  */
 @Injectable()

@@ -11,10 +11,11 @@ export function hashApiKey(key: string): string {
 }
 
 /**
- * Resolves an `Api-Key` to its client application (ARCHITECTURE § 3). Auth maintains the
- * registry (an {@link ApiKeyStore}: Redis or the platform database); every service reads it, with a 5-second positive cache so the hot path rarely leaves the
- * process. Unknown keys are never cached, so a new key works everywhere at once; a revoked key
- * stops working within 5 seconds.
+ * Resolves an `Api-Key` to its client application (docs/architecture.md § Identity and access).
+ * Auth maintains the registry (an {@link ApiKeyStore}: Redis, or the platform database in
+ * embedded mode); every service reads it, with a 5-second positive cache so the hot path rarely
+ * leaves the process. Unknown keys are never cached, so a new key works everywhere at once; a
+ * revoked key stops working within 5 seconds.
  */
 @Injectable()
 export class ApiKeyRegistry {

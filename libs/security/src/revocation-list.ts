@@ -19,16 +19,16 @@ const MAX_CACHED = 50_000;
 /**
  * The access token deny-list (ARCHITECTURE § 3 "Revocation"): a revoked token id (`jti`) or
  * session (`sid`, a refresh token family) is kept in the {@link RevocationStore} (Redis, or the
- * platform database in embedded mode) until the token would have expired anyway. Every service checks it on every authenticated request, so a logout takes effect
- * everywhere.
+ * platform database in embedded mode) until the token would have expired anyway. Every service
+ * checks it on every authenticated request, so a logout takes effect everywhere.
  *
  * "Not revoked" answers are remembered per token, because every revocation is also announced
  * on the store's announcement channel and each process forgets the answers it concerns (or all,
  * for a session) as it arrives: in practice a revoked token is refused at once everywhere. The
  * bound when announcements stop arriving (a dead connection): each process publishes a
  * heartbeat to itself every 200 ms; the store delivers a channel's messages in the order they
- * were sent (Redis pub/sub; PostgreSQL `NOTIFY` in commit order), so once its own heartbeat sent at `t` is back, every revocation made before `t` has
- * been seen. Remembered answers are used only while such a `t` is less than
+ * were sent (Redis pub/sub; PostgreSQL `NOTIFY` in commit order), so once its own heartbeat
+ * sent at `t` is back, every revocation made before `t` has been seen. Remembered answers are used only while such a `t` is less than
  * `revocationCacheMs` (default 1000 ms) old — a revoked token is refused within that bound
  * whatever happens to the subscription — and when heartbeats come back after such a gap,
  * everything remembered is forgotten (announcements may have been lost in it). Answers are

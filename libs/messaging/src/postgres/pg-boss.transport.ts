@@ -29,9 +29,9 @@ const BATCH = 32;
  * platform database: a queue per durable consumer (`<service>.<name>`) subscribed to its subject,
  * `publish` copies an event into every subscribed queue in one statement each, with the event id
  * as job id (a second publish of the same event is ignored while the first is kept). Workers are
- * woken by pg-boss's `NOTIFY` and poll every second (retries, missed wake-ups); a delivery is completed only after
- * the handler (and so the consumer's transaction) succeeded, else retried with back-off. A
- * consumer that is down finds its queue filled when it comes back.
+ * woken by pg-boss's `NOTIFY` and poll every second (retries, missed wake-ups); a delivery is
+ * completed only after the handler (and so the consumer's transaction) succeeded, else retried
+ * with back-off. A consumer that is down finds its queue filled when it comes back.
  */
 @Injectable()
 export class PgBossTransport extends EventTransport {

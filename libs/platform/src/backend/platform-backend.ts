@@ -14,7 +14,10 @@ export type BackendConfig = Pick<
 
 /** What a process stands on besides its own database, for one mode. */
 export interface PlatformBackend {
-  /** Global module providing `ApiKeyStore`, `RevocationStore`, `RateLimiterFactory`, `EDGE_RATE_LIMIT_STORE`. */
+  /**
+   * Global module providing `ApiKeyStore`, `RevocationStore`, `RateLimiterFactory` and
+   * `EDGE_RATE_LIMIT_STORE`.
+   */
   stores: DynamicModule;
   /** Module providing `EventTransport` and `RpcTransport`, for `MessagingModule`. */
   transports: () => DynamicModule;
