@@ -174,7 +174,15 @@ async function measure(
       if (!wallet) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const admin = { ...auth, 'admin-access': platform.env.keys.adminAccessToken };
-    await call('POST', `/wallets/${wallet}/credits`, { credit: { amount: 1e6 } }, admin);
+    const credited = await call(
+      'POST',
+      `/wallets/${wallet}/credits`,
+      { credit: { amount: 1e6, description: 'bench' } },
+      admin,
+    );
+    if (credited.status !== 201) {
+      throw new Error(`credit answered ${credited.status}: ${JSON.stringify(credited.body)}`);
+    }
     accounts.push({ token, wallet });
   }
   const pick = () => accounts[Math.floor(Math.random() * accounts.length)];
@@ -202,6 +210,7 @@ async function measure(
           from_asset: 'CREDITS',
           to_asset: 'CREDITS',
           amount: 0.01,
+          description: 'bench',
         },
       }),
     };
@@ -216,7 +225,8 @@ async function measure(
     figures.transfers.push(moves.rate);
     figures.errors += info.errors + moves.errors;
     process.stderr.write(
-      `  ${platform.mode} run ${run}: token/info ${info.rate.toFixed(0)}/s, transfers ${moves.rate.toFixed(0)}/s\n`,
+      `  ${platform.mode} run ${run}: token/info ${info.rate.toFixed(0)}/s, transfers ${moves.rate.toFixed(0)}/s` +
+        `${info.errors + moves.errors ? `; failures ${JSON.stringify({ ...info.failures, ...moves.failures })}` : ''}\n`,
     );
   }
   await pool.close();

@@ -144,6 +144,7 @@ class EmbeddedPostgres {
     this.bin = (name) => path.join(pkg, 'native', 'bin', name);
     this.user = serverUser(this.log);
     fs.mkdirSync(this.dataDir, { recursive: true });
+    if (this.user && !this.reachable(this.bin('postgres'), '-x')) this.copyBinaries(pkg);
     this.password = this.readOrCreatePassword();
     if (!fs.existsSync(path.join(this.pgdata, 'PG_VERSION'))) await this.initdb();
     await this.stopLeftover();
@@ -194,14 +195,37 @@ class EmbeddedPostgres {
     }
   }
 
+  /** As root: whether the postgres OS user can `test <flag> <file>`. */
+  reachable(file, flag) {
+    return spawnSync('test', [flag, file], this.spawnOptions()).status === 0;
+  }
+
+  /**
+   * As root, when the checkout is where the postgres OS user cannot go (e.g. under /root): a
+   * copy of the binaries in `<DATA_DIR>/postgres-bin`, made once per package version.
+   */
+  copyBinaries(pkg) {
+    const target = path.join(this.dataDir, 'postgres-bin');
+    const version = JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).version;
+    const marker = path.join(target, 'VERSION');
+    if (!fs.existsSync(marker) || fs.readFileSync(marker, 'utf8') !== version) {
+      this.log(
+        `copying the PostgreSQL binaries to ${target} (the postgres OS user cannot reach ${pkg})`,
+      );
+      fs.rmSync(target, { recursive: true, force: true });
+      fs.cpSync(path.join(pkg, 'native'), target, { recursive: true, verbatimSymlinks: true });
+      fs.writeFileSync(marker, version);
+    }
+    this.bin = (name) => path.join(target, 'bin', name);
+  }
+
   /** As root: the postgres user must reach the binaries and the data directory. */
   checkReachable() {
     for (const [what, p, test] of [
       ['the PostgreSQL binaries', this.bin('postgres'), '-x'],
       ['DATA_DIR', this.pgdata, '-w'],
     ]) {
-      const r = spawnSync('test', [test, p], this.spawnOptions());
-      if (r.status !== 0) {
+      if (!this.reachable(p, test)) {
         throw new Error(
           `${what} (${p}) cannot be reached by the postgres OS user, which runs PostgreSQL when ` +
             `npm start runs as root: make every parent directory searchable (chmod o+x) or ` +
