@@ -270,7 +270,9 @@ class EmbeddedPostgres {
         '-c',
         'max_connections=200',
       ],
-      this.spawnOptions({ stdio: ['ignore', out, out] }),
+      // Its own process group: a Ctrl-C in the terminal reaches the runner, which stops the apps
+      // first and PostgreSQL last, not everything at once.
+      this.spawnOptions({ stdio: ['ignore', out, out], detached: true }),
     );
     fs.closeSync(out);
     this.child = child;

@@ -195,4 +195,5 @@ function fail(error) {
 
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
+process.on('SIGHUP', () => void stop(0));
 main().catch(fail);

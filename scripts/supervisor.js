@@ -45,6 +45,7 @@ class Supervisor {
     const child = spawn(process.execPath, ['--enable-source-maps', script], {
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      detached: true, // its own process group: Ctrl-C reaches the runner, which stops it in order
     });
     const prefix = `[${name}]`.padEnd(12);
     forward(child.stdout, process.stdout, prefix);
