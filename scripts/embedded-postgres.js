@@ -300,6 +300,7 @@ class EmbeddedPostgres {
       const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-8).join('\n');
       throw new Error(`PostgreSQL did not start (${exited ?? 'timeout'}); ${logFile}:\n${tail}`);
     }
+    fs.writeFileSync(path.join(this.dataDir, 'postgres.port'), String(this.port));
   }
 
   /** Fast shutdown (SIGINT): open transactions roll back, committed ones are on disk. */
@@ -315,4 +316,28 @@ class EmbeddedPostgres {
   }
 }
 
-module.exports = { EmbeddedPostgres, POSTGRES_MAJOR, freePort };
+/**
+ * The embedded server of `dataDir` for a one-off command (`npm run cli`): the one a running
+ * `npm start` owns (its lock `runner.pid` is alive), else one started for the command.
+ * @returns `url(database)` and `close()` (stops the server only if it was started here)
+ */
+async function openEmbedded(dataDir, log) {
+  const dir = path.resolve(dataDir);
+  const read = (name) => fs.readFileSync(path.join(dir, name), 'utf8').trim();
+  try {
+    if (alive(Number(read('runner.pid')))) {
+      const [port, password] = [read('postgres.port'), read('postgres.password')];
+      return {
+        url: (database) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`,
+        close: async () => undefined,
+      };
+    }
+  } catch {
+    // no runner: start the server for this command
+  }
+  const server = new EmbeddedPostgres({ dataDir: dir, log });
+  await server.start();
+  return { url: (database) => server.url(database), close: () => server.stop() };
+}
+
+module.exports = { EmbeddedPostgres, POSTGRES_MAJOR, freePort, openEmbedded };
