@@ -1,5 +1,7 @@
 // `npm test`: every project's unit (src/**/*.spec.ts) and e2e (test/**/*.e2e-spec.ts) tests,
-// plus the cross-service tests in test/. Real PostgreSQL, Redis and NATS must answer.
+// plus the cross-service tests in test/e2e, run twice: in services mode (`platform`) and in
+// embedded mode (`platform-embedded`, docs/architecture.md § Two modes), and `npm start` itself
+// in embedded mode (`embedded`, test/embedded). Real PostgreSQL, Redis and NATS must answer.
 const preset = require('./jest.preset.js');
 
 const project = (name, dir) => ({
@@ -23,7 +25,16 @@ for (const kind of ['libs', 'apps']) {
 if (existsSync(`${__dirname}/test`)) {
   projects.push({
     ...project('platform', `${__dirname}/test`),
-    testMatch: ['<rootDir>/**/*.e2e-spec.ts'],
+    testMatch: ['<rootDir>/e2e/**/*.e2e-spec.ts'],
+  });
+  projects.push({
+    ...project('platform-embedded', `${__dirname}/test`),
+    testMatch: ['<rootDir>/e2e/**/*.e2e-spec.ts'],
+    setupFiles: ['<rootDir>/support/embedded-mode.js'],
+  });
+  projects.push({
+    ...project('embedded', `${__dirname}/test`),
+    testMatch: ['<rootDir>/embedded/**/*.e2e-spec.ts'],
   });
 }
 

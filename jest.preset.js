@@ -11,7 +11,7 @@ const libMap = Object.fromEntries(
 module.exports = {
   testEnvironment: 'node',
   transform: {
-    '^.+\\.ts$': [
+    '^.+\\.(ts|js)$': [
       '@swc/jest',
       {
         jsc: {
@@ -23,6 +23,11 @@ module.exports = {
       },
     ],
   },
+  // ESM-only packages (pg-boss and its dependencies) are compiled to CommonJS like our sources:
+  // jest's own require(esm) needs --experimental-vm-modules.
+  transformIgnorePatterns: [
+    '/node_modules/(?!(pg-boss|serialize-error|non-error|rrule-temporal)/)',
+  ],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', ...libMap },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],

@@ -1,6 +1,6 @@
-// A development mail catcher for `npm start`: when nothing listens on the default SMTP_URL
-// (smtp://127.0.0.1:1025), this accepts the platform's mails and prints them (activation
-// codes, reset links, invitations) to the console. Not for production: it keeps nothing.
+// A development mail catcher for `npm start`: when SMTP_URL is not set, this accepts the
+// platform's mails on a free loopback port and prints them (activation codes, reset links,
+// invitations) to the console. Not for production: it keeps nothing.
 'use strict';
 const net = require('node:net');
 
@@ -12,9 +12,12 @@ function portFree(port) {
   });
 }
 
-/** Starts the catcher on 127.0.0.1:port when the port is free; returns a stop function or null. */
+/**
+ * Starts the catcher on 127.0.0.1:port (0: any free port) when the port is free.
+ * @returns `{ port, stop }`, or null (port taken, or smtp-server not installed)
+ */
 async function startMailCatcher(port, write) {
-  if (!(await portFree(port))) return null;
+  if (port !== 0 && !(await portFree(port))) return null;
   let SMTPServer;
   try {
     ({ SMTPServer } = require('smtp-server'));
@@ -44,7 +47,10 @@ async function startMailCatcher(port, write) {
   await new Promise((resolve, reject) =>
     server.listen(port, '127.0.0.1', resolve).once('error', reject),
   );
-  return () => new Promise((resolve) => server.close(resolve));
+  return {
+    port: server.server.address().port,
+    stop: () => new Promise((resolve) => server.close(resolve)),
+  };
 }
 
 module.exports = { startMailCatcher };

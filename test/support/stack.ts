@@ -42,8 +42,10 @@ const SERVICES: Record<ServiceName, ServiceSpec> = {
 
 /**
  * The whole platform in one process for cross-service tests: every service on its own
- * loopback port with its own fresh database, one shared NATS namespace and Redis prefix, and
- * the gateway in front. Services can be stopped and started again (same database and port).
+ * loopback port with its own fresh database, and the gateway in front. In services mode they
+ * share one NATS namespace and Redis prefix; in embedded mode (`TEST_PLATFORM_MODE=embedded`, the
+ * `platform-embedded` jest project) one platform database instead, and Redis and NATS are
+ * unreachable. Services can be stopped and started again (same database and port).
  */
 export class PlatformStack {
   readonly apps = new Map<ServiceName | 'gateway', NestFastifyApplication>();
@@ -57,6 +59,7 @@ export class PlatformStack {
       new TestEnvironment({ AUTH_EMAIL_ACTIVATION_REQUIRED: 'false', ...overrides }),
     );
     try {
+      await stack.env.preparePlatform();
       for (const name of Object.keys(SERVICES) as ServiceName[]) {
         await stack.env.prepareDatabase(name, SERVICES[name].dataSource);
       }

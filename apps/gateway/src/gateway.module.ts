@@ -1,7 +1,7 @@
 import { Module, type DynamicModule, type OnModuleInit, Inject } from '@nestjs/common';
 import { AppConfigModule } from '@wp/config';
 import { ObservabilityModule, ReadinessRegistry } from '@wp/observability';
-import { RedisModule } from '@wp/persistence';
+import { platformBackend } from '@wp/platform';
 import { ApiKeyRegistry } from '@wp/security';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config.js';
 import { proxyRoutes, upstreamUrl } from './proxy/routes.js';
@@ -9,7 +9,8 @@ import { proxyRoutes, upstreamUrl } from './proxy/routes.js';
 /**
  * The gateway: one public origin for every service (ARCHITECTURE § 1). Its Nest part serves
  * health and metrics; the proxying itself is Fastify plugins installed by `installProxy`.
- * Readiness: Redis answers and every upstream's `/health/live` answers.
+ * Readiness: the mode's store (Redis, or the platform database in embedded mode) answers and
+ * every upstream's `/health/live` answers. The mode's stores come from `platformBackend`.
  */
 @Module({})
 export class GatewayModule implements OnModuleInit {
@@ -24,7 +25,7 @@ export class GatewayModule implements OnModuleInit {
       imports: [
         AppConfigModule.forRoot(GATEWAY_CONFIG, config),
         ObservabilityModule.forRoot({ service: 'gateway', level: config.LOG_LEVEL }),
-        RedisModule.forRoot({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }),
+        platformBackend(config, 'gateway').stores,
       ],
       providers: [ApiKeyRegistry],
     };

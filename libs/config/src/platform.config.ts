@@ -9,6 +9,9 @@ import { env } from './fields.js';
  *   subject `org.organization.created` into `t1.org.organization.created` and stream `ORG` into
  *   `t1_ORG`, so test runs never collide.
  * - `JWT_PUBLIC_KEY`: PEM (P-256) that verifies access tokens issued by auth.
+ * - `PLATFORM_MODE`: `services` (Redis and NATS, as deployed) or `embedded` (what Redis and NATS
+ *   do lives in the PostgreSQL database `PLATFORM_DATABASE_URL`; docs/architecture.md § Two modes).
+ *   In embedded mode `REDIS_*` and `NATS_URL` are not used.
  */
 export const platformSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -23,12 +26,20 @@ export const platformSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]*$/, 'expected letters, digits, _ or -')
     .default(''),
+  PLATFORM_MODE: z
+    .enum(['services', 'embedded'], { message: 'expected services or embedded' })
+    .default('services'),
+  PLATFORM_DATABASE_URL: env.url('postgres://postgres@127.0.0.1:5432/wp_platform', [
+    'postgres',
+    'postgresql',
+  ]),
   JWT_PUBLIC_KEY: env.pem('public key (run `npm start` once to generate development keys)'),
   JWT_ISSUER: env.string('workspace-platform'),
   HTTP_BODY_LIMIT_BYTES: env.int(1_048_576, 1024),
   TRUST_PROXY: env.bool(true),
 });
 export type PlatformConfig = z.infer<typeof platformSchema>;
+export type PlatformMode = PlatformConfig['PLATFORM_MODE'];
 
 /** The database URL of one service: `<SERVICE>_DATABASE_URL`, default a local database `wp_<service>`. */
 export function databaseUrlField(service: string) {

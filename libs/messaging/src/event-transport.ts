@@ -13,9 +13,10 @@ export interface SubscriptionSpec {
 }
 
 /**
- * The event bus seen by the rest of the platform (ARCHITECTURE § 2): publish an envelope,
- * subscribe durably. JetStream implements it; an in-process implementation can replace it in a
- * single-process mode without touching producers or consumers.
+ * The event bus seen by the rest of the platform (docs/architecture.md § Data ownership and
+ * events): publish an envelope, subscribe durably. JetStream implements it in services mode,
+ * pg-boss in the platform database in embedded mode (§ Two modes); producers and consumers do
+ * not know which.
  */
 export abstract class EventTransport {
   /** Publishes with de-duplication on `envelope.id`; resolves once the broker stored it. */

@@ -4,8 +4,6 @@ import type { EventStream } from '@wp/contracts';
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');
 
 export interface MessagingOptions {
-  /** NATS server URL(s), comma separated. */
-  url: string;
   /** `EVENTS_NAMESPACE`: prefixes subjects and stream names (test isolation). */
   namespace: string;
   /** This service's name, used for durable consumer names and the RPC queue group. */

@@ -1,5 +1,5 @@
 import { EVENT_STREAMS, RPC_CATALOG, type RpcSubject } from '@wp/contracts';
-import { rpcWireSubject } from './rpc.js';
+import { rpcWireSubject } from './nats-rpc.transport.js';
 
 /** A NATS subject filter match (`*` one token, `>` the rest). */
 function matches(filter: string, subject: string): boolean {

@@ -1,4 +1,4 @@
-import { Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { HealthModule } from '@wp/observability';
@@ -7,6 +7,9 @@ import {
   DatabaseModule,
   dropDatabase,
   ensureDatabase,
+  PlatformDatabaseModule,
+  platformDataSource,
+  runMigrations,
   schemaDrift,
 } from '@wp/persistence';
 import { TEST_SERVERS, TestEnvironment, waitFor } from '@wp/testing';
@@ -15,10 +18,15 @@ import type { EventEnvelope } from '@wp/contracts';
 import {
   EventBus,
   EventTransport,
+  installEventQueues,
   MESSAGING_ENTITIES,
   MessagingModule,
+  NatsTransportModule,
   Outbox,
   OutboxRelay,
+  PostgresTransportModule,
+  RpcClient,
+  RpcServer,
 } from '../src/index.js';
 
 /** What the test consumer saw. */
@@ -27,8 +35,12 @@ let failuresLeft = 0;
 
 @Injectable()
 class TestConsumer implements OnModuleInit {
-  constructor(private readonly bus: EventBus) {}
+  constructor(
+    private readonly bus: EventBus,
+    private readonly rpc: RpcServer,
+  ) {}
   onModuleInit(): void {
+    this.rpc.handle('auth.rpc.users.find_by_email', () => Promise.resolve({ user: null }));
     this.bus.on('org.organization.created', 'test_consumer', async (event) => {
       if (failuresLeft > 0) {
         failuresLeft--;
@@ -40,18 +52,53 @@ class TestConsumer implements OnModuleInit {
   }
 }
 
+/** The transports of one mode, and what they need prepared. */
+interface Mode {
+  name: string;
+  prepare: () => Promise<void>;
+  /** Modules providing the transports (and what they stand on). */
+  modules: () => DynamicModule[];
+  transports: () => DynamicModule;
+  cleanup: () => Promise<void>;
+}
+
+const env = new TestEnvironment({}, 'services');
+const platformUrl = `${TEST_SERVERS.postgres}/wp_platform_${env.id}`;
+const MODES: Mode[] = [
+  {
+    name: 'services mode: NATS JetStream',
+    prepare: () => Promise.resolve(),
+    modules: () => [],
+    transports: () => NatsTransportModule.forRoot({ url: TEST_SERVERS.nats, service: 'test' }),
+    cleanup: () => env.cleanup(), // the namespaced streams
+  },
+  {
+    name: 'embedded mode: pg-boss in the platform database',
+    prepare: async () => {
+      await ensureDatabase(platformUrl);
+      await runMigrations(platformDataSource(platformUrl));
+      await installEventQueues(platformUrl);
+    },
+    modules: () => [PlatformDatabaseModule.forRoot({ url: platformUrl, service: 'test' })],
+    transports: () => PostgresTransportModule.forRoot({ url: platformUrl, service: 'test' }),
+    cleanup: () => dropDatabase(platformUrl),
+  },
+];
+
 /**
- * The messaging library against real PostgreSQL and NATS JetStream: outbox rows become stream
- * messages after commit; consumers see each event once even when it is published twice, and a
- * failing handler is retried until it succeeds.
+ * The messaging library against real PostgreSQL and the transports of both modes: outbox rows
+ * are published after commit; consumers see each event once even when it is published twice,
+ * and a failing handler is retried until it succeeds; request/reply reaches the one responder
+ * and a missing responder is a 503.
  */
-describe('outbox → JetStream → idempotent consumer', () => {
-  const env = new TestEnvironment();
+describe.each(MODES)('outbox → $name → idempotent consumer', (mode) => {
   const id = env.id;
-  const url = `${TEST_SERVERS.postgres}/wp_messaging_${id}`;
+  const url = `${TEST_SERVERS.postgres}/wp_messaging_${id}_${MODES.indexOf(mode)}`;
   let app: INestApplicationContext;
 
   beforeAll(async () => {
+    seen.length = 0;
+    await mode.prepare();
     await ensureDatabase(url);
     // This library has no migrations of its own: build its two tables from the entities.
     const schema = createDataSource({ url, entities: MESSAGING_ENTITIES, migrations: [] });
@@ -62,7 +109,8 @@ describe('outbox → JetStream → idempotent consumer', () => {
       imports: [
         HealthModule.forRoot(),
         DatabaseModule.forRoot({ url, entities: MESSAGING_ENTITIES, migrations: [] }),
-        MessagingModule.forRoot({ url: TEST_SERVERS.nats, namespace: id, service: 'test' }),
+        ...mode.modules(),
+        MessagingModule.forRoot({ namespace: id, service: 'test', transports: mode.transports() }),
       ],
       providers: [TestConsumer],
     })
@@ -73,7 +121,7 @@ describe('outbox → JetStream → idempotent consumer', () => {
   afterAll(async () => {
     await app?.close();
     await dropDatabase(url);
-    await env.cleanup(); // the namespaced streams
+    await mode.cleanup();
   });
 
   const payload = (name: string) => ({
@@ -116,7 +164,7 @@ describe('outbox → JetStream → idempotent consumer', () => {
   it('hands a duplicate publication of the same event to the handler once', async () => {
     const transport = app.get(EventTransport);
     const envelope: EventEnvelope = {
-      id: '6f1e3c1a-0000-4000-8000-00000000d00b',
+      id: `6f1e3c1a-0000-4000-8000-00000000d00${MODES.indexOf(mode)}`,
       subject: 'org.organization.created',
       occurredAt: new Date().toISOString(),
       payload: payload('duplicate'),
@@ -138,7 +186,7 @@ describe('outbox → JetStream → idempotent consumer', () => {
       app.get(Outbox).enqueue(m, 'org.organization.created', payload('flaky')),
     );
     await waitFor(() => seen.some((s) => s.id === eventId), {
-      timeoutMs: 10_000,
+      timeoutMs: 20_000, // pg-boss retries after 1-2 s, then 2-4 s (whole seconds, back-off)
       what: 'retried delivery',
     });
     expect(failuresLeft).toBe(0);
@@ -152,5 +200,15 @@ describe('outbox → JetStream → idempotent consumer', () => {
         app.get(Outbox).enqueue(m, 'org.organization.created', { name: 'no id' } as never),
       ),
     ).rejects.toThrow();
+  });
+
+  it('answers a request through the one responder, and a missing responder is a 503', async () => {
+    const rpc = app.get(RpcClient);
+    await expect(
+      rpc.request('auth.rpc.users.find_by_email', { email: 'nobody@example.com' }),
+    ).resolves.toEqual({ user: null });
+    await expect(
+      rpc.request('auth.rpc.users.find_by_ids', { userIds: [] }, 300),
+    ).rejects.toMatchObject({ status: 503, code: 'UPSTREAM_UNAVAILABLE' });
   });
 });

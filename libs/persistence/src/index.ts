@@ -5,3 +5,4 @@ export * from './database.module.js';
 export * from './prepared-query.js';
 export * from './redis.module.js';
 export { Redis } from 'ioredis';
+export * from './platform/index.js';

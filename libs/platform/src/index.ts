@@ -3,3 +3,5 @@ export * from './service-app.js';
 export * from './run-service.js';
 export * from './migrate-main.js';
 export * from './activity-recorder.js';
+export * from './backend/index.js';
+export * from './migrate-platform.js';

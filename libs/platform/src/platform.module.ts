@@ -3,9 +3,10 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import type { PlatformConfig } from '@wp/config';
 import { MESSAGING_ENTITIES, MessagingModule } from '@wp/messaging';
 import { ObservabilityModule } from '@wp/observability';
-import { DatabaseModule, RedisModule, type DatabaseOptions } from '@wp/persistence';
+import { DatabaseModule, type DatabaseOptions } from '@wp/persistence';
 import { SecurityModule } from '@wp/security';
 import { ACTIVITY_OPTIONS, ActivityRecorder } from './activity-recorder.js';
+import { platformBackend } from './backend/platform-backend.js';
 
 export interface PlatformModuleOptions {
   /** Service name: logs, metrics, durable consumer names, RPC queue group. */
@@ -25,13 +26,16 @@ export interface PlatformModuleOptions {
 
 /**
  * Everything a domain service stands on, wired the same way in every app: JSON logs, metrics and
- * health; its PostgreSQL database; Redis; NATS events and request/reply; Api-Key and bearer
- * guards; recording of Sentinel Pass agent activity (`ActivityRecorder`).
+ * health; its PostgreSQL database; the mode's stores (Api-Key registry, deny-list, rate limits)
+ * and transports (events, request/reply) — Redis and NATS, or the platform database in embedded
+ * mode (`platformBackend`, docs/architecture.md § Two modes); Api-Key and bearer guards;
+ * recording of Sentinel Pass agent activity (`ActivityRecorder`).
  */
 @Module({})
 export class PlatformModule {
   static forRoot(options: PlatformModuleOptions): DynamicModule {
     const { config, service } = options;
+    const backend = platformBackend(config, service);
     return {
       module: PlatformModule,
       global: true,
@@ -42,11 +46,11 @@ export class PlatformModule {
           entities: [...(options.database.entities as unknown[]), ...MESSAGING_ENTITIES] as never,
           applicationName: service,
         }),
-        RedisModule.forRoot({ url: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX }),
+        backend.stores,
         MessagingModule.forRoot({
-          url: config.NATS_URL,
           namespace: config.EVENTS_NAMESPACE,
           service,
+          transports: backend.transports(),
         }),
         SecurityModule.forRoot({
           jwtPublicKey: createPublicKey(config.JWT_PUBLIC_KEY),

@@ -12,6 +12,8 @@ export interface RunServiceOptions<C> {
 /**
  * The `main()` of every service: `.env` → validated config (a bad variable stops the process
  * with one line naming it, exit code 1) → app → listen. SIGTERM/SIGINT close it gracefully.
+ * Started by `npm start` (an IPC channel to the runner), it also closes and exits when that
+ * channel closes: a runner killed with SIGKILL leaves no app behind holding its port.
  */
 export async function runService<C>(options: RunServiceOptions<C>): Promise<void> {
   loadDotenv();
@@ -26,6 +28,11 @@ export async function runService<C>(options: RunServiceOptions<C>): Promise<void
     throw error;
   }
   const app = await options.createApp(config);
+  if (process.send) {
+    process.once('disconnect', () => {
+      void app.close().finally(() => process.exit(0));
+    });
+  }
   const { port, host } = options.listen(config);
   await app.listen({ port, host });
 }

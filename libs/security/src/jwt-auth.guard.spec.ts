@@ -6,15 +6,26 @@ import { AGENT_ACCESS } from './agent-access.js';
 import { JwtAuthGuard } from './jwt-auth.guard.js';
 import { principalFromClaims, type Principal } from './principal.js';
 import { RevocationList } from './revocation-list.js';
+import { RevocationStore, type RevocationKind } from './stores/revocation.store.js';
 import type { SecurityOptions } from './security.options.js';
 
-/** A Redis stand-in holding a set of keys: what `RevocationList.isRevoked` asks with EXISTS. */
-class FakeRedis {
+/** A deny-list stand-in holding `kind:id` entries: what `RevocationList.isRevoked` asks. */
+class FakeRevocationStore extends RevocationStore {
   readonly keys = new Set<string>();
   calls = 0;
-  exists(...keys: string[]): Promise<number> {
+  deny(kind: RevocationKind, id: string): Promise<void> {
+    this.keys.add(`${kind}:${id}`);
+    return Promise.resolve();
+  }
+  isDenied(jti: string, sid: string): Promise<boolean> {
     this.calls++;
-    return Promise.resolve(keys.filter((k) => this.keys.has(k)).length);
+    return Promise.resolve(this.keys.has(`jti:${jti}`) || this.keys.has(`sid:${sid}`));
+  }
+  announce(): Promise<void> {
+    return Promise.resolve();
+  }
+  subscribe(): Promise<() => Promise<void>> {
+    return Promise.resolve(() => Promise.resolve());
   }
 }
 
@@ -55,18 +66,18 @@ function contextFor(
 }
 
 function guardWith(principal: Principal, confineAgents: boolean) {
-  const redis = new FakeRedis();
+  const store = new FakeRevocationStore();
   const options: SecurityOptions = {
     jwtPublicKey: generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey,
     jwtIssuer: 'test',
     adminAccessTokens: [],
     confineAgents,
   };
-  const guard = new JwtAuthGuard(new Reflector(), new RevocationList(redis as never), options);
+  const guard = new JwtAuthGuard(new Reflector(), new RevocationList(store), options);
   // Signature verification is passport's (covered by the e2e suites): stand it in here.
   (guard as unknown as { verify: () => Promise<Principal> }).verify = () =>
     Promise.resolve(principal);
-  return { guard, redis };
+  return { guard, store };
 }
 
 async function refusal(promise: Promise<unknown>): Promise<{ status: number; code: string }> {
@@ -80,17 +91,17 @@ async function refusal(promise: Promise<unknown>): Promise<{ status: number; cod
 }
 
 describe('JwtAuthGuard', () => {
-  it('refuses a token whose session (an agent pass epoch) is deny-listed, in one Redis call', async () => {
-    const { guard, redis } = guardWith(agent, true);
+  it('refuses a token whose session (an agent pass epoch) is deny-listed, in one deny-list look-up', async () => {
+    const { guard, store } = guardWith(agent, true);
     const { context } = contextFor({ organizationId: '7', projectId: '70' }, true);
     await expect(guard.canActivate(context)).resolves.toBe(true);
-    expect(redis.calls).toBe(1);
-    redis.keys.add(`revoked:sid:${agent.sessionId}`);
+    expect(store.calls).toBe(1);
+    store.keys.add(`sid:${agent.sessionId}`);
     expect(await refusal(guard.canActivate(context))).toEqual({
       status: 401,
       code: 'TOKEN_REVOKED',
     });
-    expect(redis.calls).toBe(2);
+    expect(store.calls).toBe(2);
   });
 
   it('lets an agent through an @AgentAccess route of its own organization and project', async () => {

@@ -23,8 +23,8 @@ interface AuthRequest {
  * Order: header present → character rule (`TOKEN_MALFORMED`, before any parsing) → verified
  * token cache, else passport-jwt verification → deny-list (`TOKEN_REVOKED`). Verified tokens are
  * cached by SHA-256 until their `exp` so a service pays the ES256 verification once per token;
- * revocation is still checked on every request (`RevocationList`: in Redis, or a remembered "no"
- * that an announced revocation clears; refused within 1 s at worst). All failures are 401. Then,
+ * revocation is still checked on every request (`RevocationList`: in its store, or a remembered
+ * "no" that an announced revocation clears; refused within 1 s at worst). All failures are 401. Then,
  * where the service confines agents, an agent token is held to the routes opened with `@AgentAccess()` and to its
  * own organization and project (403 `AGENT_FORBIDDEN` / 404, `agentRouteRefusal`; no I/O).
  */

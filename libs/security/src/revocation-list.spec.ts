@@ -1,44 +1,134 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import {
+  createPlatformPool,
+  dropDatabase,
+  ensureDatabase,
+  PgListener,
+  platformDataSource,
+  runMigrations,
+} from '@wp/persistence';
 import { Redis } from 'ioredis';
+import type { Pool } from 'pg';
 import { RevocationList } from './revocation-list.js';
+import { PostgresRevocationStore } from './stores/postgres-revocation.store.js';
+import { RedisRevocationStore } from './stores/redis-revocation.store.js';
+import type { RevocationStore } from './stores/revocation.store.js';
 
-/**
- * The deny-list against the real Redis: "not revoked" answers are remembered while the
- * process's own heartbeats come back through the announcement channel, a revocation in one
- * process (one `RevocationList` with its own Redis client) is refused by the others at once, and
- * when announcements stop arriving a revoked token is still refused within `revocationCacheMs`.
- */
-describe('RevocationList (real Redis)', () => {
+/** A deny-list store of one service process, and the means to close it. */
+interface StoreOfProcess {
+  store: RevocationStore;
+  close: () => Promise<void>;
+}
+
+/** Where the deny-list lives: services mode (Redis) or embedded mode (the platform database). */
+interface Backend {
+  name: string;
+  setup(): Promise<void>;
+  /** A store with connections of its own, as one service process has. */
+  open(): StoreOfProcess;
+  teardown(): Promise<void>;
+}
+
+function redisBackend(): Backend {
   const url = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
   const prefix = `rl${randomBytes(4).toString('hex')}:`;
-  const clients: Redis[] = [];
+  const admin = new Redis(url, { lazyConnect: true });
+  return {
+    name: 'services mode: Redis',
+    setup: () => admin.connect(),
+    open: () => {
+      const redis = new Redis(url, { keyPrefix: prefix });
+      return {
+        store: new RedisRevocationStore(redis),
+        close: () => redis.quit().then(() => undefined),
+      };
+    },
+    teardown: async () => {
+      const keys = await admin.keys(`${prefix}*`);
+      if (keys.length > 0) await admin.del(...keys);
+      await admin.quit();
+    },
+  };
+}
+
+function postgresBackend(): Backend {
+  const server = process.env['TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432';
+  const url = `${server}/wp_platform_rl${randomBytes(4).toString('hex')}`;
+  return {
+    name: 'embedded mode: platform database',
+    setup: async () => {
+      await ensureDatabase(url);
+      await runMigrations(platformDataSource(url));
+    },
+    open: () => {
+      const pool: Pool = createPlatformPool({ url, service: 'test' });
+      const listener = new PgListener(url, 'test:listen');
+      const ready = listener.start();
+      const store = new PostgresRevocationStore(pool, listener);
+      const subscribe = store.subscribe.bind(store);
+      store.subscribe = async (onMessage) => {
+        await ready;
+        return subscribe(onMessage);
+      };
+      return {
+        store,
+        close: async () => {
+          store.onApplicationShutdown();
+          await listener.close();
+          await pool.end();
+        },
+      };
+    },
+    teardown: () => dropDatabase(url),
+  };
+}
+
+/**
+ * The deny-list against the real stores of both modes: "not revoked" answers are remembered
+ * while the process's own heartbeats come back through the announcement channel, a revocation
+ * in one process (one `RevocationList` with connections of its own) is refused by the others at
+ * once, and when announcements stop arriving a revoked token is still refused within
+ * `revocationCacheMs`.
+ */
+describe.each([redisBackend(), postgresBackend()])('RevocationList ($name)', (backend) => {
+  const opened: StoreOfProcess[] = [];
   const lists: RevocationList[] = [];
   const exp = () => Math.floor(Date.now() / 1000) + 600;
 
-  /** One service process: its own Redis client and deny-list, heartbeats flowing. */
-  async function service(cacheMs = 1000): Promise<{ list: RevocationList; calls: () => number }> {
-    const redis = new Redis(url, { keyPrefix: prefix });
-    clients.push(redis);
-    let calls = 0;
-    const exists = redis.exists.bind(redis);
-    redis.exists = ((...keys: string[]) => {
-      calls++;
-      return exists(...keys);
-    }) as typeof redis.exists;
-    const list = new RevocationList(redis, { revocationCacheMs: cacheMs });
-    lists.push(list);
-    list.onModuleInit();
-    await until(() => performance.now() - internals(list).freshAsOf < cacheMs, 2000);
-    return { list, calls: () => calls };
-  }
-
+  beforeAll(() => backend.setup());
   afterAll(async () => {
     for (const list of lists) await list.onApplicationShutdown();
-    const keys = await clients[0].keys(`${prefix}*`);
-    if (keys.length > 0) await clients[0].del(...keys.map((k) => k.slice(prefix.length)));
-    for (const redis of clients) await redis.quit();
+    for (const { close } of opened) await close();
+    await backend.teardown();
   });
+
+  /**
+   * One service process: its own store and deny-list, heartbeats flowing. `silence()` makes the
+   * announcement channel stop delivering to it (as a dead subscription would), `resume()` brings
+   * deliveries back; `calls()` counts the store look-ups.
+   */
+  async function service(cacheMs = 1000) {
+    const process = backend.open();
+    opened.push(process);
+    let delivering = true;
+    const subscribe = process.store.subscribe.bind(process.store);
+    process.store.subscribe = (onMessage) =>
+      subscribe((message) => {
+        if (delivering) onMessage(message);
+      });
+    const isDenied = jest.spyOn(process.store, 'isDenied');
+    const list = new RevocationList(process.store, { revocationCacheMs: cacheMs });
+    lists.push(list);
+    await list.onModuleInit();
+    await until(() => performance.now() - internals(list).freshAsOf < cacheMs, 3000);
+    return {
+      list,
+      calls: () => isDenied.mock.calls.length,
+      silence: () => (delivering = false),
+      resume: () => (delivering = true),
+    };
+  }
 
   it('remembers a "not revoked" answer, also beyond 1 s while its heartbeats come back', async () => {
     const { list, calls } = await service();
@@ -95,7 +185,7 @@ describe('RevocationList (real Redis)', () => {
     const there = await service(300);
     expect(await here.list.isRevoked('jti-h', 'sid-h', exp())).toBe(false);
     // the subscription stops delivering without this process noticing: no announcement, no heartbeat
-    await internals(here.list).subscriber.unsubscribe();
+    here.silence();
     const started = performance.now();
     await there.list.revokeToken('jti-h', exp());
     await until(() => here.list.isRevoked('jti-h', 'sid-h', exp()), 1000);
@@ -106,29 +196,35 @@ describe('RevocationList (real Redis)', () => {
     const here = await service(300);
     const there = await service(300);
     expect(await here.list.isRevoked('jti-k', 'sid-k', exp())).toBe(false);
-    const subscriber = internals(here.list).subscriber;
-    await subscriber.unsubscribe(); // announcements and heartbeats lost from here on
+    here.silence(); // announcements and heartbeats lost from here on
     await there.list.revokeToken('jti-k', exp());
     await new Promise((resolve) => setTimeout(resolve, 350));
-    await subscriber.subscribe(`${prefix}revocations`); // back, the revocation never seen
+    here.resume(); // back, the revocation never seen
     await until(() => performance.now() - internals(here.list).freshAsOf < 300, 1000);
     expect(await here.list.isRevoked('jti-k', 'sid-k', exp())).toBe(true);
   });
 
-  it('asks Redis every time with revocationCacheMs 0', async () => {
-    const redis = new Redis(url, { keyPrefix: prefix });
-    clients.push(redis);
-    const list = new RevocationList(redis, { revocationCacheMs: 0 });
-    list.onModuleInit();
-    const exists = jest.spyOn(redis, 'exists');
+  it('asks the store every time with revocationCacheMs 0', async () => {
+    const process = backend.open();
+    opened.push(process);
+    const list = new RevocationList(process.store, { revocationCacheMs: 0 });
+    await list.onModuleInit();
+    const isDenied = jest.spyOn(process.store, 'isDenied');
     expect(await list.isRevoked('jti-i', 'sid-i', exp())).toBe(false);
     expect(await list.isRevoked('jti-i', 'sid-i', exp())).toBe(false);
-    expect(exists).toHaveBeenCalledTimes(2);
+    expect(isDenied).toHaveBeenCalledTimes(2);
+  });
+
+  it('keeps a revocation across a restart of every process', async () => {
+    const before = await service();
+    await before.list.revokeToken('jti-r', exp());
+    const after = await service();
+    expect(await after.list.isRevoked('jti-r', 'sid-r', exp())).toBe(true);
   });
 });
 
-function internals(list: RevocationList): { freshAsOf: number; subscriber: Redis } {
-  return list as unknown as { freshAsOf: number; subscriber: Redis };
+function internals(list: RevocationList): { freshAsOf: number } {
+  return list as unknown as { freshAsOf: number };
 }
 
 /** Polls `check` every 5 ms until it is true; fails after `ms`. */

@@ -7,13 +7,9 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { REDIS, type Redis } from '@wp/persistence';
 import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
+import { RevocationStore, type RevocationKind } from './stores/revocation.store.js';
 
-const JTI = (jti: string) => `revoked:jti:${jti}`;
-const SID = (sid: string) => `revoked:sid:${sid}`;
-/** Pub/sub channel (under `REDIS_KEY_PREFIX`) on which every revocation is announced. */
-export const REVOCATIONS_CHANNEL = 'revocations';
 /** The longest a revoked token may still be accepted (ARCHITECTURE § 3: within 1 s). */
 export const DEFAULT_REVOCATION_CACHE_MS = 1000;
 /** How often each process sends itself a heartbeat through the channel. */
@@ -22,17 +18,17 @@ const MAX_CACHED = 50_000;
 
 /**
  * The access token deny-list (ARCHITECTURE § 3 "Revocation"): a revoked token id (`jti`) or
- * session (`sid`, a refresh token family) is kept in Redis until the token would have expired
- * anyway. Every service checks it on every authenticated request, so a logout takes effect
- * everywhere.
+ * session (`sid`, a refresh token family) is kept in the {@link RevocationStore} (Redis, or the
+ * platform database in embedded mode) until the token would have expired anyway. Every service
+ * checks it on every authenticated request, so a logout takes effect everywhere.
  *
  * "Not revoked" answers are remembered per token, because every revocation is also announced
- * on the `revocations` pub/sub channel and each process forgets the answers it concerns (or all,
+ * on the store's announcement channel and each process forgets the answers it concerns (or all,
  * for a session) as it arrives: in practice a revoked token is refused at once everywhere. The
  * bound when announcements stop arriving (a dead connection): each process publishes a
- * heartbeat to itself every 200 ms; Redis delivers a channel's messages in the order they were
- * published, so once its own heartbeat sent at `t` is back, every revocation made before `t` has
- * been seen. Remembered answers are used only while such a `t` is less than
+ * heartbeat to itself every 200 ms; the store delivers a channel's messages in the order they
+ * were sent (Redis pub/sub; PostgreSQL `NOTIFY` in commit order), so once its own heartbeat
+ * sent at `t` is back, every revocation made before `t` has been seen. Remembered answers are used only while such a `t` is less than
  * `revocationCacheMs` (default 1000 ms) old — a revoked token is refused within that bound
  * whatever happens to the subscription — and when heartbeats come back after such a gap,
  * everything remembered is forgotten (announcements may have been lost in it). Answers are
@@ -42,10 +38,11 @@ const MAX_CACHED = 50_000;
 @Injectable()
 export class RevocationList implements OnModuleInit, OnApplicationShutdown {
   private readonly cacheMs: number;
-  /** `jti` → its `sid` and expiry (epoch s), for tokens Redis said were not revoked. */
+  /** `jti` → its `sid` and expiry (epoch s), for tokens the store said were not revoked. */
   private readonly notRevoked = new Map<string, { sid: string; expiresAt: number }>();
   private readonly bySession = new Map<string, Set<string>>();
-  private subscriber?: Redis;
+  private unsubscribe?: () => Promise<void>;
+  private stopped = false;
   private heartbeat?: NodeJS.Timeout;
   private readonly self = randomBytes(8).toString('hex');
   /** `performance.now()` at which the last own heartbeat that came back was sent. */
@@ -54,47 +51,45 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
   private generation = 0;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    private readonly store: RevocationStore,
     @Optional() @Inject(SECURITY_OPTIONS) options?: Pick<SecurityOptions, 'revocationCacheMs'>,
   ) {
     this.cacheMs = options?.revocationCacheMs ?? DEFAULT_REVOCATION_CACHE_MS;
   }
 
   /** Subscribes to announcements and starts the heartbeat (nothing when caching is off). */
-  onModuleInit(): void {
-    if (this.cacheMs <= 0 || typeof this.redis.duplicate !== 'function') return;
-    const subscriber = this.redis.duplicate();
-    this.subscriber = subscriber;
-    const channel = this.channel();
-    subscriber.on('error', () => undefined); // reconnects (and re-subscribes) by itself
-    subscriber.on('message', (from: string, message: string) => {
-      if (from === channel) this.onMessage(message);
-    });
-    subscriber.subscribe(channel).catch(() => undefined);
+  async onModuleInit(): Promise<void> {
+    if (this.cacheMs <= 0) return;
+    const unsubscribe = await this.store
+      .subscribe((message) => this.onMessage(message))
+      .catch(() => undefined); // the store reconnects by itself; until then nothing is remembered
+    if (this.stopped) await unsubscribe?.();
+    else this.unsubscribe = unsubscribe;
     this.heartbeat = setInterval(() => {
-      this.redis.publish(channel, `hb:${this.self}:${performance.now()}`).catch(() => undefined);
+      this.store.announce(`hb:${this.self}:${performance.now()}`).catch(() => undefined);
     }, HEARTBEAT_MS);
     this.heartbeat.unref();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.freshAsOf = -Infinity;
-    await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
+    await this.unsubscribe?.().catch(() => undefined);
   }
 
   /** Revokes one access token until `expiresAt` (epoch seconds). */
   async revokeToken(jti: string, expiresAt: number): Promise<void> {
-    await this.denyAndAnnounce(JTI(jti), ttl(expiresAt), `jti:${jti}`);
+    await this.denyAndAnnounce('jti', jti, ttl(expiresAt));
   }
 
   /** Revokes every access token of a session for `ttlSeconds` (the access token lifetime). */
   async revokeSession(sid: string, ttlSeconds: number): Promise<void> {
-    await this.denyAndAnnounce(SID(sid), Math.max(1, Math.ceil(ttlSeconds)), `sid:${sid}`);
+    await this.denyAndAnnounce('sid', sid, Math.max(1, Math.ceil(ttlSeconds)));
   }
 
   /**
-   * Whether the token or its session is deny-listed: from Redis, or a remembered "no" while
+   * Whether the token or its session is deny-listed: from the store, or a remembered "no" while
    * announcements are known to arrive (see the class).
    * @param expiresAt the token's `exp` (epoch s): how long a "no" may be remembered at most
    */
@@ -103,7 +98,7 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
     const known = fresh ? this.notRevoked.get(jti) : undefined;
     if (known && known.sid === sid && known.expiresAt > Date.now() / 1000) return false;
     const generation = this.generation;
-    const revoked = (await this.redis.exists(JTI(jti), SID(sid))) > 0;
+    const revoked = await this.store.isDenied(jti, sid);
     // Only while announcements are known to arrive (else one could be missed before a reconnect).
     if (!revoked && fresh && this.fresh() && generation === this.generation) {
       this.remember(jti, sid, expiresAt);
@@ -117,19 +112,14 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Deny-lists `key` and announces it in one MULTI (both or neither: a deny-list entry other
+   * Deny-lists and announces in one step of the store (both or neither: a deny-list entry other
    * processes are not told about could be missed for as long as their heartbeats flow); this
    * process forgets at once.
    */
-  private async denyAndAnnounce(key: string, ttlSeconds: number, what: string): Promise<void> {
+  private async denyAndAnnounce(kind: RevocationKind, id: string, ttlSeconds: number) {
+    const what = `${kind}:${id}`;
     this.onMessage(what);
-    const results = await this.redis
-      .multi()
-      .set(key, '1', 'EX', ttlSeconds)
-      .publish(this.channel(), what)
-      .exec();
-    const failed = results?.find(([error]) => error !== null)?.[0];
-    if (!results || failed) throw failed ?? new Error('deny-list transaction aborted');
+    await this.store.deny(kind, id, ttlSeconds, what);
   }
 
   private onMessage(message: string): void {
@@ -173,11 +163,6 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
   private clear(): void {
     this.notRevoked.clear();
     this.bySession.clear();
-  }
-
-  /** Channels are not prefixed by ioredis: the key prefix keeps deployments apart. */
-  private channel(): string {
-    return `${this.redis.options?.keyPrefix ?? ''}${REVOCATIONS_CHANNEL}`;
   }
 }
 

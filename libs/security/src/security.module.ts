@@ -10,8 +10,8 @@ import { RevocationList } from './revocation-list.js';
 import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
 
 /**
- * Installs the global guards of every service, in order: Api-Key, then bearer token. Needs
- * `RedisModule`. Routes opt out with `@Public()` (no bearer) or `@NoApiKey()` (neither).
+ * Installs the global guards of every service, in order: Api-Key, then bearer token. Needs the
+ * mode's `ApiKeyStore` and `RevocationStore` (libs/platform's backend module). Routes opt out with `@Public()` (no bearer) or `@NoApiKey()` (neither).
  */
 @Module({})
 export class SecurityModule {

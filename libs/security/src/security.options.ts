@@ -19,7 +19,7 @@ export interface SecurityOptions {
   confineAgents?: boolean;
   /**
    * How long a "not revoked" answer of the deny-list is reused, ms (default 1000, the bound of
-   * ARCHITECTURE § 3; 0 asks Redis on every request). `RevocationList`.
+   * docs/architecture.md § Identity and access; 0 asks the store on every request). `RevocationList`.
    */
   revocationCacheMs?: number;
 }

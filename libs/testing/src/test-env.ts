@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { connect } from 'nats';
 import type { DataSource } from 'typeorm';
-import { dropDatabase, ensureDatabase, runMigrations } from '@wp/persistence';
+import { dropDatabase, ensureDatabase, platformDataSource, runMigrations } from '@wp/persistence';
 
 /** Where the local servers are (override with the usual variables). */
 export const TEST_SERVERS = {
@@ -10,6 +10,23 @@ export const TEST_SERVERS = {
   redis: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
   nats: process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222',
 };
+
+/** How a test environment's services reach what Redis and NATS do (docs/architecture.md § Two modes). */
+export type TestPlatformMode = 'services' | 'embedded';
+
+/**
+ * The mode of environments created without one: `TEST_PLATFORM_MODE` (the `platform-embedded`
+ * jest project sets `embedded` to run the cross-service tests a second time), else `services`.
+ */
+export function testPlatformMode(): TestPlatformMode {
+  return process.env['TEST_PLATFORM_MODE'] === 'embedded' ? 'embedded' : 'services';
+}
+
+/**
+ * Where Redis and NATS are said to be in embedded mode: a port nothing listens on, so a test
+ * fails loudly if anything still tried to use them.
+ */
+const UNREACHABLE = { redis: 'redis://127.0.0.1:1', nats: 'nats://127.0.0.1:1' };
 
 /** A short random id for database, stream and key names of one test run. */
 export function uniqueId(prefix = 't'): string {
@@ -39,8 +56,9 @@ export function generateTestKeys(): TestKeys {
 
 /**
  * An isolated platform environment for one test file: its own database per service
- * (`wp_<service>_<id>`), its own NATS namespace (streams `<id>_ORG`, …), its own Redis key
- * prefix, fresh keys. `env` is what the services' config loaders read.
+ * (`wp_<service>_<id>`), and in services mode its own NATS namespace (streams `<id>_ORG`, …) and
+ * Redis key prefix; in embedded mode its own platform database `wp_platform_<id>` instead (Redis
+ * and NATS pointed at a closed port). Fresh keys. `env` is what the services' config loaders read.
  */
 export class TestEnvironment {
   readonly id = uniqueId();
@@ -48,13 +66,19 @@ export class TestEnvironment {
   readonly env: Record<string, string>;
   private readonly databases: string[] = [];
 
-  constructor(overrides: Record<string, string> = {}) {
+  constructor(
+    overrides: Record<string, string> = {},
+    readonly mode: TestPlatformMode = testPlatformMode(),
+  ) {
+    const embedded = mode === 'embedded';
     this.env = {
       NODE_ENV: 'test',
       LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
-      REDIS_URL: TEST_SERVERS.redis,
+      PLATFORM_MODE: mode,
+      PLATFORM_DATABASE_URL: this.databaseUrl('platform'),
+      REDIS_URL: embedded ? UNREACHABLE.redis : TEST_SERVERS.redis,
       REDIS_KEY_PREFIX: `${this.id}:`,
-      NATS_URL: TEST_SERVERS.nats,
+      NATS_URL: embedded ? UNREACHABLE.nats : TEST_SERVERS.nats,
       EVENTS_NAMESPACE: this.id,
       JWT_PUBLIC_KEY: this.keys.jwtPublicKey,
       JWT_PRIVATE_KEY: this.keys.jwtPrivateKey,
@@ -84,9 +108,22 @@ export class TestEnvironment {
     return url;
   }
 
+  /**
+   * Embedded mode: creates and migrates the platform database (pg-boss installs its own schema
+   * when the first service starts). Services mode: nothing (NATS and Redis need no preparation).
+   */
+  async preparePlatform(): Promise<void> {
+    if (this.mode !== 'embedded') return;
+    const url = this.env['PLATFORM_DATABASE_URL'];
+    await ensureDatabase(url);
+    this.databases.push(url);
+    await runMigrations(platformDataSource(url));
+  }
+
   /** Drops the databases, streams and Redis keys of this environment. */
   async cleanup(): Promise<void> {
     await Promise.all(this.databases.map((url) => dropDatabase(url).catch(() => undefined)));
+    if (this.mode === 'embedded') return;
     await deleteStreams(this.id).catch(() => undefined);
     await deleteRedisKeys(`${this.id}:`).catch(() => undefined);
   }

@@ -4,7 +4,7 @@ import proxy from '@fastify/http-proxy';
 import rateLimit from '@fastify/rate-limit';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { errorDocument } from '@wp/http';
-import { REDIS, type Redis } from '@wp/persistence';
+import { EDGE_RATE_LIMIT_STORE, type EdgeRateLimitStore } from '@wp/platform';
 import { ApiKeyRegistry } from '@wp/security';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config/gateway.config.js';
@@ -24,7 +24,8 @@ const ALLOWED_HEADERS = [
 
 /**
  * Installs the edge behaviour on the gateway's Fastify instance: CORS for configured origins,
- * a coarse per-address rate limit kept in Redis (shared by replicas), and one reverse proxy per
+ * a coarse per-address rate limit (in Redis, shared by replicas; in the gateway process in
+ * embedded mode: `EDGE_RATE_LIMIT_STORE`), and one reverse proxy per
  * route prefix (@fastify/http-proxy) that forwards `X-Request-Id` and the client address
  * (`X-Forwarded-For`, replaced, never appended: the gateway is the edge), keeps
  * the path unchanged, and turns upstream failures into JSON:API 502/504 answers.
@@ -33,7 +34,7 @@ export async function installProxy(
   app: NestFastifyApplication,
   config: GatewayConfig,
 ): Promise<void> {
-  const redis = app.get<Redis>(REDIS);
+  const rateLimitStore = app.get<EdgeRateLimitStore>(EDGE_RATE_LIMIT_STORE);
   const registry = app.get(ApiKeyRegistry);
 
   if (config.CORS_ORIGINS.length > 0) {
@@ -51,7 +52,7 @@ export async function installProxy(
       global: true,
       max: config.GATEWAY_RATE_LIMIT,
       timeWindow: 60_000,
-      redis,
+      ...rateLimitStore,
       nameSpace: 'gateway-rate-limit:',
       skipOnError: true,
       allowList: (request: FastifyRequest) =>

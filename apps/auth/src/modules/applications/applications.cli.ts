@@ -1,6 +1,6 @@
 import { loadConfig } from '@wp/config';
+import { openApiKeyStore } from '@wp/platform';
 import { ApiKeyRegistry } from '@wp/security';
-import { Redis } from 'ioredis';
 import { authConfigSchema } from '../../config/auth.config.js';
 import { authDataSource } from '../../database/data-source.js';
 import { ApplicationsRepository } from './applications.repository.js';
@@ -33,7 +33,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const config = loadConfig(authConfigSchema, io.env);
   const dataSource = authDataSource(config.AUTH_DATABASE_URL);
   await dataSource.initialize();
-  const redis = new Redis(config.REDIS_URL, { keyPrefix: config.REDIS_KEY_PREFIX });
+  const apiKeys = openApiKeyStore(config);
   try {
     const repository = new ApplicationsRepository(dataSource);
     if (command === 'apps:list') {
@@ -47,7 +47,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.err('apps:create needs a NAME\n');
       return 2;
     }
-    const service = new ApplicationsService(repository, new ApiKeyRegistry(redis), config);
+    const service = new ApplicationsService(repository, new ApiKeyRegistry(apiKeys.store), config);
     const { application, apiKey } = await service.create(name);
     io.out(
       `Created client application "${application.name}" (${application.id}).\n` +
@@ -55,7 +55,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     );
     return 0;
   } finally {
-    redis.disconnect();
+    await apiKeys.close();
     await dataSource.destroy();
   }
 }

@@ -15,9 +15,9 @@ const RESYNC_MS = 30_000;
 
 /**
  * Client applications and their Api-Keys (ARCHITECTURE § 3): registers `BOOTSTRAP_API_KEY` at
- * boot, creates applications for the CLI, and keeps the Redis registry that every service's
- * Api-Key guard reads in line with the database (at boot and every 30 s, so a flushed Redis
- * heals by itself).
+ * boot, creates applications for the CLI, and keeps the shared registry (Redis, or the platform
+ * database in embedded mode) that every service's Api-Key guard reads in line with the database
+ * (at boot and every 30 s, so a flushed store heals by itself).
  */
 @Injectable()
 export class ApplicationsService implements OnApplicationBootstrap, OnApplicationShutdown {

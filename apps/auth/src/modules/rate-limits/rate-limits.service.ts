@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError } from '@wp/http';
-import { REDIS, type Redis } from '@wp/persistence';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterFactory } from '@wp/security';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { RateLimitedError, type RateLimitName } from './rate-limits.errors.js';
 
 /**
  * The auth service's rate limits (contract § Limits; ARCHITECTURE § 4 "Lifetimes and limits"),
- * fixed windows kept in Redis with rate-limiter-flexible (atomic Lua increment), so every
- * replica shares them. Keys are SHA-256 digests: no email or phone number is stored in Redis.
+ * fixed windows kept with rate-limiter-flexible in the mode's shared store (`RateLimiterFactory`:
+ * Redis, or the platform database in embedded mode), so every replica shares them and they
+ * survive a restart. Keys are SHA-256 digests: no email or phone number is stored there.
  *
  * `consume` RESERVES a point before the guarded work runs: with 5 points, 100 concurrent login
  * attempts run at most 5 password verifications; the rest are refused without touching argon2.
@@ -17,13 +18,11 @@ import { RateLimitedError, type RateLimitName } from './rate-limits.errors.js';
  */
 @Injectable()
 export class RateLimits {
-  private readonly limiters: Record<RateLimitName, RateLimiterRedis | null>;
+  private readonly limiters: Record<RateLimitName, RateLimiterAbstract | null>;
 
-  constructor(@Inject(REDIS) redis: Redis, @Inject(AUTH_CONFIG) config: AuthConfig) {
+  constructor(factory: RateLimiterFactory, @Inject(AUTH_CONFIG) config: AuthConfig) {
     const make = (name: RateLimitName, points: number, duration: number) =>
-      points === 0
-        ? null
-        : new RateLimiterRedis({ storeClient: redis, keyPrefix: `rl:${name}`, points, duration });
+      points === 0 ? null : factory.create({ keyPrefix: `rl:${name}`, points, duration });
     this.limiters = {
       login: make('login', config.LOGIN_RATE_LIMIT, config.LOGIN_RATE_WINDOW_SECONDS),
       registration: make(
@@ -52,7 +51,7 @@ export class RateLimits {
   /**
    * Reserves one point of `limit` for `key`.
    * @throws RateLimitedError 429 (with Retry-After) when the window's points are used up
-   * @throws DomainError 503 `UNAVAILABLE` when Redis does not answer
+   * @throws DomainError 503 `UNAVAILABLE` when the store does not answer
    */
   async consume(limit: RateLimitName, key: string): Promise<void> {
     const limiter = this.limiters[limit];

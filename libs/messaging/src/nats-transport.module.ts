@@ -1,0 +1,52 @@
+import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { ReadinessRegistry } from '@wp/observability';
+import type { NatsConnection } from 'nats';
+import { EventTransport } from './event-transport.js';
+import { JetStreamTransport } from './jetstream.transport.js';
+import { NATS_CONNECTION, connectNats } from './nats.connection.js';
+import { NatsRpcTransport } from './nats-rpc.transport.js';
+import { RpcTransport } from './rpc-transport.js';
+
+export interface NatsTransportOptions {
+  /** NATS server URL(s), comma separated. */
+  url: string;
+  /** Connection name (the service). */
+  service: string;
+}
+
+/**
+ * Services mode's transports: events on JetStream, request/reply on NATS. Registers the
+ * readiness check `nats` and drains the connection on shutdown. Import through
+ * `MessagingModule.forRoot({ transports })`.
+ */
+@Module({})
+export class NatsTransportModule implements OnApplicationShutdown {
+  constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
+
+  static forRoot(options: NatsTransportOptions): DynamicModule {
+    return {
+      module: NatsTransportModule,
+      providers: [
+        {
+          provide: NATS_CONNECTION,
+          inject: [ReadinessRegistry],
+          useFactory: async (readiness: ReadinessRegistry) => {
+            const nc = await connectNats(options.url, options.service);
+            readiness.register('nats', async () => {
+              if (nc.isClosed()) throw new Error('connection closed');
+              await nc.flush();
+            });
+            return nc;
+          },
+        },
+        { provide: EventTransport, useClass: JetStreamTransport },
+        { provide: RpcTransport, useClass: NatsRpcTransport },
+      ],
+      exports: [NATS_CONNECTION, EventTransport, RpcTransport],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
+  }
+}

@@ -1,0 +1,56 @@
+import {
+  Inject,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import type { PgBoss } from 'pg-boss';
+import { EventTransport } from '../event-transport.js';
+import { RpcTransport } from '../rpc-transport.js';
+import { createPgBoss } from './pg-boss.factory.js';
+import { PG_BOSS, PgBossTransport } from './pg-boss.transport.js';
+import { PgRpcTransport } from './pg-rpc.transport.js';
+
+export interface PostgresTransportOptions {
+  /** `PLATFORM_DATABASE_URL`. */
+  url: string;
+  /** The service, shown in `pg_stat_activity`. */
+  service: string;
+}
+
+/**
+ * Embedded mode's transports, in the platform database: events on pg-boss, request/reply on
+ * `rpc_request`/`rpc_response` rows woken by `NOTIFY`. Needs `PlatformDatabaseModule` (its pool,
+ * `LISTEN` session and readiness check cover this module too). Import through
+ * `MessagingModule.forRoot({ transports })`.
+ */
+@Module({})
+export class PostgresTransportModule implements OnApplicationShutdown {
+  constructor(@Inject(PG_BOSS) private readonly boss: PgBoss) {}
+
+  static forRoot(options: PostgresTransportOptions): DynamicModule {
+    return {
+      module: PostgresTransportModule,
+      providers: [
+        {
+          provide: PG_BOSS,
+          useFactory: async () => {
+            const logger = new Logger('PgBoss');
+            const boss = createPgBoss(options.url, `${options.service}:bus`);
+            boss.on('error', (error: Error) => logger.warn(error.message));
+            await boss.start();
+            return boss;
+          },
+        },
+        { provide: EventTransport, useClass: PgBossTransport },
+        { provide: RpcTransport, useClass: PgRpcTransport },
+      ],
+      exports: [PG_BOSS, EventTransport, RpcTransport],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.boss.stop({ graceful: true, timeout: 5000, close: true }).catch(() => undefined);
+  }
+}

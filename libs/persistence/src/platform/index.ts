@@ -1,0 +1,3 @@
+export * from './pg-listener.js';
+export * from './platform-database.module.js';
+export * from './platform-data-source.js';

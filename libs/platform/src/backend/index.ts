@@ -1,0 +1,2 @@
+export * from './stores.modules.js';
+export * from './platform-backend.js';

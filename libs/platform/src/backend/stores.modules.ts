@@ -1,0 +1,65 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { PlatformDatabaseModule, REDIS, RedisModule, type Redis } from '@wp/persistence';
+import {
+  ApiKeyStore,
+  PostgresApiKeyStore,
+  PostgresRateLimiterFactory,
+  PostgresRevocationStore,
+  RateLimiterFactory,
+  RedisApiKeyStore,
+  RedisRateLimiterFactory,
+  RedisRevocationStore,
+  RevocationStore,
+} from '@wp/security';
+
+/**
+ * How the gateway's coarse per-address limit (@fastify/rate-limit) keeps its counters: the
+ * options it gets spread in. `{ redis }` shares them between gateway replicas; `{}` keeps them in
+ * the gateway process (docs/decisions.md § Two modes).
+ */
+export const EDGE_RATE_LIMIT_STORE = Symbol('EDGE_RATE_LIMIT_STORE');
+export type EdgeRateLimitStore = { redis?: Redis };
+
+const STORE_TOKENS = [ApiKeyStore, RevocationStore, RateLimiterFactory, EDGE_RATE_LIMIT_STORE];
+
+/** Services mode's stores: Redis (`REDIS_URL`, keys under `REDIS_KEY_PREFIX`). */
+@Module({})
+export class RedisStoresModule {
+  static forRoot(options: { url: string; keyPrefix: string }): DynamicModule {
+    return {
+      module: RedisStoresModule,
+      global: true,
+      imports: [RedisModule.forRoot(options)],
+      providers: [
+        { provide: ApiKeyStore, useClass: RedisApiKeyStore },
+        { provide: RevocationStore, useClass: RedisRevocationStore },
+        { provide: RateLimiterFactory, useClass: RedisRateLimiterFactory },
+        {
+          provide: EDGE_RATE_LIMIT_STORE,
+          inject: [REDIS],
+          useFactory: (redis: Redis): EdgeRateLimitStore => ({ redis }),
+        },
+      ],
+      exports: STORE_TOKENS,
+    };
+  }
+}
+
+/** Embedded mode's stores: tables of the platform database (`PLATFORM_DATABASE_URL`). */
+@Module({})
+export class PostgresStoresModule {
+  static forRoot(options: { url: string; service: string }): DynamicModule {
+    return {
+      module: PostgresStoresModule,
+      global: true,
+      imports: [PlatformDatabaseModule.forRoot(options)],
+      providers: [
+        { provide: ApiKeyStore, useClass: PostgresApiKeyStore },
+        { provide: RevocationStore, useClass: PostgresRevocationStore },
+        { provide: RateLimiterFactory, useClass: PostgresRateLimiterFactory },
+        { provide: EDGE_RATE_LIMIT_STORE, useValue: {} satisfies EdgeRateLimitStore },
+      ],
+      exports: STORE_TOKENS,
+    };
+  }
+}

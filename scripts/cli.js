@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// `npm run cli -- <command>` (README § Operator commands): the auth service's operator CLI
+// (apps/auth/src/cli.ts) in the mode `npm start` uses. In embedded mode (the default) it reaches
+// the PostgreSQL of DATA_DIR: the one a running `npm start` owns, else one started for the
+// command and stopped after it.
+'use strict';
+const { spawn } = require('node:child_process');
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+const { openEmbedded } = require('./embedded-postgres.js');
+
+async function main() {
+  if (existsSync('.env')) process.loadEnvFile('.env'); // keeps variables already set
+  const env = { ...process.env };
+  let server = null;
+  if ((env.PLATFORM_MODE || 'embedded') === 'embedded') {
+    server = await openEmbedded(env.DATA_DIR || '.data', () => undefined);
+    env.PLATFORM_MODE = 'embedded';
+    env.PLATFORM_DATABASE_URL = server.url('wp_platform');
+    env.AUTH_DATABASE_URL = server.url('wp_auth');
+  }
+  const cli = join(__dirname, '..', 'apps', 'auth', 'dist', 'cli.js');
+  const code = await new Promise((resolve) =>
+    spawn(process.execPath, [cli, ...process.argv.slice(2)], { env, stdio: 'inherit' }).once(
+      'exit',
+      (c) => resolve(c ?? 1),
+    ),
+  );
+  await server?.close();
+  return code;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`cli: ${error.message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,121 @@
+import { testPlatformMode, waitFor } from '@wp/testing';
+import { PrivateNats } from '../support/private-nats.js';
+import { PrivatePostgres } from '../support/private-postgres.js';
+import { PlatformStack } from '../support/stack.js';
+
+const embedded = testPlatformMode() === 'embedded';
+
+/** Signs up and logs in one user; the access token. */
+async function signUp(stack: PlatformStack, email: string): Promise<string> {
+  await stack.request('POST', '/v1/api/users', {
+    body: { username: email, password: 'a long password' },
+  });
+  const login = await stack.request('POST', '/v1/api/oauth/token', {
+    body: { username: email, password: 'a long password' },
+  });
+  return login.body.data.attributes.accessToken as string;
+}
+
+async function organizationWallets(stack: PlatformStack, token: string, organizationId: string) {
+  const res = await stack.request('GET', '/v1/api/wallets?entity_type=organization', { token });
+  expect(res.status).toBe(200);
+  return (res.body.data as { entity_id: string }[]).filter((w) => w.entity_id === organizationId);
+}
+
+/**
+ * Services mode, first real path: killing and restarting NATS between "organization created" and
+ * "wallet opened" neither loses nor duplicates the wallet. The outbox keeps the event in
+ * PostgreSQL while NATS is down; the relay publishes it after the restart; the durable
+ * consumer (file-backed JetStream) resumes.
+ */
+(embedded ? describe.skip : describe)(
+  'NATS restart between organization creation and wallet creation',
+  () => {
+    let nats: PrivateNats;
+    let stack: PlatformStack;
+    let token: string;
+
+    beforeAll(async () => {
+      nats = await PrivateNats.start();
+      stack = await PlatformStack.start({ NATS_URL: nats.url });
+      token = await signUp(stack, 'nats@example.com');
+    });
+    afterAll(async () => {
+      await stack?.close();
+      await nats?.stop();
+    });
+
+    it('creates the wallet exactly once after NATS comes back', async () => {
+      await nats.kill();
+      const created = await stack.request('POST', '/v1/api/organizations', {
+        token,
+        body: { data: { type: 'organization', attributes: { name: 'Made while NATS was down' } } },
+      });
+      expect(created.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // the relay tries and fails meanwhile
+      expect(await organizationWallets(stack, token, created.body.data.id)).toHaveLength(0);
+
+      await nats.resume();
+      await waitFor(
+        async () => (await organizationWallets(stack, token, created.body.data.id)).length > 0,
+        { timeoutMs: 20_000, what: 'the organization wallet after the NATS restart' },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(await organizationWallets(stack, token, created.body.data.id)).toHaveLength(1);
+    });
+  },
+);
+
+/**
+ * Embedded mode's counterpart: the platform database holds the bus (pg-boss queues), the
+ * deny-list and the Api-Key registry. It crashes (SIGKILL of its server) while an event waits in
+ * the queue of a consumer that is down; after the server restarts from its WAL the consumer gets
+ * the event exactly once, and every process's pools and LISTEN session have reconnected (a
+ * logout is refused by another service).
+ */
+(embedded ? describe : describe.skip)(
+  'platform database crash while an event waits for a consumer that is down',
+  () => {
+    let postgres: PrivatePostgres;
+    let stack: PlatformStack;
+    let token: string;
+
+    beforeAll(async () => {
+      postgres = new PrivatePostgres();
+      await postgres.start();
+      stack = await PlatformStack.start({ PLATFORM_DATABASE_URL: postgres.url('wp_platform') });
+      token = await signUp(stack, 'crash@example.com');
+    });
+    afterAll(async () => {
+      await stack?.close();
+      await postgres?.close();
+    });
+
+    it('delivers the event once after the restart and refuses a logout everywhere', async () => {
+      await stack.stopService('wallet');
+      const created = await stack.request('POST', '/v1/api/organizations', {
+        token,
+        body: { data: { type: 'organization', attributes: { name: 'Made before the crash' } } },
+      });
+      expect(created.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // published to the queue
+      await postgres.crash();
+      await postgres.start();
+      await stack.startService('wallet');
+      await waitFor(
+        async () => (await organizationWallets(stack, token, created.body.data.id)).length > 0,
+        { timeoutMs: 20_000, what: 'the organization wallet after the crash' },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(await organizationWallets(stack, token, created.body.data.id)).toHaveLength(1);
+
+      await waitFor(
+        async () =>
+          (await stack.request('GET', '/v1/api/oauth/token/revoke', { token })).status === 200,
+        { timeoutMs: 10_000, what: 'auth back on the platform database' },
+      );
+      const refused = await stack.request('GET', '/v1/api/organizations', { token });
+      expect(refused.status).toBe(401);
+    });
+  },
+);
