@@ -1,10 +1,4 @@
-import {
-  composeCommand,
-  composeConfig,
-  readComposeFile,
-  serviceEnv,
-  type ComposeService,
-} from './support/compose.js';
+import { composeCommand, composeConfig, readComposeFile, serviceEnv } from './support/compose.js';
 import { APPS, SERVICES, fixedValues, requiredVariables } from './support/required-env.js';
 
 // docker-compose.yml: compose accepts it, and the rules of deploy/README.md § What the checks
@@ -71,7 +65,7 @@ describe('docker-compose.yml', () => {
 
   it('gives the JWT private key only to auth, and each database URL only to its service', () => {
     for (const [name, service] of services) {
-      const env = serviceEnv(service as ComposeService);
+      const env = serviceEnv(service);
       if (name !== 'auth')
         expect(`${name}: ${Object.keys(env).join(' ')}`).not.toMatch(/JWT_PRIVATE/);
       for (const key of Object.keys(env).filter((k) => k.endsWith('_DATABASE_URL'))) {

@@ -29,12 +29,7 @@ export function rewriteForLocalServers(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
-    let url: URL | null = null;
-    try {
-      url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? new URL(value) : null;
-    } catch {
-      url = null;
-    }
+    const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? URL.parse(value) : null;
     if (!url || !(url.hostname in hosts)) {
       out[key] = value;
       continue;

@@ -14,11 +14,11 @@ export const SERVICES = ['auth', 'org', 'wallet', 'analytics'] as const;
 export type ConfigSchema = z.ZodObject<z.ZodRawShape>;
 
 export const CONFIG_SCHEMAS: Record<AppName, ConfigSchema> = {
-  gateway: gatewayConfigSchema as unknown as ConfigSchema,
-  auth: authConfigSchema as unknown as ConfigSchema,
-  org: orgConfigSchema as unknown as ConfigSchema,
-  wallet: walletConfigSchema as unknown as ConfigSchema,
-  analytics: analyticsConfigSchema as unknown as ConfigSchema,
+  gateway: gatewayConfigSchema,
+  auth: authConfigSchema,
+  org: orgConfigSchema,
+  wallet: walletConfigSchema,
+  analytics: analyticsConfigSchema,
 };
 
 /** Read only in embedded mode, which a deployment never runs (docs/architecture.md § Two modes). */
