@@ -129,6 +129,27 @@ if (!hasKubectl()) {
       }
     });
 
+    it('lets the apps out only to DNS, NATS, Redis, PostgreSQL (auth: mail; gateway: services)', () => {
+      const allowed: Record<string, number[]> = {
+        gateway: [53, 4222, 6379, 8081, 8082, 8083, 8084],
+        auth: [53, 4222, 6379, 5432, 1025, 25, 465, 587, 443],
+        org: [53, 4222, 6379, 5432],
+        wallet: [53, 4222, 6379, 5432],
+        analytics: [53, 4222, 6379, 5432],
+      };
+      const labels = (name: string) => ({ 'app.kubernetes.io/name': name });
+      for (const name of APPS) {
+        const rules = byKind(objects, 'NetworkPolicy')
+          .filter((p) => selectsPod(p.spec.podSelector, labels(name)))
+          .flatMap((p) => p.spec.egress ?? []);
+        expect(rules.length).toBeGreaterThan(0);
+        for (const rule of rules) {
+          expect(rule.ports?.length).toBeGreaterThan(0); // never "any port"
+          for (const port of rule.ports) expect(allowed[name]).toContain(port.port);
+        }
+      }
+    });
+
     it('routes only the public API through the Ingress (no /metrics, no /health)', () => {
       const paths = byKind(objects, 'Ingress').flatMap((i) =>
         i.spec.rules.flatMap((r: any) => r.http.paths),
@@ -232,4 +253,14 @@ if (!hasKubectl()) {
       expect(schemaProblems(monitors)).toEqual([]);
     });
   });
+}
+
+/** Whether a label selector (matchLabels, matchExpressions with In) selects a pod's labels. */
+function selectsPod(selector: any, labels: Record<string, string>): boolean {
+  const matchLabels = Object.entries<string>(selector?.matchLabels ?? {});
+  const expressions: any[] = selector?.matchExpressions ?? [];
+  return (
+    matchLabels.every(([k, v]) => labels[k] === v) &&
+    expressions.every((e) => e.operator === 'In' && e.values.includes(labels[e.key]))
+  );
 }

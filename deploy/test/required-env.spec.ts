@@ -36,7 +36,6 @@ describe('required production variables, derived from the config schemas', () =>
   });
 
   it('asks no app for what it does not read', () => {
-    expect(requiredVariables('gateway')).not.toContain('JWT_PUBLIC_KEY');
     expect(requiredVariables('gateway')).not.toContain('MIGRATE_ON_START');
     for (const app of APPS) {
       expect(requiredVariables(app)).not.toContain('PLATFORM_DATABASE_URL');
