@@ -241,6 +241,32 @@ if (!hasKubectl()) {
     });
   });
 
+  describe('components/external-secrets', () => {
+    it('declares, for prod, every Secret key the Deployments read, in valid ExternalSecrets', () => {
+      const objects = render({
+        resources: ['overlays/prod'],
+        components: ['components/external-secrets'],
+      });
+      const external = byKind(objects, 'ExternalSecret');
+      expect(schemaProblems(external)).toEqual([]);
+      const declared = new Set(
+        external.flatMap((e) =>
+          e.spec.data.map((d: any) => `${e.spec.target.name}/${d.secretKey}`),
+        ),
+      );
+      const read = workloads(objects)
+        .flatMap((w) => containers(w))
+        .flatMap((c) => c.env ?? [])
+        .map((e: any) => e.valueFrom?.secretKeyRef)
+        .filter(Boolean)
+        .map((ref: any) => `${ref.name}/${ref.key}`);
+      expect(read.length).toBeGreaterThan(10);
+      expect(read.filter((key) => !declared.has(key))).toEqual([]);
+      // …and nothing more: a Secret holds only what its readers need.
+      expect([...declared].filter((key) => !read.includes(key))).toEqual([]);
+    });
+  });
+
   describe('components/monitoring', () => {
     it('adds a valid ServiceMonitor per app on /metrics', () => {
       const objects = render({

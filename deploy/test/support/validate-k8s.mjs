@@ -1,5 +1,5 @@
-// Validates Kubernetes objects against the Kubernetes (and Prometheus Operator) JSON schemas of
-// the npm packages `kubernetes-models` and `@kubernetes-models/prometheus-operator`, offline.
+// Validates Kubernetes objects against the JSON schemas of the npm packages `kubernetes-models`,
+// `@kubernetes-models/prometheus-operator` and `@kubernetes-models/external-secrets`, offline.
 // Those packages are ECMAScript modules only, so the jest tests run this file with Node:
 //   stdin: a JSON array of objects; stdout: a JSON array of problems, one string each.
 import { readFileSync } from 'node:fs';
@@ -8,6 +8,9 @@ import { readFileSync } from 'node:fs';
 function modulePath(apiVersion, kind) {
   if (apiVersion.startsWith('monitoring.coreos.com/')) {
     return `@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`;
+  }
+  if (apiVersion.startsWith('external-secrets.io/')) {
+    return `@kubernetes-models/external-secrets/${apiVersion}/${kind}`;
   }
   return `kubernetes-models/${apiVersion}/${kind}`;
 }
