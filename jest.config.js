@@ -1,7 +1,9 @@
 // `npm test`: every project's unit (src/**/*.spec.ts) and e2e (test/**/*.e2e-spec.ts) tests,
 // plus the cross-service tests in test/e2e, run twice: in services mode (`platform`) and in
 // embedded mode (`platform-embedded`, docs/architecture.md § Two modes), and `npm start` itself
-// in embedded mode (`embedded`, test/embedded). Real PostgreSQL, Redis and NATS must answer.
+// in embedded mode (`embedded`, test/embedded), and the deployment files (`deploy`,
+// deploy/test: kustomize overlays and docker-compose.yml). Real PostgreSQL, Redis and NATS must
+// answer.
 const preset = require('./jest.preset.js');
 
 const project = (name, dir) => ({
@@ -37,6 +39,13 @@ if (existsSync(`${__dirname}/test`)) {
     testMatch: ['<rootDir>/embedded/**/*.e2e-spec.ts'],
   });
 }
+
+projects.push({
+  ...preset,
+  displayName: 'deploy',
+  rootDir: `${__dirname}/deploy`,
+  testMatch: ['<rootDir>/test/**/*.spec.ts'],
+});
 
 module.exports = {
   projects,
