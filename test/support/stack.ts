@@ -54,14 +54,23 @@ export class PlatformStack {
 
   private constructor(readonly env: TestEnvironment) {}
 
-  static async start(overrides: Record<string, string> = {}): Promise<PlatformStack> {
+  /**
+   * @param overrides environment variables over the test environment's
+   * @param options.databaseServers a PostgreSQL server per service other than the shared one
+   *   (`postgres://user:password@host:port`; fault tests' private server)
+   */
+  static async start(
+    overrides: Record<string, string> = {},
+    options: { databaseServers?: Partial<Record<ServiceName, string>> } = {},
+  ): Promise<PlatformStack> {
     const stack = new PlatformStack(
       new TestEnvironment({ AUTH_EMAIL_ACTIVATION_REQUIRED: 'false', ...overrides }),
     );
     try {
       await stack.env.preparePlatform();
       for (const name of Object.keys(SERVICES) as ServiceName[]) {
-        await stack.env.prepareDatabase(name, SERVICES[name].dataSource);
+        const server = options.databaseServers?.[name];
+        await stack.env.prepareDatabase(name, SERVICES[name].dataSource, server);
       }
       for (const name of Object.keys(SERVICES) as ServiceName[]) await stack.startService(name);
       await stack.startGateway();

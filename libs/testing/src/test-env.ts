@@ -90,17 +90,25 @@ export class TestEnvironment {
     };
   }
 
-  /** The database URL of a service in this environment (`<SERVICE>_DATABASE_URL`). */
-  databaseUrl(service: string): string {
-    return `${TEST_SERVERS.postgres}/wp_${service}_${this.id}`;
+  /**
+   * The database URL of a service in this environment (`<SERVICE>_DATABASE_URL`).
+   * @param server `postgres://user[:password]@host:port` (default the shared test server)
+   */
+  databaseUrl(service: string, server = TEST_SERVERS.postgres): string {
+    return `${server}/wp_${service}_${this.id}`;
   }
 
   /**
    * Creates and migrates a service's database and sets `<SERVICE>_DATABASE_URL`.
    * @param dataSource factory of the service's migration DataSource for a URL
+   * @param server another PostgreSQL server than the shared one (fault tests' private server)
    */
-  async prepareDatabase(service: string, dataSource: (url: string) => DataSource): Promise<string> {
-    const url = this.databaseUrl(service);
+  async prepareDatabase(
+    service: string,
+    dataSource: (url: string) => DataSource,
+    server?: string,
+  ): Promise<string> {
+    const url = this.databaseUrl(service, server);
     await ensureDatabase(url);
     await runMigrations(dataSource(url));
     this.databases.push(url);
