@@ -40,6 +40,8 @@ export interface TestKeys {
   encryptionKey: string;
   adminAccessToken: string;
   codeSecret: string;
+  /** `WALLET_TRANSFER_CODE_SECRET`: one key for every wallet process of the environment. */
+  transferCodeSecret: string;
 }
 
 export function generateTestKeys(): TestKeys {
@@ -51,6 +53,7 @@ export function generateTestKeys(): TestKeys {
     encryptionKey: randomBytes(32).toString('base64'),
     adminAccessToken: `adm_${randomBytes(16).toString('hex')}`,
     codeSecret: randomBytes(32).toString('base64url'),
+    transferCodeSecret: randomBytes(32).toString('base64url'),
   };
 }
 
@@ -86,6 +89,7 @@ export class TestEnvironment {
       SECRETS_ENCRYPTION_KEY: this.keys.encryptionKey,
       ADMIN_ACCESS_TOKENS: this.keys.adminAccessToken,
       AUTH_CODE_SECRET: this.keys.codeSecret,
+      WALLET_TRANSFER_CODE_SECRET: this.keys.transferCodeSecret,
       ...overrides,
     };
   }
