@@ -94,6 +94,7 @@ class Platform {
       SECRETS_ENCRYPTION_KEY: env.keys.encryptionKey,
       ADMIN_ACCESS_TOKENS: env.keys.adminAccessToken,
       AUTH_CODE_SECRET: env.keys.codeSecret,
+      WALLET_TRANSFER_CODE_SECRET: env.keys.transferCodeSecret,
       GATEWAY_PORT: String(base),
     };
     SERVICES.forEach((s, i) => (vars[`${s.toUpperCase()}_PORT`] = String(base + 1 + i)));

@@ -41,6 +41,9 @@ function ensureDevEnv() {
   if (!env.SECRETS_ENCRYPTION_KEY)
     generated.SECRETS_ENCRYPTION_KEY = randomBytes(32).toString('base64');
   if (!env.AUTH_CODE_SECRET) generated.AUTH_CODE_SECRET = randomBytes(32).toString('base64url');
+  // One key for every wallet process: a transfer code mailed by one is checked by another.
+  if (!env.WALLET_TRANSFER_CODE_SECRET)
+    generated.WALLET_TRANSFER_CODE_SECRET = randomBytes(32).toString('base64url');
   if (!env.ADMIN_ACCESS_TOKENS)
     generated.ADMIN_ACCESS_TOKENS = `adm_dev_${randomBytes(24).toString('base64url')}`;
   const names = Object.keys(generated);

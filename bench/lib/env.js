@@ -92,6 +92,7 @@ class BenchEnvironment {
       BOOTSTRAP_API_KEY: this.apiKey,
       SECRETS_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       AUTH_CODE_SECRET: randomBytes(32).toString('base64url'),
+      WALLET_TRANSFER_CODE_SECRET: randomBytes(32).toString('base64url'),
       ADMIN_ACCESS_TOKENS: `adm_bench_${randomBytes(16).toString('hex')}`,
       ...overrides,
     };

@@ -34,6 +34,11 @@ export class PrivatePostgres {
     return this.server.url(database);
   }
 
+  /** `postgres://postgres:…@127.0.0.1:<port>`, for `PlatformStack.start`'s `databaseServers`. */
+  get serverUrl(): string {
+    return this.server.url('').replace(/\/$/, '');
+  }
+
   start(): Promise<void> {
     return this.server.start();
   }
@@ -45,6 +50,11 @@ export class PrivatePostgres {
     const exited = new Promise<void>((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
+  }
+
+  /** Fast shutdown (SIGINT): sessions get 57P01, open transactions roll back; `start` again. */
+  stop(): Promise<void> {
+    return this.server.stop();
   }
 
   async close(): Promise<void> {

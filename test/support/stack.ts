@@ -50,18 +50,29 @@ const SERVICES: Record<ServiceName, ServiceSpec> = {
 export class PlatformStack {
   readonly apps = new Map<ServiceName | 'gateway', NestFastifyApplication>();
   readonly ports = new Map<ServiceName, number>();
+  /** Further processes of a service ({@link startReplica}), closed with the stack. */
+  private readonly replicas: NestFastifyApplication[] = [];
   gatewayUrl = '';
 
   private constructor(readonly env: TestEnvironment) {}
 
-  static async start(overrides: Record<string, string> = {}): Promise<PlatformStack> {
+  /**
+   * @param overrides environment variables over the test environment's
+   * @param options.databaseServers a PostgreSQL server per service other than the shared one
+   *   (`postgres://user:password@host:port`; fault tests' private server)
+   */
+  static async start(
+    overrides: Record<string, string> = {},
+    options: { databaseServers?: Partial<Record<ServiceName, string>> } = {},
+  ): Promise<PlatformStack> {
     const stack = new PlatformStack(
       new TestEnvironment({ AUTH_EMAIL_ACTIVATION_REQUIRED: 'false', ...overrides }),
     );
     try {
       await stack.env.preparePlatform();
       for (const name of Object.keys(SERVICES) as ServiceName[]) {
-        await stack.env.prepareDatabase(name, SERVICES[name].dataSource);
+        const server = options.databaseServers?.[name];
+        await stack.env.prepareDatabase(name, SERVICES[name].dataSource, server);
       }
       for (const name of Object.keys(SERVICES) as ServiceName[]) await stack.startService(name);
       await stack.startGateway();
@@ -81,6 +92,20 @@ export class PlatformStack {
     await app.listen({ port: this.ports.get(name) ?? 0, host: '127.0.0.1' });
     this.ports.set(name, (app.getHttpServer().address() as { port: number }).port);
     this.apps.set(name, app);
+  }
+
+  /**
+   * Another process of a service — its own Nest app on its own port, sharing the database,
+   * Redis and NATS (or the platform database) with the first, as a second replica in
+   * Kubernetes would. The gateway routes to the first only: call the replica with
+   * `request(…, { baseUrl })` (same path and headers; the gateway changes neither).
+   * @returns the replica's base URL, `http://127.0.0.1:<port>`
+   */
+  async startReplica(name: ServiceName): Promise<string> {
+    const app = await SERVICES[name].create(this.env.env);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    this.replicas.push(app);
+    return `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
   }
 
   async stopService(name: ServiceName): Promise<void> {
@@ -104,16 +129,24 @@ export class PlatformStack {
     this.apps.set('gateway', app);
   }
 
-  /** fetch against the gateway with the Api-Key (and a bearer token when given). */
+  /**
+   * fetch against the gateway (or `baseUrl`, e.g. a replica's) with the Api-Key (and a bearer
+   * token when given).
+   */
   async request(
     method: string,
     path: string,
-    options: { body?: unknown; token?: string; headers?: Record<string, string> } = {},
+    options: {
+      body?: unknown;
+      token?: string;
+      headers?: Record<string, string>;
+      baseUrl?: string;
+    } = {},
   ): Promise<{ status: number; body: any; headers: Headers }> {
     const headers: Record<string, string> = { 'api-key': this.apiKey, ...options.headers };
     if (options.token) headers['authorization'] = `Bearer ${options.token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${this.gatewayUrl}${path}`, {
+    const res = await fetch(`${options.baseUrl ?? this.gatewayUrl}${path}`, {
       method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
@@ -129,6 +162,7 @@ export class PlatformStack {
   }
 
   async close(): Promise<void> {
+    for (const app of this.replicas.splice(0)) await app.close().catch(() => undefined);
     for (const [name, app] of [...this.apps.entries()].reverse()) {
       await app.close().catch(() => undefined);
       this.apps.delete(name);

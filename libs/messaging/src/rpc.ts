@@ -28,11 +28,13 @@ export class RpcClient {
     } catch (error) {
       throw new DomainError('unavailable', 'UPSTREAM_UNAVAILABLE', 'Service unavailable', {
         detail: `A dependency did not answer (${(error as Error).message}). Retry shortly.`,
+        retryAfter: 1,
       });
     }
     if (!reply.ok) {
       throw new DomainError('unavailable', 'UPSTREAM_FAILED', 'Service unavailable', {
         detail: 'A dependency failed to answer. Retry shortly.',
+        retryAfter: 1,
       });
     }
     return spec.response.parse(reply.result) as RpcResponse<S>;

@@ -9,19 +9,22 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { NoApiKey, Public } from '@wp/http';
+import { NoApiKey, onDatabaseUnavailable, Public } from '@wp/http';
 import type { FastifyInstance } from 'fastify';
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
 
 /**
  * Prometheus metrics of one service: Node defaults plus `http_request_duration_seconds`
- * (histogram; labels method, route template, status code), recorded by a Fastify hook.
+ * (histogram; labels method, route template, status code), recorded by a Fastify hook, and
+ * `db_unavailable_errors_total` (counter; requests answered 503 because PostgreSQL was
+ * unreachable, docs/architecture.md § Errors; the registry's default label `service`).
  */
 @Injectable()
 export class HttpMetrics implements OnModuleInit {
   private readonly histogram: Histogram<'method' | 'route' | 'status_code'>;
+  private readonly databaseUnavailable: Counter;
 
   constructor(
     @Inject(METRICS_REGISTRY) registry: Registry,
@@ -34,10 +37,16 @@ export class HttpMetrics implements OnModuleInit {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     });
+    this.databaseUnavailable = new Counter({
+      name: 'db_unavailable_errors_total',
+      help: 'Requests answered 503 because PostgreSQL was unreachable (restart, failover, refused)',
+      registers: [registry],
+    });
   }
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    onDatabaseUnavailable(fastify, () => this.databaseUnavailable.inc());
     fastify.addHook('onResponse', (request, reply, done) => {
       this.histogram.observe(
         {

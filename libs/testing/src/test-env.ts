@@ -40,6 +40,8 @@ export interface TestKeys {
   encryptionKey: string;
   adminAccessToken: string;
   codeSecret: string;
+  /** `WALLET_TRANSFER_CODE_SECRET`: one key for every wallet process of the environment. */
+  transferCodeSecret: string;
 }
 
 export function generateTestKeys(): TestKeys {
@@ -51,6 +53,7 @@ export function generateTestKeys(): TestKeys {
     encryptionKey: randomBytes(32).toString('base64'),
     adminAccessToken: `adm_${randomBytes(16).toString('hex')}`,
     codeSecret: randomBytes(32).toString('base64url'),
+    transferCodeSecret: randomBytes(32).toString('base64url'),
   };
 }
 
@@ -86,21 +89,30 @@ export class TestEnvironment {
       SECRETS_ENCRYPTION_KEY: this.keys.encryptionKey,
       ADMIN_ACCESS_TOKENS: this.keys.adminAccessToken,
       AUTH_CODE_SECRET: this.keys.codeSecret,
+      WALLET_TRANSFER_CODE_SECRET: this.keys.transferCodeSecret,
       ...overrides,
     };
   }
 
-  /** The database URL of a service in this environment (`<SERVICE>_DATABASE_URL`). */
-  databaseUrl(service: string): string {
-    return `${TEST_SERVERS.postgres}/wp_${service}_${this.id}`;
+  /**
+   * The database URL of a service in this environment (`<SERVICE>_DATABASE_URL`).
+   * @param server `postgres://user[:password]@host:port` (default the shared test server)
+   */
+  databaseUrl(service: string, server = TEST_SERVERS.postgres): string {
+    return `${server}/wp_${service}_${this.id}`;
   }
 
   /**
    * Creates and migrates a service's database and sets `<SERVICE>_DATABASE_URL`.
    * @param dataSource factory of the service's migration DataSource for a URL
+   * @param server another PostgreSQL server than the shared one (fault tests' private server)
    */
-  async prepareDatabase(service: string, dataSource: (url: string) => DataSource): Promise<string> {
-    const url = this.databaseUrl(service);
+  async prepareDatabase(
+    service: string,
+    dataSource: (url: string) => DataSource,
+    server?: string,
+  ): Promise<string> {
+    const url = this.databaseUrl(service, server);
     await ensureDatabase(url);
     await runMigrations(dataSource(url));
     this.databases.push(url);

@@ -322,6 +322,7 @@ describe('organization invitations', () => {
           role: 'ADMIN',
           accessDenied: false,
           version: 1,
+          organizationVersion: expect.any(Number),
         },
       ]);
 

@@ -78,6 +78,7 @@ describe('organization members and roles', () => {
           role: 'ADMIN',
           accessDenied: false,
           version: 1,
+          organizationVersion: expect.any(Number),
         },
       ]);
       // no invitation, no mail for an existing account

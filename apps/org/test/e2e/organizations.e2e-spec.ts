@@ -56,6 +56,7 @@ describe('organizations', () => {
         role: 'OWNER',
         accessDenied: false,
         version: 1,
+        organizationVersion: expect.any(Number),
       });
     });
 

@@ -76,6 +76,7 @@ describe('project invitations', () => {
         role: 'MEMBER',
         accessDenied: false,
         version: 1,
+        organizationVersion: expect.any(Number),
       },
       {
         organizationId: Number(orgId),
@@ -84,6 +85,7 @@ describe('project invitations', () => {
         role: 'MEMBER',
         accessDenied: false,
         version: 1,
+        organizationVersion: expect.any(Number),
       },
     ]);
     const project = await ctx.request('GET', P, { token: invitee.token });

@@ -58,6 +58,7 @@ describe('projects', () => {
         role: 'OWNER',
         accessDenied: false,
         version: 1,
+        organizationVersion: expect.any(Number),
       });
       const [key] = await ctx.db.query(
         'SELECT id, public_key, secret_key_sha256 FROM project_api_key WHERE project_id = $1',

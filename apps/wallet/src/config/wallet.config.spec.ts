@@ -1,7 +1,10 @@
 import { ConfigError, loadConfig } from '@wp/config';
 import { walletConfigSchema } from './wallet.config.js';
 
-const base = { JWT_PUBLIC_KEY: '-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----' };
+const base = {
+  JWT_PUBLIC_KEY: '-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----',
+  WALLET_TRANSFER_CODE_SECRET: 'x'.repeat(32),
+};
 
 describe('wallet configuration', () => {
   it('seeds CREDITS and USD with both conversion directions by default', () => {
@@ -31,15 +34,21 @@ describe('wallet configuration', () => {
     expect(() => loadConfig(walletConfigSchema, { ...base, [name]: value })).toThrow(ConfigError);
   });
 
-  it('requires the transfer code secret in production', () => {
-    expect(() => loadConfig(walletConfigSchema, { ...base, NODE_ENV: 'production' })).toThrow(
-      /WALLET_TRANSFER_CODE_SECRET/,
-    );
-    const config = loadConfig(walletConfigSchema, {
-      ...base,
-      NODE_ENV: 'production',
-      WALLET_TRANSFER_CODE_SECRET: 'x'.repeat(32),
-    });
-    expect(config.WALLET_TRANSFER_CODE_SECRET).toBe('x'.repeat(32));
+  it.each(['production', 'development'])(
+    'requires the transfer code secret when NODE_ENV=%s (replicas share it)',
+    (nodeEnv) => {
+      const { WALLET_TRANSFER_CODE_SECRET: _omitted, ...without } = base;
+      expect(() => loadConfig(walletConfigSchema, { ...without, NODE_ENV: nodeEnv })).toThrow(
+        /WALLET_TRANSFER_CODE_SECRET/,
+      );
+      const config = loadConfig(walletConfigSchema, { ...base, NODE_ENV: nodeEnv });
+      expect(config.WALLET_TRANSFER_CODE_SECRET).toBe('x'.repeat(32));
+    },
+  );
+
+  it('lets a test process go without it (a random per-process key)', () => {
+    const { WALLET_TRANSFER_CODE_SECRET: _omitted, ...without } = base;
+    const config = loadConfig(walletConfigSchema, { ...without, NODE_ENV: 'test' });
+    expect(config.WALLET_TRANSFER_CODE_SECRET).toBeUndefined();
   });
 });

@@ -72,9 +72,11 @@ export const walletConfigSchema = platformSchema
     /** Conversion rates mirrored into the rate table at boot. */
     WALLET_CONVERSION_RATES: conversionRates,
     /**
-     * HMAC key of transfer-request verification codes (ARCHITECTURE § 4 "Transfer requests"), at
-     * least 32 characters; required in production. Elsewhere a random per-process key is used
-     * when unset (codes then do not survive a restart).
+     * HMAC key of transfer-request verification codes (docs/wallet.md § Transfer requests), at
+     * least 32 characters, the same for every wallet process: a code mailed by one replica is
+     * checked by whichever answers the verify/accept. Required unless `NODE_ENV=test` (any
+     * process may have a sibling; `npm start` generates one); under test an unset key is a
+     * random per-process one.
      */
     WALLET_TRANSFER_CODE_SECRET: z
       .string()
@@ -109,11 +111,12 @@ export const walletConfigSchema = platformSchema
     WALLET_LEDGER_CONCURRENCY: env.int(2, 1),
   })
   .superRefine((config, ctx) => {
-    if (config.NODE_ENV === 'production' && !config.WALLET_TRANSFER_CODE_SECRET) {
+    if (config.NODE_ENV !== 'test' && !config.WALLET_TRANSFER_CODE_SECRET) {
       ctx.addIssue({
         code: 'custom',
         path: ['WALLET_TRANSFER_CODE_SECRET'],
-        message: 'required in production (at least 32 characters)',
+        message:
+          'required (at least 32 characters, the same for every wallet process; npm start generates one)',
       });
     }
     const assets = new Set(config.WALLET_ASSETS);

@@ -1,3 +1,4 @@
+import { TenantPermissionVersion1796100000002 } from './1796100000002-tenant-permission-version.js';
 import { Init1795329927840 } from './1795329927840-init.js';
 import { Ledger1795331726420 } from './1795331726420-ledger.js';
 import { LedgerFunctions1795331800000 } from './1795331800000-ledger-functions.js';
@@ -23,4 +24,5 @@ export const WALLET_MIGRATIONS: (new () => unknown)[] = [
   WalletMoveBatchSet1795600000000,
   WalletMoveBatchMulti1795700000000,
   LedgerSqlFiles1795800000000,
+  TenantPermissionVersion1796100000002,
 ];

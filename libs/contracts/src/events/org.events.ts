@@ -59,6 +59,12 @@ export const MembershipChanged = z.object({
   role: z.enum(ROLES).nullable(),
   accessDenied: z.boolean(),
   version: z.number().int().nonnegative(),
+  /**
+   * The organization's permission version after this change: grows by one with every membership
+   * change of the organization (docs/architecture.md § Withdrawn permissions at once). Absent
+   * from events published before it existed.
+   */
+  organizationVersion: z.number().int().positive().optional(),
 });
 
 /**

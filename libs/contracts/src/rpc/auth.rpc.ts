@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { UserSnapshot } from '../events/auth.events.js';
+import { ROLES } from '../roles.js';
 
 /**
  * Synchronous questions to auth over NATS request/reply (ARCHITECTURE § 4 "Consistency"): used
@@ -15,6 +16,22 @@ export const RPC_CATALOG = {
   'auth.rpc.users.find_by_ids': {
     request: z.object({ userIds: z.array(z.uuid()).max(1000) }),
     response: z.object({ users: z.array(UserSnapshot) }),
+  },
+  /**
+   * org, authoritatively: one user's standing in an organization and, when `projectId` is set,
+   * in one of its projects (docs/architecture.md § Withdrawn permissions at once).
+   */
+  'org.rpc.memberships.standing': {
+    request: z.object({
+      organizationId: z.number().int().positive(),
+      projectId: z.number().int().positive().nullable(),
+      userId: z.uuid(),
+    }),
+    response: z.object({
+      organizationRole: z.enum(ROLES).nullable(),
+      projectRole: z.enum(ROLES).nullable(),
+      accessDenied: z.boolean(),
+    }),
   },
 } as const;
 

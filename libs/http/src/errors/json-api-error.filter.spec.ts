@@ -1,5 +1,9 @@
-import { NotFoundException, type ArgumentsHost } from '@nestjs/common';
+import { Logger, NotFoundException, type ArgumentsHost } from '@nestjs/common';
 import { DomainError } from './domain-error.js';
+import {
+  DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+} from './database-unavailable.js';
 import { JsonApiErrorFilter } from './json-api-error.filter.js';
 
 /** A minimal Fastify reply/request pair recording what the filter sends. */
@@ -96,5 +100,52 @@ describe('JsonApiErrorFilter (ARCHITECTURE § 4 error body)', () => {
     expect((sent.body as { errors: { meta: unknown }[] }).errors[0].meta).toEqual({
       requestId: 'req-42',
     });
+  });
+});
+
+describe('JsonApiErrorFilter: PostgreSQL unreachable (docs/architecture.md § Errors)', () => {
+  const filter = new JsonApiErrorFilter();
+  beforeAll(() => jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined));
+
+  it.each([
+    ['admin shutdown 57P01', Object.assign(new Error('terminating connection'), { code: '57P01' })],
+    [
+      'shutting down 57P03',
+      Object.assign(new Error('the database system is shutting down'), { code: '57P03' }),
+    ],
+    ['too many connections', Object.assign(new Error('too many clients'), { code: '53300' })],
+    ['connection failure 08006', Object.assign(new Error('x'), { code: '08006' })],
+    ['connection lost', new Error('Connection terminated unexpectedly')],
+    ['pool connect timeout', new Error('timeout exceeded when trying to connect')],
+    [
+      'refused on every address',
+      new AggregateError([Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })]),
+    ],
+    [
+      'TypeORM QueryFailedError',
+      Object.assign(new Error('query failed'), {
+        driverError: Object.assign(new Error('x'), { code: '57P01' }),
+      }),
+    ],
+  ])('answers %s with 503 UNAVAILABLE and Retry-After', (_name, error) => {
+    const { sent, argumentsHost } = host();
+    filter.catch(error, argumentsHost);
+    expect(sent.status).toBe(503);
+    expect(sent.headers['retry-after']).toBe(String(DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS));
+    expect(sent.body).toMatchObject({
+      errors: [{ status: '503', code: 'UNAVAILABLE', meta: { requestId: 'req-42' } }],
+    });
+  });
+
+  it.each([
+    ['unique violation', Object.assign(new Error('duplicate key'), { code: '23505' })],
+    ['syntax error', Object.assign(new Error('syntax'), { code: '42601' })],
+    ['a plain bug', new TypeError('x is undefined')],
+  ])('keeps %s a 500', (_name, error) => {
+    jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(isDatabaseUnavailable(error)).toBe(false);
+    const { sent, argumentsHost } = host();
+    filter.catch(error, argumentsHost);
+    expect(sent.status).toBe(500);
   });
 });

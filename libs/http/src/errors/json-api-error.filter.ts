@@ -6,6 +6,11 @@ import {
   type ExceptionFilter,
 } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS,
+  isDatabaseUnavailable,
+  notifyDatabaseUnavailable,
+} from './database-unavailable.js';
 import { DomainError, type ErrorItem } from './domain-error.js';
 
 const TITLES: Record<number, { code: string; title: string }> = {
@@ -46,8 +51,10 @@ export function errorDocument(status: number, detail?: string, code?: string): E
 /**
  * Maps anything thrown during a request to the JSON:API error body of ARCHITECTURE § 4:
  * DomainError → its category's status; Nest/Fastify HTTP errors (unknown route, malformed JSON,
- * body too large, wrong content type) → their 4xx; anything else → 500 with the request id and
- * no internals, logged once with its stack.
+ * body too large, wrong content type) → their 4xx; PostgreSQL unreachable (restart, shutdown,
+ * failover, refused or timed-out connection; database-unavailable.ts) → 503 `UNAVAILABLE` with
+ * `Retry-After`, logged as a warning and counted (docs/architecture.md § Errors); anything
+ * else → 500 with the request id and no internals, logged once with its stack.
  */
 @Catch()
 export class JsonApiErrorFilter implements ExceptionFilter {
@@ -57,7 +64,11 @@ export class JsonApiErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
-    const { status, body, retryAfter } = this.describe(exception, String(request.id));
+    const { status, body, retryAfter, databaseUnavailable } = this.describe(
+      exception,
+      String(request.id),
+    );
+    if (databaseUnavailable === true) notifyDatabaseUnavailable(request.server, exception);
     if (retryAfter !== undefined) void reply.header('Retry-After', String(retryAfter));
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
@@ -65,7 +76,7 @@ export class JsonApiErrorFilter implements ExceptionFilter {
   private describe(
     exception: unknown,
     requestId: string,
-  ): { status: number; body: ErrorDocument; retryAfter?: number } {
+  ): { status: number; body: ErrorDocument; retryAfter?: number; databaseUnavailable?: boolean } {
     if (exception instanceof DomainError) {
       const body: ErrorDocument = { errors: exception.toItems() };
       if (exception.documentMeta !== undefined) body.meta = exception.documentMeta;
@@ -81,6 +92,20 @@ export class JsonApiErrorFilter implements ExceptionFilter {
         status: fastifyStatus,
         body: errorDocument(fastifyStatus, (exception as Error).message),
       };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(
+        { err: exception, requestId },
+        `Database unavailable: ${exception instanceof Error ? exception.message : 'unknown'}`,
+      );
+      const body = errorDocument(
+        503,
+        'The service cannot reach its database right now. Retry shortly.',
+        'UNAVAILABLE',
+      );
+      body.errors[0].meta = { requestId };
+      const retryAfter = DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS;
+      return { status: 503, body, retryAfter, databaseUnavailable: true };
     }
     this.logger.error(
       { err: exception, requestId },

@@ -5,11 +5,14 @@ import {
   PostgresApiKeyStore,
   PostgresRateLimiterFactory,
   PostgresRevocationStore,
+  PostgresTenantVersionStore,
   RateLimiterFactory,
   RedisApiKeyStore,
   RedisRateLimiterFactory,
   RedisRevocationStore,
+  RedisTenantVersionStore,
   RevocationStore,
+  TenantVersionStore,
 } from '@wp/security';
 
 /**
@@ -20,7 +23,13 @@ import {
 export const EDGE_RATE_LIMIT_STORE = Symbol('EDGE_RATE_LIMIT_STORE');
 export type EdgeRateLimitStore = { redis?: Redis };
 
-const STORE_TOKENS = [ApiKeyStore, RevocationStore, RateLimiterFactory, EDGE_RATE_LIMIT_STORE];
+const STORE_TOKENS = [
+  ApiKeyStore,
+  RevocationStore,
+  RateLimiterFactory,
+  TenantVersionStore,
+  EDGE_RATE_LIMIT_STORE,
+];
 
 /** Services mode's stores: Redis (`REDIS_URL`, keys under `REDIS_KEY_PREFIX`). */
 @Module({})
@@ -34,6 +43,7 @@ export class RedisStoresModule {
         { provide: ApiKeyStore, useClass: RedisApiKeyStore },
         { provide: RevocationStore, useClass: RedisRevocationStore },
         { provide: RateLimiterFactory, useClass: RedisRateLimiterFactory },
+        { provide: TenantVersionStore, useClass: RedisTenantVersionStore },
         {
           provide: EDGE_RATE_LIMIT_STORE,
           inject: [REDIS],
@@ -57,6 +67,7 @@ export class PostgresStoresModule {
         { provide: ApiKeyStore, useClass: PostgresApiKeyStore },
         { provide: RevocationStore, useClass: PostgresRevocationStore },
         { provide: RateLimiterFactory, useClass: PostgresRateLimiterFactory },
+        { provide: TenantVersionStore, useClass: PostgresTenantVersionStore },
         { provide: EDGE_RATE_LIMIT_STORE, useValue: {} satisfies EdgeRateLimitStore },
       ],
       exports: STORE_TOKENS,

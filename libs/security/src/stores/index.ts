@@ -7,3 +7,6 @@ export * from './postgres-revocation.store.js';
 export * from './rate-limiter.factory.js';
 export * from './redis-rate-limiter.factory.js';
 export * from './postgres-rate-limiter.factory.js';
+export * from './tenant-version.store.js';
+export * from './redis-tenant-version.store.js';
+export * from './postgres-tenant-version.store.js';

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@wp/contracts';
+import { DomainError } from '@wp/http';
 import { Outbox } from '@wp/messaging';
+import { TenantVersionStore } from '@wp/security';
 import type { EntityManager } from 'typeorm';
 import { MembershipVersionRepository } from './membership-version.repository.js';
 
@@ -18,12 +20,20 @@ export interface MembershipChange {
  * Publishes `org.membership.changed` (ARCHITECTURE § 2) for one (organization, project, user)
  * in the caller's transaction, with the next version of that triple. Every membership write
  * goes through here, so consumers (wallet, auth) can rely on strictly increasing versions.
+ *
+ * Each change also takes the organization's next permission version (`organizationVersion`)
+ * and raises the organization's required version in the {@link TenantVersionStore} to it
+ * before the transaction commits, so before the request answers: from then on a service whose
+ * read model has not applied the event yet asks org instead (docs/architecture.md § Withdrawn
+ * permissions at once). When the store does not answer the change fails (503) and nothing is
+ * committed: a withdrawal is never answered without being enforceable.
  */
 @Injectable()
 export class MembershipEvents {
   constructor(
     private readonly versions: MembershipVersionRepository,
     private readonly outbox: Outbox,
+    private readonly tenantVersions: TenantVersionStore,
   ) {}
 
   /** @returns the version the event carries (store it on the membership row). */
@@ -34,7 +44,23 @@ export class MembershipEvents {
       change.userId,
       manager,
     );
-    await this.outbox.enqueue(manager, 'org.membership.changed', { ...change, version });
+    const organizationVersion = await this.versions.nextOrganization(
+      change.organizationId,
+      manager,
+    );
+    await this.outbox.enqueue(manager, 'org.membership.changed', {
+      ...change,
+      version,
+      organizationVersion,
+    });
+    await this.tenantVersions
+      .raise(String(change.organizationId), organizationVersion)
+      .catch((error: unknown) => {
+        throw new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
+          detail: `The permission change could not be published (${(error as Error).message}); nothing changed. Retry shortly.`,
+          retryAfter: 1,
+        });
+      });
     return version;
   }
 }

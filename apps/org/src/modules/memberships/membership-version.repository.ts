@@ -24,4 +24,20 @@ export class MembershipVersionRepository {
     );
     return Number(rows[0].version);
   }
+
+  /**
+   * Increments and returns the permission version of the organization (first 1); like
+   * {@link next}, the row stays locked until the transaction ends, so an organization's
+   * membership changes commit one after another, in version order.
+   */
+  async nextOrganization(organizationId: number, manager: EntityManager): Promise<number> {
+    const rows: { version: string }[] = await manager.query(
+      `INSERT INTO organization_permission_version (organization_id, version) VALUES ($1, 1)
+       ON CONFLICT (organization_id)
+         DO UPDATE SET version = organization_permission_version.version + 1
+       RETURNING version`,
+      [organizationId],
+    );
+    return Number(rows[0].version);
+  }
 }

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { MembershipEvents } from './membership-events.js';
 import { MembershipVersionRepository } from './membership-version.repository.js';
+import { MembershipsRpc } from './memberships.rpc.js';
 import { OrganizationMembersRepository } from './organization-members.repository.js';
 import { ProjectMembersRepository } from './project-members.repository.js';
 import { ProjectMemberships } from './project-memberships.js';
@@ -14,6 +15,7 @@ import { ProjectMemberships } from './project-memberships.js';
   providers: [
     MembershipVersionRepository,
     MembershipEvents,
+    MembershipsRpc,
     OrganizationMembersRepository,
     ProjectMembersRepository,
     ProjectMemberships,

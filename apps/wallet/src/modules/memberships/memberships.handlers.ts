@@ -26,6 +26,13 @@ export class MembershipsHandlers implements OnModuleInit {
           manager,
         );
       }
+      if (change.organizationVersion !== undefined) {
+        await this.memberships.applyOrganizationVersion(
+          change.organizationId,
+          change.organizationVersion,
+          manager,
+        );
+      }
     });
     this.bus.on('org.project.created', 'projects', (event, manager) =>
       this.memberships.projectCreated(event.payload, manager),

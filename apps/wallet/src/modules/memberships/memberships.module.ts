@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { MembershipsHandlers } from './memberships.handlers.js';
 import { MembershipsRepository } from './memberships.repository.js';
+import { PermissionFreshness } from './permission-freshness.js';
 
 @Module({
-  providers: [MembershipsRepository, MembershipsHandlers],
-  exports: [MembershipsRepository],
+  providers: [MembershipsRepository, MembershipsHandlers, PermissionFreshness],
+  exports: [MembershipsRepository, PermissionFreshness],
 })
 export class MembershipsModule {}

@@ -7,6 +7,11 @@ export interface MembershipRoles {
   organizationRole: Role | null;
   projectRole: Role | null;
   accessDenied: boolean;
+  /**
+   * The organization permission version this read model has applied (0: none), compared with
+   * the required one by `PermissionFreshness`; absent where no organization is involved.
+   */
+  appliedVersion?: number;
 }
 
 export const NO_ROLES: MembershipRoles = {
@@ -50,6 +55,38 @@ export class MembershipsRepository {
          SET role = EXCLUDED.role, version = EXCLUDED.version
          WHERE organization_member.version < EXCLUDED.version`,
       [change.organizationId, change.userId, change.role, change.version],
+    );
+  }
+
+  /**
+   * Records that the change with organization permission version `version` is applied (in the
+   * handler's transaction): `version` of the row advances only over an unbroken run 1…n, a
+   * version arriving early waits in `pending` (a redelivery may overtake nothing unseen).
+   */
+  async applyOrganizationVersion(
+    organizationId: number,
+    version: number,
+    manager: EntityManager,
+  ): Promise<void> {
+    await manager.query(
+      `INSERT INTO tenant_permission_version (organization_id) VALUES ($1)
+       ON CONFLICT (organization_id) DO NOTHING`,
+      [organizationId],
+    );
+    const [row]: { version: string; pending: string[] }[] = await manager.query(
+      `SELECT version, pending FROM tenant_permission_version
+       WHERE organization_id = $1 FOR UPDATE`,
+      [organizationId],
+    );
+    let applied = Number(row.version);
+    const pending = new Set(row.pending.map(Number));
+    if (version <= applied) return;
+    pending.add(version);
+    while (pending.delete(applied + 1)) applied += 1;
+    await manager.query(
+      `UPDATE tenant_permission_version SET version = $2, pending = $3::bigint[]
+       WHERE organization_id = $1`,
+      [organizationId, applied, [...pending].sort((a, b) => a - b)],
     );
   }
 
@@ -141,7 +178,9 @@ export class MembershipsRepository {
     const [row]: RolesRow[] = await this.dataSource.query(
       `SELECT (SELECT role FROM organization_member
                 WHERE organization_id = $2 AND user_id = $1) AS organization_role,
-              pm.role AS project_role, coalesce(pm.access_denied, false) AS access_denied
+              pm.role AS project_role, coalesce(pm.access_denied, false) AS access_denied,
+              (SELECT version FROM tenant_permission_version
+                WHERE organization_id = $2) AS applied_version
        FROM (SELECT 1) one
        LEFT JOIN project_member pm ON pm.project_id = $3 AND pm.user_id = $1`,
       [userId, organizationId, projectId],
@@ -219,6 +258,7 @@ interface RolesRow {
   organization_role: Role | null;
   project_role: Role | null;
   access_denied: boolean;
+  applied_version?: string | null;
 }
 
 function toRoles(row: RolesRow | undefined): MembershipRoles {
@@ -227,5 +267,6 @@ function toRoles(row: RolesRow | undefined): MembershipRoles {
     organizationRole: row.organization_role,
     projectRole: row.project_role,
     accessDenied: row.access_denied,
+    appliedVersion: Number(row.applied_version ?? 0),
   };
 }

@@ -23,7 +23,7 @@ import { TransfersSweeper } from './transfers.sweeper.js';
       useFactory: (config: WalletConfig) => {
         if (!config.WALLET_TRANSFER_CODE_SECRET) {
           new Logger('Transfers').warn(
-            'WALLET_TRANSFER_CODE_SECRET is not set: using a random key; pending transfer codes will not survive a restart',
+            'WALLET_TRANSFER_CODE_SECRET is not set (NODE_ENV=test): using a random key; codes are valid on this process only',
           );
         }
         return new TransferCodes(config.WALLET_TRANSFER_CODE_SECRET);

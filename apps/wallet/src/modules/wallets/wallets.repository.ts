@@ -25,7 +25,9 @@ const ROLE_JOINS = `
   LEFT JOIN project_member pm ON pm.project_id = w.project_id AND pm.user_id = $1`;
 
 const ROLE_COLUMNS = `om.role AS organization_role, pm.role AS project_role,
-  coalesce(pm.access_denied, false) AS access_denied`;
+  coalesce(pm.access_denied, false) AS access_denied,
+  (SELECT version FROM tenant_permission_version tv
+    WHERE tv.organization_id = w.organization_id) AS applied_version`;
 
 @Injectable()
 export class WalletsRepository {
@@ -197,6 +199,7 @@ interface RolesRow {
   organization_role: Role | null;
   project_role: Role | null;
   access_denied: boolean;
+  applied_version: string | null;
 }
 
 function walletFromRow(row: WalletRow): Wallet {
@@ -224,6 +227,7 @@ function withRoles(row: WalletRow & RolesRow): WalletWithRoles {
       organizationRole: row.organization_role,
       projectRole: row.project_role,
       accessDenied: row.access_denied,
+      appliedVersion: Number(row.applied_version ?? 0),
     },
   };
 }

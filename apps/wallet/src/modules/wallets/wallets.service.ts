@@ -10,6 +10,7 @@ import {
   NO_ROLES,
   type MembershipRoles,
 } from '../memberships/memberships.repository.js';
+import { PermissionFreshness } from '../memberships/permission-freshness.js';
 import type { EntityWalletDto } from './dto/create-entity-wallet.dto.js';
 import type { WalletChangesDto } from './dto/update-wallet.dto.js';
 import type { Wallet, WalletEntityType } from './wallet.entity.js';
@@ -46,6 +47,7 @@ export class WalletsService {
     private readonly outbox: Outbox,
     private readonly dataSource: DataSource,
     private readonly identities: WalletIdentities,
+    private readonly freshness: PermissionFreshness,
   ) {}
 
   /**
@@ -105,10 +107,10 @@ export class WalletsService {
       address,
       principal.type === 'user' ? principal.id : null,
     );
-    if (!found || !walletVisible(principal, found.wallet, found.roles)) {
-      throw new WalletNotFoundError();
-    }
-    if (!walletAllows(principal, found.wallet, found.roles, ability)) throw denied(principal);
+    if (!found) throw new WalletNotFoundError();
+    const roles = await this.confirmed(principal, found.wallet, found.roles);
+    if (!walletVisible(principal, found.wallet, roles)) throw new WalletNotFoundError();
+    if (!walletAllows(principal, found.wallet, roles, ability)) throw denied(principal);
     return found.wallet;
   }
 
@@ -129,7 +131,15 @@ export class WalletsService {
     if (!identity) return this.identities.remember(await this.require(principal, address, ability));
     const roles =
       principal.type === 'user' && identity.organizationId !== null
-        ? await this.memberships.rolesOf(principal.id, identity.organizationId, identity.projectId)
+        ? await this.confirmed(
+            principal,
+            identity,
+            await this.memberships.rolesOf(
+              principal.id,
+              identity.organizationId,
+              identity.projectId,
+            ),
+          )
         : NO_ROLES;
     if (!walletVisible(principal, identity, roles)) throw new WalletNotFoundError();
     if (!walletAllows(principal, identity, roles, ability)) throw denied(principal);
@@ -150,7 +160,24 @@ export class WalletsService {
       address,
       principal.type === 'user' ? principal.id : null,
     );
-    return found !== null && walletAllows(principal, found.wallet, found.roles, ability);
+    if (found === null) return false;
+    const roles = await this.confirmed(principal, found.wallet, found.roles);
+    return walletAllows(principal, found.wallet, roles, ability);
+  }
+
+  /**
+   * A user's roles towards an organization's / project's wallet, confirmed current
+   * (`PermissionFreshness`: the read model's, or org's when the read model is behind the
+   * organization's permission version); others' unchanged.
+   * @throws DomainError 503 when they cannot be confirmed
+   */
+  private confirmed(
+    principal: Principal,
+    wallet: { organizationId: number | null; projectId: number | null },
+    roles: MembershipRoles,
+  ): Promise<MembershipRoles> | MembershipRoles {
+    if (principal.type !== 'user' || wallet.organizationId === null) return roles;
+    return this.freshness.confirm(principal.id, wallet.organizationId, wallet.projectId, roles);
   }
 
   /** Addresses of the open wallets the caller may `ability` (their transfer requests' scope). */

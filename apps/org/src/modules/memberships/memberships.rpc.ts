@@ -1,0 +1,45 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { Role } from '@wp/contracts';
+import { RpcServer } from '@wp/messaging';
+import { DataSource } from 'typeorm';
+
+/**
+ * Answers `org.rpc.memberships.standing`: a user's current organization role and project
+ * role / access denial, from org's own tables (committed state), for services whose read model
+ * is behind the organization's permission version (docs/architecture.md § Withdrawn
+ * permissions at once).
+ */
+@Injectable()
+export class MembershipsRpc implements OnModuleInit {
+  constructor(
+    private readonly rpc: RpcServer,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  onModuleInit(): void {
+    this.rpc.handle(
+      'org.rpc.memberships.standing',
+      async ({ organizationId, projectId, userId }) => {
+        const rows: {
+          organization_role: Role | null;
+          project_role: Role | null;
+          access_denied: boolean | null;
+        }[] = await this.dataSource.query(
+          `SELECT (SELECT role FROM organization_membership
+                    WHERE organization_id = $1 AND user_id = $2) AS organization_role,
+                  pm.role AS project_role, pm.access_denied
+             FROM (SELECT 1) one
+             LEFT JOIN project_membership pm
+               ON pm.project_id = $3 AND pm.organization_id = $1 AND pm.user_id = $2`,
+          [organizationId, userId, projectId],
+        );
+        const row = rows[0];
+        return {
+          organizationRole: row?.organization_role ?? null,
+          projectRole: row?.project_role ?? null,
+          accessDenied: row?.access_denied ?? false,
+        };
+      },
+    );
+  }
+}

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError } from '@wp/http';
+import { RpcClient } from '@wp/messaging';
+import { TenantVersionStore } from '@wp/security';
+import type { MembershipRoles } from './memberships.repository.js';
+
+/** How long the store and org may take before the request fails closed, ms. */
+const CONFIRM_TIMEOUT_MS = 1000;
+
+/** 503 + `Retry-After` when the current permission cannot be confirmed (never allow). */
+function cannotConfirm(what: string): DomainError {
+  return new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
+    detail: `Your current permission could not be confirmed (${what}). Retry shortly.`,
+    retryAfter: 1,
+  });
+}
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Withdrawn permissions are honoured at once (docs/architecture.md § Withdrawn permissions at
+ * once): before a user's roles from the read model decide about an organization's or project's
+ * wallet, the organization's required permission version is read from the
+ * {@link TenantVersionStore}; when the read model has applied less, org answers instead
+ * (`org.rpc.memberships.standing`). Store or org not answering within 1 s → 503
+ * `UNAVAILABLE` with `Retry-After: 1` (fail closed); other organizations are not affected.
+ */
+@Injectable()
+export class PermissionFreshness {
+  constructor(
+    private readonly store: TenantVersionStore,
+    private readonly rpc: RpcClient,
+  ) {}
+
+  /**
+   * The roles to decide with: `roles` when the read model is current for the organization,
+   * else org's authoritative answer.
+   * @throws DomainError 503 `UNAVAILABLE` (store) / `UPSTREAM_UNAVAILABLE` (org)
+   */
+  async confirm(
+    userId: string,
+    organizationId: number,
+    projectId: number | null,
+    roles: MembershipRoles,
+  ): Promise<MembershipRoles> {
+    let required: number;
+    try {
+      required = await within(this.store.current(String(organizationId)), CONFIRM_TIMEOUT_MS);
+    } catch (error) {
+      throw cannotConfirm((error as Error).message);
+    }
+    if (required <= (roles.appliedVersion ?? 0)) return roles;
+    return this.rpc.request(
+      'org.rpc.memberships.standing',
+      { organizationId, projectId, userId },
+      CONFIRM_TIMEOUT_MS,
+    );
+  }
+}
