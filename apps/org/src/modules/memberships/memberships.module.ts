@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { MembershipEvents } from './membership-events.js';
 import { MembershipVersionRepository } from './membership-version.repository.js';
 import { OrganizationMembersRepository } from './organization-members.repository.js';
+import { OrganizationMemberships } from './organization-memberships.js';
 import { ProjectMembersRepository } from './project-members.repository.js';
 import { ProjectMemberships } from './project-memberships.js';
 
@@ -15,12 +16,14 @@ import { ProjectMemberships } from './project-memberships.js';
     MembershipVersionRepository,
     MembershipEvents,
     OrganizationMembersRepository,
+    OrganizationMemberships,
     ProjectMembersRepository,
     ProjectMemberships,
   ],
   exports: [
     MembershipEvents,
     OrganizationMembersRepository,
+    OrganizationMemberships,
     ProjectMembersRepository,
     ProjectMemberships,
   ],

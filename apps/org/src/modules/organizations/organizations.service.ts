@@ -4,11 +4,11 @@ import { Outbox } from '@wp/messaging';
 import type { Principal } from '@wp/security';
 import { DataSource } from 'typeorm';
 import { AccessService, requireOrganizationPermission } from '../access/access.service.js';
-import { MembershipEvents } from '../memberships/membership-events.js';
 import {
   OrganizationMembersRepository,
   type MemberRow,
 } from '../memberships/organization-members.repository.js';
+import { OrganizationMemberships } from '../memberships/organization-memberships.js';
 import type { Project } from '../projects/project.entity.js';
 import { ProjectsRepository } from '../projects/projects.repository.js';
 import { ProjectsService } from '../projects/projects.service.js';
@@ -45,7 +45,7 @@ export class OrganizationsService {
     private readonly projects: ProjectsRepository,
     private readonly projectsService: ProjectsService,
     private readonly access: AccessService,
-    private readonly membershipEvents: MembershipEvents,
+    private readonly memberships: OrganizationMemberships,
     private readonly outbox: Outbox,
   ) {}
 
@@ -64,18 +64,9 @@ export class OrganizationsService {
         createdBy: principal.id,
         createdAt: organization.createdAt.toISOString(),
       });
-      const version = await this.membershipEvents.changed(
-        {
-          organizationId: organization.id,
-          projectId: null,
-          userId: principal.id,
-          role: 'OWNER',
-          accessDenied: false,
-        },
-        manager,
-      );
-      await this.members.insert(
-        { organizationId: organization.id, userId: principal.id, role: 'OWNER', version },
+      await this.memberships.add(
+        { organizationId: organization.id, userId: principal.id },
+        'OWNER',
         manager,
       );
       await this.projectsService.createInTransaction(
