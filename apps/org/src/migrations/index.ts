@@ -1,3 +1,4 @@
+import { DirectoryUserOccurredAt1795800000000 } from './1795800000000-directory-user-occurred-at.js';
 import { InvitationResendBudget1795672616438 } from './1795672616438-invitation-resend-budget.js';
 import { SecurityPolicyAndAuditLog1795672662299 } from './1795672662299-security-policy-and-audit-log.js';
 import { SentinelPasses1795457497987 } from './1795457497987-sentinel-passes.js';
@@ -15,4 +16,5 @@ export const ORG_MIGRATIONS: (new () => unknown)[] = [
   SentinelPasses1795457497987,
   InvitationResendBudget1795672616438,
   SecurityPolicyAndAuditLog1795672662299,
+  DirectoryUserOccurredAt1795800000000,
 ];

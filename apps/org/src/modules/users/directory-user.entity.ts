@@ -37,6 +37,14 @@ export class DirectoryUser {
   @Column('int', { default: 0 })
   twoFactorVersion!: number;
 
+  /**
+   * `occurredAt` of the last `auth.user.*` snapshot applied: an older one arriving later is
+   * ignored (`upsertIfNewer`). NULL for a row seeded by add_user or by a two-factor change
+   * before any snapshot (any snapshot then applies).
+   */
+  @Column('timestamptz', { nullable: true })
+  occurredAt!: Date | null;
+
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt!: Date;
 }
