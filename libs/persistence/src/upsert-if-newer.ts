@@ -33,7 +33,7 @@ function identifier(name: string): string {
 /**
  * The one rule of every event-fed read model: insert the row, or replace the stored one only
  * when the incoming event is not older than the one that wrote it, so redelivered or reordered
- * events (at-least-once delivery, docs/architecture.md § Events and consumers) never take a read
+ * events (at-least-once delivery, docs/architecture.md § Consistency) never take a read
  * model back in time. One `INSERT … ON CONFLICT … DO UPDATE … WHERE` statement, so concurrent
  * deliveries need no lock (PostgreSQL: INSERT § ON CONFLICT Clause).
  * @returns the SQL text and its parameters (exported for tests)

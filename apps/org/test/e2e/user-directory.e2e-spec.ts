@@ -10,7 +10,7 @@ const codec = JSONCodec();
  * Org's user directory (names and emails shown beside memberships) is a read model of auth's
  * `auth.user.*` events, delivered at least once and possibly out of order: an older snapshot
  * delivered after a newer one must not bring back the old name or email
- * (docs/architecture.md § Events and consumers). Events are published on the real stream, as
+ * (docs/architecture.md § Consistency). Events are published on the real stream, as
  * auth's outbox relay does.
  */
 describe('org user directory', () => {

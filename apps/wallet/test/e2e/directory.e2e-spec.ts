@@ -4,7 +4,7 @@ import { WalletTestContext } from '../support/wallet-test-context.js';
  * The wallet's user directory (where transfer codes are mailed) is a read model of auth's
  * `auth.user.*` events, delivered at least once and possibly out of order: an older snapshot
  * arriving after a newer one must not bring back the old email or name
- * (docs/architecture.md § Events and consumers).
+ * (docs/architecture.md § Consistency).
  */
 describe('wallet user directory', () => {
   let ctx: WalletTestContext;

@@ -11,7 +11,7 @@ export class DirectoryRepository {
   /**
    * Stores an `auth.user.*` snapshot unless a later one (by event time) is already stored, so a
    * redelivered or reordered event never brings back an older name or email (`upsertIfNewer`,
-   * docs/architecture.md § Events and consumers). The two-factor columns are not touched.
+   * docs/architecture.md § Consistency). The two-factor columns are not touched.
    */
   async apply(user: UserSnapshot, occurredAt: string, manager: EntityManager): Promise<void> {
     await upsertIfNewer(manager, {

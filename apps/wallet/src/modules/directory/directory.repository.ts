@@ -16,7 +16,7 @@ export class DirectoryRepository {
 
   /**
    * Stores a snapshot unless a later one (by event time) is already stored: the read-model rule
-   * of `upsertIfNewer` (docs/architecture.md § Events and consumers).
+   * of `upsertIfNewer` (docs/architecture.md § Consistency).
    */
   async apply(user: UserSnapshot, occurredAt: string, manager: EntityManager): Promise<void> {
     await upsertIfNewer(manager, {
