@@ -24,7 +24,12 @@ export class GatewayModule implements OnModuleInit {
       module: GatewayModule,
       imports: [
         AppConfigModule.forRoot(GATEWAY_CONFIG, config),
-        ObservabilityModule.forRoot({ service: 'gateway', level: config.LOG_LEVEL }),
+        ObservabilityModule.forRoot({
+          service: 'gateway',
+          level: config.LOG_LEVEL,
+          format: config.LOG_FORMAT,
+          logRequests: config.LOG_REQUESTS,
+        }),
         platformBackend(config, 'gateway').stores,
       ],
       providers: [ApiKeyRegistry],
