@@ -28,6 +28,7 @@ export class GatewayModule implements OnModuleInit {
           service: 'gateway',
           level: config.LOG_LEVEL,
           format: config.LOG_FORMAT,
+          nodeEnv: config.NODE_ENV,
           logRequests: config.LOG_REQUESTS,
         }),
         platformBackend(config, 'gateway').stores,

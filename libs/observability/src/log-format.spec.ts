@@ -74,6 +74,11 @@ describe('LoggingModule formats', () => {
       ),
     ).toBe('GET /v1/api/users 200 3ms');
     expect(params['autoLogging'].ignore({ url: '/health/live' })).toBe(true);
+    expect(params['autoLogging'].ignore({ url: '/', originalUrl: '/metrics' })).toBe(true);
+    expect(params['customLogLevel']({ url: '/health/ready' }, { statusCode: 200 })).toBe('silent');
+    expect(params['customLogLevel']({ url: '/v1/api/users' }, { statusCode: 201 })).toBe('info');
+    expect(params['customLogLevel']({ url: '/v1/api/users' }, { statusCode: 404 })).toBe('warn');
+    expect(params['customLogLevel']({ url: '/v1/api/users' }, { statusCode: 500 })).toBe('error');
     expect(params['autoLogging'].ignore({ url: '/v1/api/users' })).toBe(false);
 
     const written: unknown[][] = [];
@@ -87,13 +92,7 @@ describe('LoggingModule formats', () => {
   });
 
   it('stays JSON with pretty asked in production', () => {
-    const before = process.env['NODE_ENV'];
-    process.env['NODE_ENV'] = 'production';
-    try {
-      expect(pinoHttp({ format: 'pretty' })['transport']).toBeUndefined();
-    } finally {
-      process.env['NODE_ENV'] = before;
-    }
+    expect(pinoHttp({ format: 'pretty', nodeEnv: 'production' })['transport']).toBeUndefined();
   });
 
   it('drops request lines when asked (LOG_REQUESTS=false)', () => {

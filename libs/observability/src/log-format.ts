@@ -56,8 +56,8 @@ export function isProbe(url: string | undefined): boolean {
 
 /**
  * pino-pretty, one line per log call: time, level, the message (a request line reads
- * `GET /v1/api/users 201 3ms`), and the Nest context; pid, hostname, service (the runner
- * prefixes each line with the app's name) and request objects are left out.
+ * `GET /v1/api/users 201 3ms`), and the Nest context; pid, hostname, name and service (the
+ * runner prefixes each line with the app's name), request objects and ids are left out.
  */
 export function prettyTransport(): TransportSingleOptions {
   return {
@@ -66,7 +66,7 @@ export function prettyTransport(): TransportSingleOptions {
       colorize: true,
       singleLine: true,
       translateTime: 'SYS:HH:MM:ss.l',
-      ignore: 'pid,hostname,service,req,res,responseTime,context',
+      ignore: 'pid,hostname,name,service,req,res,reqId,responseTime,context',
       messageFormat: '{if context}[{context}] {end}{msg}',
     },
   };

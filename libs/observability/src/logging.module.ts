@@ -50,14 +50,16 @@ export interface LoggingOptions {
   logRequests?: boolean;
   /** `LOG_FORMAT` (default `auto`): see {@link chooseLogFormat}. */
   format?: string;
+  /** `NODE_ENV`: production always logs JSON. */
+  nodeEnv?: string;
 }
 
 /** The format this process logs in, from its options and its environment. */
-export function resolveLogFormat(options: Pick<LoggingOptions, 'format'>): LogFormat {
+export function resolveLogFormat(options: Pick<LoggingOptions, 'format' | 'nodeEnv'>): LogFormat {
   return chooseLogFormat({
     requested: options.format,
     isTTY: process.stdout.isTTY === true,
-    nodeEnv: process.env['NODE_ENV'],
+    nodeEnv: options.nodeEnv,
     prettyAvailable: prettyAvailable(),
   });
 }
@@ -79,7 +81,19 @@ function prettyOptions() {
         method.apply(this, args);
       },
     } as LoggerOptions['hooks'],
-    autoLoggingIgnore: (req: { url?: string }) => isProbe(req.url),
+    // Checked when the request arrives (Fastify's middleware runner may have cut `url` to the
+    // part below the mount point, hence `originalUrl`) and again when the line is written.
+    autoLoggingIgnore: (req: { url?: string; originalUrl?: string }) =>
+      isProbe(req.originalUrl ?? req.url),
+    customLogLevel: (
+      req: { url?: string; originalUrl?: string },
+      res: { statusCode: number },
+      error?: Error,
+    ) => {
+      if (isProbe(req.originalUrl ?? req.url)) return 'silent' as const;
+      if (error || res.statusCode >= 500) return 'error' as const;
+      return res.statusCode >= 400 ? ('warn' as const) : ('info' as const);
+    },
     customSuccessMessage: (
       req: { method?: string; url?: string },
       res: { statusCode: number },
@@ -125,6 +139,7 @@ export class LoggingModule {
             ...(pretty && {
               transport: pretty.transport,
               hooks: pretty.hooks,
+              customLogLevel: pretty.customLogLevel,
               customSuccessMessage: pretty.customSuccessMessage,
               customErrorMessage: pretty.customErrorMessage,
             }),

@@ -44,6 +44,7 @@ export class PlatformModule {
           service,
           level: config.LOG_LEVEL,
           format: config.LOG_FORMAT,
+          nodeEnv: config.NODE_ENV,
           logRequests: config.LOG_REQUESTS,
         }),
         DatabaseModule.forRoot({
