@@ -4,6 +4,15 @@ import { effectiveProjectRole, ROLES, type Role } from '@wp/contracts';
 import { TEST_SERVERS, waitFor } from '@wp/testing';
 import { effectiveRoleSql } from '../../src/modules/projects/project-list.js';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
+import {
+  type CallerRole,
+  type Model,
+  NAMES,
+  CALLER_ROLES,
+  DAY,
+  BASE,
+  cmp,
+} from '../support/project-list-model.js';
 
 /**
  * `GET /organizations/{id}/projects` (docs/api.md § Projects): every filter and sort, checked
@@ -11,58 +20,6 @@ import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
  * roles (denied included), wallets, tools, notebooks and dates. The model is what the test
  * wrote, never what the server answers.
  */
-type CallerRole = Role | 'DENIED' | null;
-
-interface Model {
-  id: number;
-  name: string;
-  callerRole: CallerRole;
-  members: number;
-  tools: number;
-  notebooks: number;
-  wallet: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  lastActivityAt: Date;
-}
-
-const NAMES = [
-  'Alpha',
-  'alpha two',
-  'Beta',
-  'beta_test',
-  'Gamma 100%',
-  'gamma',
-  'Delta',
-  'DELTA force',
-  'epsilon',
-  'Zeta',
-  'zeta-2',
-  'Eta',
-  'Theta',
-  'iota',
-  'Kappa',
-  'lambda',
-  'Mu',
-  'nu',
-  'Xi',
-  'Omicron',
-  'Pi',
-  'Rho',
-  'Sigma',
-  'Tau',
-  'Upsilon',
-  'Phi',
-  'Chi',
-  'Psi',
-  'Omega',
-  'omega_x',
-  'A_b',
-  'A%b',
-];
-const CALLER_ROLES: CallerRole[] = [null, 'OWNER', 'ADMIN', 'MEMBER', 'VIEWER', 'DENIED', 'MEMBER'];
-const DAY = 24 * 3600_000;
-const BASE = Date.parse('2026-01-01T00:00:00.000Z');
 
 describe('project list: filters and sorting', () => {
   let ctx: OrgTestContext;
@@ -398,7 +355,3 @@ describe('project list: filters and sorting', () => {
     expect(res.status).toBe(404);
   });
 });
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
