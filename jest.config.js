@@ -38,6 +38,11 @@ if (existsSync(`${__dirname}/test`)) {
     ...project('embedded', `${__dirname}/test`),
     testMatch: ['<rootDir>/embedded/**/*.e2e-spec.ts'],
   });
+  // Repository checks that need no server: every citation resolves (docs/architecture.md).
+  projects.push({
+    ...project('docs', `${__dirname}/test`),
+    testMatch: ['<rootDir>/docs/**/*.spec.ts'],
+  });
 }
 
 projects.push({

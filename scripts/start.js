@@ -16,6 +16,7 @@ const { SERVICES } = require('./migrate.js');
 const { startMailCatcher } = require('./dev-mail-catcher.js');
 const { EmbeddedPostgres, POSTGRES_MAJOR } = require('./embedded-postgres.js');
 const { Supervisor } = require('./supervisor.js');
+const { chooseLogFormat, prettyAvailable } = require('../libs/observability/dist/log-format.js');
 
 const ROOT = join(__dirname, '..');
 const PORTS = { auth: 8081, org: 8082, wallet: 8083, analytics: 8084, gateway: 8080 };
@@ -30,6 +31,19 @@ let supervisor = null;
 let stopMail = null;
 let up = false;
 let stopping = false;
+
+// Readable logs when a person watches (a terminal, not production): pino-pretty in every app,
+// whose output is a pipe to this runner, hence decided here (docs/architecture.md § Logs).
+// Every request passes the gateway, so only the gateway writes request lines: one per request.
+// JSON otherwise, or whatever LOG_FORMAT / LOG_REQUESTS say.
+const logFormat = chooseLogFormat({
+  requested: env.LOG_FORMAT,
+  isTTY: process.stdout.isTTY === true,
+  nodeEnv: env.NODE_ENV,
+  prettyAvailable: prettyAvailable(),
+});
+env.LOG_FORMAT = logFormat;
+const serviceEnv = logFormat === 'pretty' && !env.LOG_REQUESTS ? { LOG_REQUESTS: 'false' } : {};
 
 /** Refuses a second runner on the same DATA_DIR; the lock goes when this process exits. */
 function lockDataDir() {
@@ -113,6 +127,7 @@ async function waitLive(apps) {
 function startApp(app) {
   const script = join(ROOT, 'apps', app, 'dist', 'main.js');
   supervisor.start(app, script, {
+    env: app === 'gateway' ? {} : serviceEnv,
     // Before the platform is up an exit is a boot failure (bad setting, port taken): stop.
     onCrash: (reason) => {
       if (up) return true;

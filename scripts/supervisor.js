@@ -37,13 +37,14 @@ class Supervisor {
 
   /**
    * Starts `name` running `node <script>`; restarts it whenever it exits unless stopping.
-   * @param {{ onCrash?: (reason: string) => boolean }} [hooks] return false to not restart
+   * @param {{ onCrash?: (reason: string) => boolean, env?: Record<string, string> }} [hooks]
+   *   `onCrash`: return false to not restart; `env`: settings of this child on top of the shared
    */
   start(name, script, hooks = {}) {
     const entry = this.children.get(name) ?? { name, script, hooks, backoff: BACKOFF_MIN_MS };
     this.children.set(name, entry);
     const child = spawn(process.execPath, ['--enable-source-maps', script], {
-      env: this.env,
+      env: { ...this.env, ...hooks.env },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       detached: true, // its own process group: Ctrl-C reaches the runner, which stops it in order
     });

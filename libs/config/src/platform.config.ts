@@ -12,10 +12,16 @@ import { env } from './fields.js';
  * - `PLATFORM_MODE`: `services` (Redis and NATS, as deployed) or `embedded` (what Redis and NATS
  *   do lives in the PostgreSQL database `PLATFORM_DATABASE_URL`; docs/architecture.md § Two modes).
  *   In embedded mode `REDIS_*` and `NATS_URL` are not used.
+ * - `LOG_FORMAT`: `auto` (readable lines in a terminal outside production, else JSON), `json`,
+ *   `pretty`; `LOG_REQUESTS=false` drops the per-request line (docs/architecture.md § Logs).
  */
 export const platformSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: env.logLevel(),
+  LOG_FORMAT: z
+    .enum(['auto', 'json', 'pretty'], { message: 'expected auto, json or pretty' })
+    .default('auto'),
+  LOG_REQUESTS: env.bool(true),
   REDIS_URL: env.url('redis://127.0.0.1:6379', ['redis', 'rediss']),
   REDIS_KEY_PREFIX: z
     .string()

@@ -1,3 +1,4 @@
+export * from './log-format.js';
 export * from './logging.module.js';
 export * from './metrics.js';
 export * from './health.js';

@@ -1,11 +1,19 @@
 import { hostname } from 'node:os';
 import { type DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import pino from 'pino';
+import pino, { type LoggerOptions } from 'pino';
+import {
+  chooseLogFormat,
+  isProbe,
+  prettyAvailable,
+  prettyTransport,
+  QUIET_CONTEXTS,
+  type LogFormat,
+} from './log-format.js';
 
 /**
- * Paths pino removes from every log line (ARCHITECTURE § 5): credentials in headers, and any
- * password, code, token or secret field of a logged object.
+ * Paths pino removes from every log line (docs/architecture.md § Operations): credentials in
+ * headers, and any password, code, token or secret field of a logged object.
  */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -40,16 +48,75 @@ export interface LoggingOptions {
   level: string;
   /** Log one line per HTTP request at `info` (default true; off when `level` is above info). */
   logRequests?: boolean;
+  /** `LOG_FORMAT` (default `auto`): see {@link chooseLogFormat}. */
+  format?: string;
+  /** `NODE_ENV`: production always logs JSON. */
+  nodeEnv?: string;
+}
+
+/** The format this process logs in, from its options and its environment. */
+export function resolveLogFormat(options: Pick<LoggingOptions, 'format' | 'nodeEnv'>): LogFormat {
+  return chooseLogFormat({
+    requested: options.format,
+    isTTY: process.stdout.isTTY === true,
+    nodeEnv: options.nodeEnv,
+    prettyAvailable: prettyAvailable(),
+  });
 }
 
 /**
- * JSON logs through nestjs-pino, one line per request with its request id and redactions;
- * every line carries `service`.
+ * What pretty logs change (docs/architecture.md § Logs): pino-pretty as the destination, a
+ * request line that reads `GET /path 200 3ms`, no lines for health probes and metric scrapes,
+ * and none of Nest's per-module and per-route start-up lines.
+ */
+function prettyOptions() {
+  return {
+    transport: prettyTransport(),
+    hooks: {
+      logMethod(this: unknown, args: unknown[], method: (...a: unknown[]) => void) {
+        const first = args[0] as { context?: unknown } | null;
+        if (first && typeof first === 'object' && QUIET_CONTEXTS.has(String(first.context))) {
+          return;
+        }
+        method.apply(this, args);
+      },
+    } as LoggerOptions['hooks'],
+    // Checked when the request arrives (Fastify's middleware runner may have cut `url` to the
+    // part below the mount point, hence `originalUrl`) and again when the line is written.
+    autoLoggingIgnore: (req: { url?: string; originalUrl?: string }) =>
+      isProbe(req.originalUrl ?? req.url),
+    customLogLevel: (
+      req: { url?: string; originalUrl?: string },
+      res: { statusCode: number },
+      error?: Error,
+    ) => {
+      if (isProbe(req.originalUrl ?? req.url)) return 'silent' as const;
+      if (error || res.statusCode >= 500) return 'error' as const;
+      return res.statusCode >= 400 ? ('warn' as const) : ('info' as const);
+    },
+    customSuccessMessage: (
+      req: { method?: string; url?: string },
+      res: { statusCode: number },
+      responseTime: number,
+    ) => `${req.method} ${req.url} ${res.statusCode} ${Math.round(responseTime)}ms`,
+    customErrorMessage: (
+      req: { method?: string; url?: string },
+      res: { statusCode: number },
+      error: Error,
+    ) => `${req.method} ${req.url} ${res.statusCode} ${error.message}`,
+  };
+}
+
+/**
+ * Logs through nestjs-pino, one line per request with its request id and redactions; every line
+ * carries `service`. JSON lines, or pino-pretty's readable ones in a terminal outside production
+ * ({@link resolveLogFormat}).
  */
 @Module({})
 export class LoggingModule {
   static forRoot(options: LoggingOptions): DynamicModule {
     const requestLines = (options.logRequests ?? true) && logsInfo(options.level);
+    const pretty = resolveLogFormat(options) === 'pretty' ? prettyOptions() : undefined;
     return {
       module: LoggingModule,
       imports: [
@@ -67,7 +134,15 @@ export class LoggingModule {
             redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
             // The request line is written at `info`: below that level, skip its per-request
             // bookkeeping (listeners, timing, line objects) that could never be written.
-            autoLogging: requestLines,
+            autoLogging:
+              requestLines && pretty ? { ignore: pretty.autoLoggingIgnore } : requestLines,
+            ...(pretty && {
+              transport: pretty.transport,
+              hooks: pretty.hooks,
+              customLogLevel: pretty.customLogLevel,
+              customSuccessMessage: pretty.customSuccessMessage,
+              customErrorMessage: pretty.customErrorMessage,
+            }),
             quietReqLogger: true,
             // `service` on every line, bound once: a per-request `customProps` would build one
             // more child logger (bindings serialized and redacted) for every request.
@@ -78,6 +153,8 @@ export class LoggingModule {
                 method: req.method,
                 url: req.url,
               }),
+              // The status alone: response headers are neither secret-free nor useful per line.
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
             },
           },
         }),

@@ -40,7 +40,13 @@ export class PlatformModule {
       module: PlatformModule,
       global: true,
       imports: [
-        ObservabilityModule.forRoot({ service, level: config.LOG_LEVEL }),
+        ObservabilityModule.forRoot({
+          service,
+          level: config.LOG_LEVEL,
+          format: config.LOG_FORMAT,
+          nodeEnv: config.NODE_ENV,
+          logRequests: config.LOG_REQUESTS,
+        }),
         DatabaseModule.forRoot({
           ...options.database,
           entities: [...(options.database.entities as unknown[]), ...MESSAGING_ENTITIES] as never,

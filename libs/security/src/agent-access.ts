@@ -5,10 +5,10 @@ import type { Principal } from './principal.js';
 export const AGENT_ACCESS = 'wp:agentAccess';
 
 /**
- * Opens a route to Sentinel Pass agent tokens (docs/auth.md § Agent tokens). In a service that
- * confines agents (`SecurityOptions.confineAgents`: org, wallet) every other route answers an
- * agent 403 `AGENT_FORBIDDEN` (404 when its path names another organization or project). An
- * opted-in route must still authorize the agent through its service's permission check
+ * Opens a route to Sentinel Pass agent tokens (docs/auth.md § Agent tokens in the other services).
+ * In a service that confines agents (`SecurityOptions.confineAgents`: org, wallet) every other
+ * route answers an agent 403 `AGENT_FORBIDDEN` (404 when its path names another organization or
+ * project). An opted-in route must still authorize the agent through its service's permission check
  * (org: `AccessService.projectWith(…, permission)`; wallet: `walletAllows`), which asks
  * `agentCan(prm, permission)` of `@wp/contracts`: the decorator only lets the request reach it.
  */

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { AnalyticsTestApp, event, type TestProject } from '../support/analytics-test-app.js';
 
 /**
- * `POST /api/public/ingestion` semantics (Langfuse ingestion.yml; docs/analytics.md § Ingestion):
- * 207 with per-event results, per-event validation, dedupe by event id, upsert by body id with
- * merge, the 3.5 MB batch limit, and reads that see a write as soon as it is answered.
+ * `POST /api/public/ingestion` semantics (Langfuse ingestion.yml; docs/analytics.md § Ingestion
+ * semantics): 207 with per-event results, per-event validation, dedupe by event id, upsert by body
+ * id with merge, the 3.5 MB batch limit, and reads that see a write as soon as it is answered.
  */
 describe('POST /api/public/ingestion', () => {
   let ctx: AnalyticsTestApp;

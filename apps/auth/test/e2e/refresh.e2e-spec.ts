@@ -8,9 +8,10 @@ import { TokenService } from '../../src/modules/sessions/token.service.js';
 import { UsersRepository } from '../../src/modules/users/users.repository.js';
 
 /**
- * Contract § Authentication 4-6 (`POST /oauth/token/refresh`, `GET /oauth/token/revoke`) with
- * ARCHITECTURE § 3 "Refresh token": rotation in families with one conditional UPDATE, a 20 s
- * grace window answering the same pair, re-use revoking the family, revoke always winning.
+ * docs/api.md § Authentication 4-6 (`POST /oauth/token/refresh`, `GET /oauth/token/revoke`) with
+ * docs/architecture.md § Identity and access ("Refresh token"): rotation in families with one
+ * conditional UPDATE, a 20 s grace window answering the same pair, re-use revoking the family,
+ * revoke always winning.
  */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -38,7 +39,9 @@ describe('auth: refresh token rotation in families', () => {
       )
     )[0];
 
-  /** Expects every token given to be refused: access tokens by the guard, refresh tokens by refresh. */
+  /**
+   * Expects every token given to be refused: access tokens by the guard, refresh tokens by refresh.
+   */
   async function expectDead(tokens: Partial<Tokens>[]): Promise<void> {
     for (const t of tokens) {
       if (t.accessToken) expect((await info(t.accessToken)).statusCode).toBe(401);

@@ -1,9 +1,11 @@
+import { countQueries } from '../support/query-count.js';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
- * Contract § Organizations: `GET/POST /organizations`, `GET/PATCH /organizations/{id}`, with
- * ARCHITECTURE § 3 (404 for foreign tenants, `meta.can` from the permission table) and § 4
- * (statuses, ids as strings, default project).
+ * docs/api.md § Organizations: `GET/POST /organizations`, `GET/PATCH /organizations/{id}`, with
+ * docs/architecture.md § Identity and access (404 for foreign tenants, `meta.can` from the
+ * permission table) and docs/architecture.md § Decisions where the contract is silent (statuses,
+ * ids as strings, default project).
  */
 describe('organizations', () => {
   let ctx: OrgTestContext;
@@ -295,32 +297,3 @@ describe('organizations', () => {
     });
   });
 });
-
-/**
- * Counts the SQL statements the org service sends while `action` runs, leaving out the outbox
- * relay's own polling and transaction control statements.
- */
-async function countQueries(ctx: OrgTestContext, action: () => Promise<unknown>): Promise<number> {
-  const runner = ctx.db.createQueryRunner();
-  const proto = Object.getPrototypeOf(runner) as { query: (...args: any[]) => unknown };
-  await runner.release();
-  const original = proto.query;
-  const seen: string[] = [];
-  proto.query = function (this: unknown, sql: string, ...rest: unknown[]) {
-    seen.push(sql);
-    return original.call(this, sql, ...rest);
-  };
-  try {
-    await action();
-  } finally {
-    proto.query = original;
-  }
-  // The request under test only reads; event handlers and the outbox relay running in the
-  // background meanwhile write or poll, so count reads of domain tables only.
-  return seen.filter(
-    (sql) =>
-      /^\s*SELECT/i.test(sql) &&
-      sql.trim() !== 'SELECT 1' &&
-      !/outbox_message|processed_event/i.test(sql),
-  ).length;
-}

@@ -4,65 +4,22 @@ import { effectiveProjectRole, ROLES, type Role } from '@wp/contracts';
 import { TEST_SERVERS, waitFor } from '@wp/testing';
 import { effectiveRoleSql } from '../../src/modules/projects/project-list.js';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
+import {
+  type CallerRole,
+  type Model,
+  NAMES,
+  CALLER_ROLES,
+  DAY,
+  BASE,
+  cmp,
+} from '../support/project-list-model.js';
 
 /**
- * `GET /organizations/{id}/projects` (contract § Projects): every filter and sort, checked
+ * `GET /organizations/{id}/projects` (docs/api.md § Projects): every filter and sort, checked
  * against an independent computation over a seeded model of 33 projects with varied members,
  * roles (denied included), wallets, tools, notebooks and dates. The model is what the test
  * wrote, never what the server answers.
  */
-type CallerRole = Role | 'DENIED' | null;
-
-interface Model {
-  id: number;
-  name: string;
-  callerRole: CallerRole;
-  members: number;
-  tools: number;
-  notebooks: number;
-  wallet: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  lastActivityAt: Date;
-}
-
-const NAMES = [
-  'Alpha',
-  'alpha two',
-  'Beta',
-  'beta_test',
-  'Gamma 100%',
-  'gamma',
-  'Delta',
-  'DELTA force',
-  'epsilon',
-  'Zeta',
-  'zeta-2',
-  'Eta',
-  'Theta',
-  'iota',
-  'Kappa',
-  'lambda',
-  'Mu',
-  'nu',
-  'Xi',
-  'Omicron',
-  'Pi',
-  'Rho',
-  'Sigma',
-  'Tau',
-  'Upsilon',
-  'Phi',
-  'Chi',
-  'Psi',
-  'Omega',
-  'omega_x',
-  'A_b',
-  'A%b',
-];
-const CALLER_ROLES: CallerRole[] = [null, 'OWNER', 'ADMIN', 'MEMBER', 'VIEWER', 'DENIED', 'MEMBER'];
-const DAY = 24 * 3600_000;
-const BASE = Date.parse('2026-01-01T00:00:00.000Z');
 
 describe('project list: filters and sorting', () => {
   let ctx: OrgTestContext;
@@ -140,8 +97,8 @@ describe('project list: filters and sorting', () => {
       { what: 'has_wallet from wallet.wallet.created' },
     );
 
-    // Sentinel Pass and notebook counters have no producer yet (issues 8 and later): set them,
-    // and fix the dates the list sorts on, directly.
+    // Sentinel Pass and notebook counters have no producer yet (the Sentinel Pass feature and
+    // later): set them, and fix the dates the list sorts on, directly.
     for (const m of model) {
       await ctx.db.query(
         `UPDATE project SET tools_count = $2, notebooks_count = $3, created_at = $4,
@@ -398,7 +355,3 @@ describe('project list: filters and sorting', () => {
     expect(res.status).toBe(404);
   });
 });
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

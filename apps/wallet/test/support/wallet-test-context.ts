@@ -161,10 +161,15 @@ export class WalletTestContext {
   /**
    * Publishes an event on the namespaced JetStream subject, exactly as a producing service's
    * outbox relay does, and waits until every wallet consumer of the subject has processed it.
+   * `occurredAt` (ISO 8601) defaults to now; an earlier one plays a late (redelivered) event.
    */
-  async publish<S extends EventSubject>(subject: S, payload: EventPayload<S>): Promise<string> {
+  async publish<S extends EventSubject>(
+    subject: S,
+    payload: EventPayload<S>,
+    occurredAt = new Date().toISOString(),
+  ): Promise<string> {
     const id = randomUUID();
-    const envelope = { id, subject, occurredAt: new Date().toISOString(), payload };
+    const envelope = { id, subject, occurredAt, payload };
     const h = natsHeaders();
     h.set('Nats-Msg-Id', id);
     await this.nc.jetstream().publish(`${this.env.id}.${subject}`, codec.encode(envelope), {

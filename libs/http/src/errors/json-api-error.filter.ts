@@ -126,7 +126,10 @@ function httpDetail(exception: HttpException): string | undefined {
   return exception.message;
 }
 
-/** Fastify's own errors (FST_ERR_CTP_INVALID_JSON, FST_ERR_CTP_BODY_TOO_LARGE, …) carry a 4xx statusCode. */
+/**
+ * Fastify's own errors (FST_ERR_CTP_INVALID_JSON, FST_ERR_CTP_BODY_TOO_LARGE, …) carry a 4xx
+ * statusCode.
+ */
 function fastifyClientError(exception: unknown): number | undefined {
   if (typeof exception !== 'object' || exception === null) return undefined;
   const { statusCode, code } = exception as { statusCode?: unknown; code?: unknown };

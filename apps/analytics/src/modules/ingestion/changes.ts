@@ -7,7 +7,7 @@ import type {
 
 /**
  * What one ingestion event asks to change. `undefined` means "not sent": an update keeps the
- * stored value (Langfuse's upsert-with-merge, docs/analytics.md § Ingestion).
+ * stored value (Langfuse's upsert-with-merge, docs/analytics.md § Ingestion semantics).
  */
 export interface TracePatch {
   id: string;

@@ -21,9 +21,9 @@ const TRANSIENT = new Set(['40P01', '40001']); // deadlock, serialization failur
 const ATTEMPTS = 4;
 
 /**
- * Writes ingestion changes with group commit (docs/analytics.md § Ingestion): a request's changes
- * join whatever is waiting, up to `ANALYTICS_WRITE_CONCURRENCY` transactions at a time apply
- * them (advisory locks serialise writers on the same entities), and each request learns
+ * Writes ingestion changes with group commit (docs/analytics.md § Ingestion semantics): a request's
+ * changes join whatever is waiting, up to `ANALYTICS_WRITE_CONCURRENCY` transactions at a time
+ * apply them (advisory locks serialise writers on the same entities), and each request learns
  * the outcome of its own changes. Under load transactions grow instead of multiplying; an
  * answered request is committed and readable at once. A transaction that fails is retried per
  * request, so one bad request cannot fail the others.

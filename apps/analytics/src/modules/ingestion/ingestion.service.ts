@@ -13,9 +13,9 @@ export interface IngestionResult {
 }
 
 /**
- * `POST /api/public/ingestion` (ingestion.yml `batch`; docs/analytics.md § Ingestion): validates
- * each event on its own (a bad event is a 400 entry in `errors`, the others are written), writes
- * the valid ones through the group-committing writer and reports every event: 201 in
+ * `POST /api/public/ingestion` (ingestion.yml `batch`; docs/analytics.md § Ingestion semantics):
+ * validates each event on its own (a bad event is a 400 entry in `errors`, the others are written),
+ * writes the valid ones through the group-committing writer and reports every event: 201 in
  * `successes`, or an error entry. A storage failure reports 500 for the affected events (the
  * SDKs retry them; event ids make the retry safe).
  */

@@ -17,9 +17,9 @@ export interface EntityKey {
 }
 
 /**
- * One ingestion write, all or nothing (docs/analytics.md § Ingestion). The ingestion writer calls
- * these in order: claim event ids (dedupe), lock the entities it will merge, load what exists,
- * save the merged records, then refresh the derived daily rollups of the traces it touched.
+ * One ingestion write, all or nothing (docs/analytics.md § Ingestion semantics). The ingestion
+ * writer calls these in order: claim event ids (dedupe), lock the entities it will merge, load what
+ * exists, save the merged records, then refresh the derived daily rollups of the traces it touched.
  */
 export interface IngestionUnitOfWork {
   /**
@@ -41,7 +41,7 @@ export interface IngestionUnitOfWork {
 
 /**
  * The storage of the analytics service, behind which PostgreSQL sits today and ClickHouse can sit
- * tomorrow (docs/analytics.md § Storage and the ClickHouse path). Every read is scoped to one
+ * tomorrow (docs/analytics.md § The ClickHouse path). Every read is scoped to one
  * project: a project's key pair never reaches another project's rows.
  */
 export abstract class AnalyticsStore {

@@ -12,9 +12,9 @@ import { ListTracesQuery } from './traces.query.js';
 import { TracesService, type MetaResponse } from './traces.service.js';
 
 /**
- * Contract § Analytics: `GET /api/public/traces` and `GET /api/public/traces/{traceId}`, shaped
+ * docs/api.md § Analytics: `GET /api/public/traces` and `GET /api/public/traces/{traceId}`, shaped
  * as Langfuse's `trace.yml` (Traces, TraceWithFullDetails). HTTP Basic with a project key pair
- * (contract § Authentication 7); `Api-Key` optional but validated when sent.
+ * (docs/api.md § Authentication 7); `Api-Key` optional but validated when sent.
  */
 @Controller('api/public/traces')
 @Public()
@@ -22,7 +22,9 @@ import { TracesService, type MetaResponse } from './traces.service.js';
 export class TracesController {
   constructor(private readonly traces: TracesService) {}
 
-  /** `{data: TraceWithDetails[], meta: {page, limit, totalItems, totalPages}}`; 400 on a bad query. */
+  /**
+   * `{data: TraceWithDetails[], meta: {page, limit, totalItems, totalPages}}`; 400 on a bad query.
+   */
   @Get()
   async list(
     @AuthedProject() projectId: number,

@@ -4,7 +4,8 @@ export type AccessErrorCode = 'NOT_FOUND' | 'FORBIDDEN' | 'ORGANIZATION_REQUIRES
 
 /**
  * 404 for an organization that does not exist or that the caller does not belong to
- * (ARCHITECTURE § 3: never 403 for a foreign tenant, so existence does not leak).
+ * (docs/architecture.md § Identity and access: never 403 for a foreign tenant, so existence does
+ * not leak).
  */
 export class OrganizationNotFoundError extends DomainError {
   constructor() {
@@ -12,7 +13,9 @@ export class OrganizationNotFoundError extends DomainError {
   }
 }
 
-/** 404 for a project that does not exist, is in another organization, or is hidden from the caller. */
+/**
+ * 404 for a project that does not exist, is in another organization, or is hidden from the caller.
+ */
 export class ProjectNotFoundError extends DomainError {
   constructor() {
     super('not_found', 'NOT_FOUND', 'Project not found');

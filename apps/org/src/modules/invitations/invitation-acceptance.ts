@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { MembershipEvents } from '../memberships/membership-events.js';
 import { OrganizationMembersRepository } from '../memberships/organization-members.repository.js';
+import { OrganizationMemberships } from '../memberships/organization-memberships.js';
 import { ProjectMembersRepository } from '../memberships/project-members.repository.js';
 import { ProjectMemberships } from '../memberships/project-memberships.js';
 import type { Invitation } from './invitation.entity.js';
@@ -18,7 +18,7 @@ export class InvitationAcceptance {
     private readonly members: OrganizationMembersRepository,
     private readonly projectMembers: ProjectMembersRepository,
     private readonly projectMemberships: ProjectMemberships,
-    private readonly membershipEvents: MembershipEvents,
+    private readonly organizationMemberships: OrganizationMemberships,
   ) {}
 
   /** Row-locks the organization (the lock every membership command takes first). */
@@ -31,12 +31,11 @@ export class InvitationAcceptance {
     if (invitation.orgRole !== null && !invitation.projectOnly) {
       const existing = await this.members.find(organizationId, userId, manager);
       if (!existing) {
-        const role = invitation.orgRole;
-        const version = await this.membershipEvents.changed(
-          { organizationId, projectId: null, userId, role, accessDenied: false },
+        await this.organizationMemberships.add(
+          { organizationId, userId },
+          invitation.orgRole,
           manager,
         );
-        await this.members.insert({ organizationId, userId, role, version }, manager);
       }
     }
     if (invitation.projectId !== null && invitation.projectRole !== null) {

@@ -9,11 +9,11 @@ import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
 import type { Invitation } from '../invitations/invitation.entity.js';
 import { InvitationsService } from '../invitations/invitations.service.js';
 import { AlreadyMemberError, MemberNotFoundError } from '../memberships/membership.errors.js';
-import { MembershipEvents } from '../memberships/membership-events.js';
 import {
   OrganizationMembersRepository,
   type MemberRow,
 } from '../memberships/organization-members.repository.js';
+import { OrganizationMemberships } from '../memberships/organization-memberships.js';
 import { assertMayGrant, assertRoleChangeAllowed } from '../memberships/role-rules.js';
 import { DirectoryRepository } from '../users/directory.repository.js';
 import { MemberCleanup } from './member-cleanup.js';
@@ -22,9 +22,9 @@ export type AddMemberResult =
   { kind: 'member_added'; member: MemberRow } | { kind: 'invitation_sent'; invitation: Invitation };
 
 /**
- * Organization members (contract § Organizations: users, add_user, members/{userId}/role,
- * remove_user; § Errors for the role codes). Every change runs under the organization row lock
- * and publishes `org.membership.changed`.
+ * Organization members (docs/api.md § Organizations: users, add_user, members/{userId}/role,
+ * remove_user; docs/api.md § Errors for the role codes). Every change runs under the organization
+ * row lock and publishes `org.membership.changed`.
  */
 @Injectable()
 export class MembersService {
@@ -32,7 +32,7 @@ export class MembersService {
     private readonly dataSource: DataSource,
     private readonly access: AccessService,
     private readonly members: OrganizationMembersRepository,
-    private readonly membershipEvents: MembershipEvents,
+    private readonly memberships: OrganizationMemberships,
     private readonly invitations: InvitationsService,
     private readonly users: UserLookup,
     private readonly directory: DirectoryRepository,
@@ -89,12 +89,9 @@ export class MembersService {
         throw new AlreadyMemberError('organization');
       }
       await this.directory.insertIfAbsent(user, manager);
-      const version = await this.membershipEvents.changed(
-        { organizationId, projectId: null, userId: user.userId, role, accessDenied: false },
-        manager,
-      );
-      const membership = await this.members.insert(
-        { organizationId, userId: user.userId, role, version },
+      const membership = await this.memberships.add(
+        { organizationId, userId: user.userId },
+        role,
         manager,
       );
       await this.audit.record(
@@ -150,11 +147,7 @@ export class MembersService {
         targetIsLastOwner: await this.isLastOwner(organizationId, target.role, manager),
       });
       if (target.role !== role) {
-        const version = await this.membershipEvents.changed(
-          { organizationId, projectId: null, userId, role, accessDenied: false },
-          manager,
-        );
-        await this.members.updateRole(organizationId, userId, role, version, manager);
+        await this.memberships.setRole({ organizationId, userId }, role, manager);
       }
       const member = (await this.members.findMember(organizationId, userId, manager))!;
       if (target.role !== role) {
@@ -206,11 +199,7 @@ export class MembersService {
         },
         { allowSelf: leaving },
       );
-      await this.members.delete(organizationId, userId, manager);
-      await this.membershipEvents.changed(
-        { organizationId, projectId: null, userId, role: null, accessDenied: false },
-        manager,
-      );
+      await this.memberships.remove({ organizationId, userId }, manager);
       await this.cleanup.afterOrganizationExit(organizationId, userId, manager);
       await this.audit.record(
         manager,

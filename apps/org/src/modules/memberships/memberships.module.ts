@@ -3,6 +3,7 @@ import { MembershipEvents } from './membership-events.js';
 import { MembershipVersionRepository } from './membership-version.repository.js';
 import { MembershipsRpc } from './memberships.rpc.js';
 import { OrganizationMembersRepository } from './organization-members.repository.js';
+import { OrganizationMemberships } from './organization-memberships.js';
 import { ProjectMembersRepository } from './project-members.repository.js';
 import { ProjectMemberships } from './project-memberships.js';
 
@@ -17,12 +18,14 @@ import { ProjectMemberships } from './project-memberships.js';
     MembershipEvents,
     MembershipsRpc,
     OrganizationMembersRepository,
+    OrganizationMemberships,
     ProjectMembersRepository,
     ProjectMemberships,
   ],
   exports: [
     MembershipEvents,
     OrganizationMembersRepository,
+    OrganizationMemberships,
     ProjectMembersRepository,
     ProjectMemberships,
   ],

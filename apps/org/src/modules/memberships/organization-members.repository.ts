@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@wp/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
-import { OrganizationMembership } from '../organizations/organization-membership.entity.js';
+import { OrganizationMembership } from './organization-membership.entity.js';
 
 /** A membership with the user's directory entry (names and email may lag auth by ≤ 2 s). */
 export interface MemberRow {

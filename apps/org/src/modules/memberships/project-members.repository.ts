@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@wp/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ProjectMembership } from '../project-members/project-membership.entity.js';
+import { ProjectMembership } from './project-membership.entity.js';
 
 /** A project member with their organization role and directory entry. */
 export interface ProjectMemberRow {

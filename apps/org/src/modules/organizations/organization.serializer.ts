@@ -31,9 +31,9 @@ export type MembershipAttributes = {
 export type OrganizationRelationships = Record<string, { data: ResourceIdentifier[] }>;
 
 /**
- * Organization resource (contract § "Organization"): `type` `organization`, string `id` (equal
+ * Organization resource (docs/api.md § Organization): `type` `organization`, string `id` (equal
  * to the requested id), `attributes.name`, and `meta.can` (the caller's permission map from the
- * shared permission table, docs/org.md § Permissions) plus `meta.role` (the caller's role).
+ * shared permission table, docs/org.md § Permission table) plus `meta.role` (the caller's role).
  * An organization that requires two-factor adds `meta.twoFactorRequired: true`; for a caller it
  * shuts out (`twoFactorBlocked`) every `meta.can` entry is false (docs/org.md § Two-factor
  * policy).
@@ -63,7 +63,9 @@ export function toOrganizationResource(
   );
 }
 
-/** A user as `included` carries it (no role: a user may hold different roles in different places). */
+/**
+ * A user as `included` carries it (no role: a user may hold different roles in different places).
+ */
 export function toUserResource(member: {
   userId: string;
   email: string | null;

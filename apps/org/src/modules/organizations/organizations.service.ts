@@ -4,11 +4,11 @@ import { Outbox } from '@wp/messaging';
 import type { Principal } from '@wp/security';
 import { DataSource } from 'typeorm';
 import { AccessService, requireOrganizationPermission } from '../access/access.service.js';
-import { MembershipEvents } from '../memberships/membership-events.js';
 import {
   OrganizationMembersRepository,
   type MemberRow,
 } from '../memberships/organization-members.repository.js';
+import { OrganizationMemberships } from '../memberships/organization-memberships.js';
 import type { Project } from '../projects/project.entity.js';
 import { ProjectsRepository } from '../projects/projects.repository.js';
 import { ProjectsService } from '../projects/projects.service.js';
@@ -17,7 +17,9 @@ import type { Organization } from './organization.entity.js';
 import { OrganizationIdMismatchError } from './organizations.errors.js';
 import { OrganizationsRepository, type OrganizationWithRole } from './organizations.repository.js';
 
-/** Name of the project every new organization starts with (ARCHITECTURE § 4 "Default project"). */
+/**
+ * Name of the project every new organization starts with (docs/architecture.md § Default project).
+ */
 export const DEFAULT_PROJECT_NAME = 'Default project';
 
 /** A project with the caller's effective role in it. */
@@ -45,12 +47,12 @@ export class OrganizationsService {
     private readonly projects: ProjectsRepository,
     private readonly projectsService: ProjectsService,
     private readonly access: AccessService,
-    private readonly membershipEvents: MembershipEvents,
+    private readonly memberships: OrganizationMemberships,
     private readonly outbox: Outbox,
   ) {}
 
   /**
-   * `POST /organizations` (contract § Organizations): the creator becomes OWNER and a default
+   * `POST /organizations` (docs/api.md § Organizations): the creator becomes OWNER and a default
    * project is made (with its first key pair, the creator as its OWNER), all in one transaction
    * with `org.organization.created` (the wallet service opens the organization wallet from it),
    * `org.membership.changed`, `org.project.created` and `org.project.keys.changed`.
@@ -64,18 +66,9 @@ export class OrganizationsService {
         createdBy: principal.id,
         createdAt: organization.createdAt.toISOString(),
       });
-      const version = await this.membershipEvents.changed(
-        {
-          organizationId: organization.id,
-          projectId: null,
-          userId: principal.id,
-          role: 'OWNER',
-          accessDenied: false,
-        },
-        manager,
-      );
-      await this.members.insert(
-        { organizationId: organization.id, userId: principal.id, role: 'OWNER', version },
+      await this.memberships.add(
+        { organizationId: organization.id, userId: principal.id },
+        'OWNER',
         manager,
       );
       await this.projectsService.createInTransaction(

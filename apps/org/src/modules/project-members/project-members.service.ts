@@ -13,13 +13,13 @@ import { AuditTrail } from '../audit/audit-trail.js';
 import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
 import type { Invitation } from '../invitations/invitation.entity.js';
 import { InvitationsService } from '../invitations/invitations.service.js';
-import { MembershipEvents } from '../memberships/membership-events.js';
 import {
   AlreadyMemberError,
   CannotChangeOwnRoleError,
   MemberNotFoundError,
 } from '../memberships/membership.errors.js';
 import { OrganizationMembersRepository } from '../memberships/organization-members.repository.js';
+import { OrganizationMemberships } from '../memberships/organization-memberships.js';
 import {
   ProjectMembersRepository,
   type ProjectMemberRow,
@@ -39,7 +39,7 @@ export type AddProjectMemberResult =
   | { kind: 'invitation_sent'; invitation: Invitation };
 
 /**
- * Project members and access (contract § Projects: users, add_user, members/{userId}/role,
+ * Project members and access (docs/api.md § Projects: users, add_user, members/{userId}/role,
  * remove_user, deny_access, restore_access; States and transitions, Project access). Managing
  * needs `project.manageMembers` (effective project ADMIN or OWNER); the role codes are those of
  * organizations. Every change runs under the organization lock and goes through
@@ -53,7 +53,7 @@ export class ProjectMembersService {
     private readonly members: ProjectMembersRepository,
     private readonly memberships: ProjectMemberships,
     private readonly organizationMembers: OrganizationMembersRepository,
-    private readonly membershipEvents: MembershipEvents,
+    private readonly organizationMemberships: OrganizationMemberships,
     private readonly invitations: InvitationsService,
     private readonly users: UserLookup,
     private readonly directory: DirectoryRepository,
@@ -342,11 +342,7 @@ export class ProjectMembersService {
     const organizationId = access.organization.id;
     if (await this.organizationMembers.find(organizationId, userId, manager)) return;
     requireOrganizationGrant(access, role);
-    const version = await this.membershipEvents.changed(
-      { organizationId, projectId: null, userId, role, accessDenied: false },
-      manager,
-    );
-    await this.organizationMembers.insert({ organizationId, userId, role, version }, manager);
+    await this.organizationMemberships.add({ organizationId, userId }, role, manager);
     await this.audit.record(
       manager,
       principal,

@@ -1,7 +1,7 @@
 import type { Role } from '@wp/contracts';
 
 /**
- * `GET /organizations/{id}/projects` sort keys (contract § Projects). Each has a natural
+ * `GET /organizations/{id}/projects` sort keys (docs/api.md § Projects). Each has a natural
  * direction; a leading `-` reverses it. Ties are broken by project id, ascending.
  * `name` and `alphabetical` are synonyms (case-insensitive A→Z); `recent_activity` puts the
  * most recently active first.
@@ -28,7 +28,10 @@ export type ProjectSortValue = (typeof PROJECT_SORT_VALUES)[number];
 /** The default order of the list. */
 export const DEFAULT_PROJECT_SORT: ProjectSortValue = 'name';
 
-/** The SQL of each sort key (over `project p`, all indexed per organization) and its natural direction. */
+/**
+ * The SQL of each sort key (over `project p`, all indexed per organization) and its natural
+ * direction.
+ */
 export const PROJECT_SORT_SQL: Record<ProjectSortKey, { expr: string; natural: 'ASC' | 'DESC' }> = {
   name: { expr: 'lower(p.name) COLLATE "C"', natural: 'ASC' },
   alphabetical: { expr: 'lower(p.name) COLLATE "C"', natural: 'ASC' },

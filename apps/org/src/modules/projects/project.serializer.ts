@@ -19,8 +19,8 @@ export type ProjectAttributes = {
 };
 
 /**
- * Project resource (contract § "Project"): `type` `project`, string `id`, `attributes.name`,
- * `attributes.isDefault`, plus the fields the list filters on (docs/org.md § Projects);
+ * Project resource (docs/api.md § Project): `type` `project`, string `id`, `attributes.name`,
+ * `attributes.isDefault`, plus the fields the list filters on (docs/org.md § Project list);
  * `meta.role` is the caller's effective project role and `meta.can` the project permission map
  * computed from it (the shared permission table); for an agent `meta.role` is null and
  * `meta.can` is given (`agentCanMap` of its pass's permissions).

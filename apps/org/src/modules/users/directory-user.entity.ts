@@ -1,9 +1,9 @@
 import { Column, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 /**
- * Read model of auth's users (ARCHITECTURE § 2), fed by `auth.user.*` events: names and emails
- * to show next to memberships. Never used to decide whether an account exists — that question
- * goes to auth synchronously.
+ * Read model of auth's users (docs/architecture.md § Data ownership and events), fed by
+ * `auth.user.*` events: names and emails to show next to memberships. Never used to decide whether
+ * an account exists — that question goes to auth synchronously.
  */
 @Entity('directory_user')
 @Index('directory_user_email_idx', ['email'])
@@ -36,6 +36,14 @@ export class DirectoryUser {
   /** Version of the last `auth.user.two_factor_changed` applied (older ones are ignored). */
   @Column('int', { default: 0 })
   twoFactorVersion!: number;
+
+  /**
+   * `occurredAt` of the last `auth.user.*` snapshot applied: an older one arriving later is
+   * ignored (`upsertIfNewer`). NULL for a row seeded by add_user or by a two-factor change
+   * before any snapshot (any snapshot then applies).
+   */
+  @Column('timestamptz', { nullable: true })
+  occurredAt!: Date | null;
 
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt!: Date;

@@ -3,8 +3,8 @@ import { EventBus } from '@wp/messaging';
 import { DirectoryRepository } from './directory.repository.js';
 
 /**
- * Keeps the user directory read model in line with auth (`auth.user.*`, and the two-factor
- * state from `auth.user.two_factor_changed`, applied only when newer).
+ * Keeps the user directory read model in line with auth: `auth.user.*` snapshots and the
+ * two-factor state from `auth.user.two_factor_changed`, each applied only when newer.
  */
 @Injectable()
 export class DirectoryHandlers implements OnModuleInit {
@@ -20,7 +20,7 @@ export class DirectoryHandlers implements OnModuleInit {
       'auth.user.updated',
     ] as const) {
       this.bus.on(subject, `directory_${subject.split('.')[2]}`, (event, manager) =>
-        this.directory.upsert(event.payload, manager),
+        this.directory.apply(event.payload, event.occurredAt, manager),
       );
     }
     this.bus.on('auth.user.two_factor_changed', 'directory_two_factor', (event, manager) =>

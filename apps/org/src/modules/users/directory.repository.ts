@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserSnapshot, UserTwoFactorChanged } from '@wp/contracts';
+import { upsertIfNewer } from '@wp/persistence';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { DirectoryUser } from './directory-user.entity.js';
 
@@ -7,19 +8,27 @@ import { DirectoryUser } from './directory-user.entity.js';
 export class DirectoryRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async upsert(user: UserSnapshot, manager: EntityManager): Promise<void> {
-    await manager.upsert(
-      DirectoryUser,
-      {
+  /**
+   * Stores an `auth.user.*` snapshot unless a later one (by event time) is already stored, so a
+   * redelivered or reordered event never brings back an older name or email (`upsertIfNewer`,
+   * docs/architecture.md § Consistency). The two-factor columns are not touched.
+   */
+  async apply(user: UserSnapshot, occurredAt: string, manager: EntityManager): Promise<void> {
+    await upsertIfNewer(manager, {
+      table: 'directory_user',
+      key: ['id'],
+      order: 'occurred_at',
+      values: {
         id: user.userId,
         email: user.email,
         phone: user.phone,
-        firstName: user.firstName,
-        lastName: user.lastName,
+        first_name: user.firstName,
+        last_name: user.lastName,
         status: user.status,
+        occurred_at: occurredAt,
+        updated_at: new Date(),
       },
-      ['id'],
-    );
+    });
   }
 
   /**
@@ -29,15 +38,20 @@ export class DirectoryRepository {
    * that its `auth.user.*` snapshot completes.
    */
   async applyTwoFactor(change: UserTwoFactorChanged, manager: EntityManager): Promise<void> {
-    await manager.query(
-      `INSERT INTO directory_user (id, status, two_factor_enabled, two_factor_version)
-       VALUES ($1, 'active', $2, $3)
-       ON CONFLICT (id) DO UPDATE
-          SET two_factor_enabled = EXCLUDED.two_factor_enabled,
-              two_factor_version = EXCLUDED.two_factor_version, updated_at = now()
-        WHERE directory_user.two_factor_version < EXCLUDED.two_factor_version`,
-      [change.userId, change.enabled, change.version],
-    );
+    await upsertIfNewer(manager, {
+      table: 'directory_user',
+      key: ['id'],
+      order: 'two_factor_version',
+      ties: 'keep',
+      insertOnly: ['status'],
+      values: {
+        id: change.userId,
+        status: 'active',
+        two_factor_enabled: change.enabled,
+        two_factor_version: change.version,
+        updated_at: new Date(),
+      },
+    });
   }
 
   /**

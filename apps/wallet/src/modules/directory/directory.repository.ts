@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { UserSnapshot } from '@wp/contracts';
+import { upsertIfNewer } from '@wp/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 
 /** How to reach a user: what `notify.requested` needs. */
@@ -13,18 +14,25 @@ export interface Contact {
 export class DirectoryRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Stores a snapshot unless a later one (by event time) is already stored. */
+  /**
+   * Stores a snapshot unless a later one (by event time) is already stored: the read-model rule
+   * of `upsertIfNewer` (docs/architecture.md § Consistency).
+   */
   async apply(user: UserSnapshot, occurredAt: string, manager: EntityManager): Promise<void> {
-    await manager.query(
-      `INSERT INTO directory_user (user_id, email, phone, first_name, last_name, status, occurred_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (user_id) DO UPDATE
-         SET email = EXCLUDED.email, phone = EXCLUDED.phone, first_name = EXCLUDED.first_name,
-             last_name = EXCLUDED.last_name, status = EXCLUDED.status,
-             occurred_at = EXCLUDED.occurred_at
-         WHERE directory_user.occurred_at <= EXCLUDED.occurred_at`,
-      [user.userId, user.email, user.phone, user.firstName, user.lastName, user.status, occurredAt],
-    );
+    await upsertIfNewer(manager, {
+      table: 'directory_user',
+      key: ['user_id'],
+      order: 'occurred_at',
+      values: {
+        user_id: user.userId,
+        email: user.email,
+        phone: user.phone,
+        first_name: user.firstName,
+        last_name: user.lastName,
+        status: user.status,
+        occurred_at: occurredAt,
+      },
+    });
   }
 
   async contacts(userIds: string[]): Promise<Contact[]> {

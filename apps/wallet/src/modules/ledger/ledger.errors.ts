@@ -1,6 +1,6 @@
 import { DomainError, type ErrorSource } from '@wp/http';
 
-/** Error codes of money movements (docs/wallet.md § Errors). */
+/** Error codes of money movements (docs/wallet.md § Error codes). */
 export type LedgerErrorCode =
   | 'INSUFFICIENT_FUNDS'
   | 'IDEMPOTENCY_KEY_REUSED'

@@ -9,7 +9,7 @@ import { LedgerRepository, type MoveCommand } from '../ledger/ledger.repository.
 import { MoveBatcher } from '../ledger/move-batcher.js';
 import type { WalletIdentity } from '../wallets/wallet-identities.js';
 import { WalletNotFoundError } from '../wallets/wallets.errors.js';
-import { WalletsService } from '../wallets/wallets.service.js';
+import { WalletAccess } from '../wallets/wallet-access.js';
 import { CreditRecorder } from './credit-recorder.js';
 import type { AdjustmentDto } from './dto/adjustment.dto.js';
 import type { TransactionDto } from './dto/transact.dto.js';
@@ -30,7 +30,7 @@ export interface MovementOutcome {
 const DEFAULT_PER_PAGE = 20;
 
 /**
- * Money movements a caller starts (contract § Wallets: transact, debits, credits) and the
+ * Money movements a caller starts (docs/api.md § Wallets: transact, debits, credits) and the
  * transaction history. Each movement is one call of the ledger function (one statement), in one
  * transaction or committed with others into the same hot destination, and idempotent when the
  * client gives a key.
@@ -38,7 +38,7 @@ const DEFAULT_PER_PAGE = 20;
 @Injectable()
 export class TransactionsService {
   constructor(
-    private readonly wallets: WalletsService,
+    private readonly access: WalletAccess,
     private readonly ledger: LedgerRepository,
     private readonly assets: AssetsService,
     private readonly batcher: MoveBatcher,
@@ -60,7 +60,7 @@ export class TransactionsService {
     idempotencyKey: string | undefined,
   ): Promise<MovementOutcome> {
     const { from_wallet: from, to_wallet: to, from_asset: fromAsset, to_asset: toAsset } = input;
-    await this.wallets.requireToMove(principal, from, 'transact');
+    await this.access.requireToMove(principal, from, 'transact');
     if (from === to && fromAsset === toAsset) {
       throw new LedgerError(
         'NOTHING_TO_MOVE',
@@ -120,7 +120,7 @@ export class TransactionsService {
     address: string,
     input: AdjustmentDto,
   ): Promise<MovementOutcome> {
-    const wallet = await this.wallets.requireToMove(principal, address, 'debit');
+    const wallet = await this.access.requireToMove(principal, address, 'debit');
     return this.adjust('debit', wallet, principal, input);
   }
 
@@ -135,7 +135,7 @@ export class TransactionsService {
     input: AdjustmentDto,
     meta: RequestMeta,
   ): Promise<MovementOutcome> {
-    const wallet = await this.wallets.identityOf(address);
+    const wallet = await this.access.identityOf(address);
     if (!wallet) throw new WalletNotFoundError();
     return this.adjust('credit', wallet, principal, input, meta);
   }
@@ -147,7 +147,7 @@ export class TransactionsService {
     page = 1,
     perPage = DEFAULT_PER_PAGE,
   ): Promise<{ data: TransactionRecord[]; meta: PageMeta }> {
-    await this.wallets.require(principal, address, 'read');
+    await this.access.require(principal, address, 'read');
     const { lines, total } = await this.ledger.history(address, pageOffset(page, perPage), perPage);
     return { data: lines.map(toTransactionRecord), meta: pageMeta(page, perPage, total) };
   }

@@ -12,7 +12,7 @@ import { DirectoryRepository, type Contact } from '../directory/directory.reposi
 import { LedgerError } from '../ledger/ledger.errors.js';
 import { LedgerRepository } from '../ledger/ledger.repository.js';
 import { InsufficientPermissionsError } from '../wallets/wallets.errors.js';
-import { WalletsService } from '../wallets/wallets.service.js';
+import { WalletAccess } from '../wallets/wallet-access.js';
 import type { TransferDto } from './dto/transfer.dto.js';
 import { TransferCodes } from './transfer-codes.js';
 import {
@@ -39,7 +39,7 @@ type StepOutcome = { transfer: TransferRequest } | { error: DomainError };
 const PENDING_LIMIT = 100;
 
 /**
- * Two-party transfer requests (ARCHITECTURE § 4 "Transfer requests"; docs/wallet.md):
+ * Two-party transfer requests (docs/architecture.md § Transfer requests; docs/wallet.md):
  *
  * create → `pending_sender_verification` (code mailed to the creator) → `verify_sender`
  * reserves the amount (available → held) → `pending_recipient_acceptance` (code mailed to whoever
@@ -58,7 +58,7 @@ export class TransfersService {
 
   constructor(
     private readonly transfers: TransfersRepository,
-    private readonly wallets: WalletsService,
+    private readonly access: WalletAccess,
     private readonly ledger: LedgerRepository,
     private readonly assets: AssetsService,
     private readonly directory: DirectoryRepository,
@@ -70,8 +70,8 @@ export class TransfersService {
 
   /** `POST /wallet_transfers`: the caller must control `from_wallet`; 201 `{transfer}`. */
   async create(principal: Principal, input: TransferDto): Promise<TransferRecord> {
-    const from = await this.wallets.require(principal, input.from_wallet, 'control');
-    const to = await this.wallets.findAny(input.to_wallet);
+    const from = await this.access.require(principal, input.from_wallet, 'control');
+    const to = await this.access.findAny(input.to_wallet);
     if (!to) {
       throw new LedgerError('RECIPIENT_NOT_FOUND', 'No wallet has this address.', {
         pointer: '/transfer/to_wallet',
@@ -130,13 +130,13 @@ export class TransfersService {
         'Only the user who created the transfer request confirms it.',
       );
     }
-    if (!(await this.wallets.allows(principal, transfer.fromWallet, 'control'))) {
+    if (!(await this.access.allows(principal, transfer.fromWallet, 'control'))) {
       throw new InsufficientPermissionsError(
         'You no longer control the source wallet, so you cannot confirm this transfer.',
       );
     }
-    const to = await this.wallets.findAny(transfer.toWallet);
-    const contacts = await this.contactsOf(to ? await this.wallets.controllersOf(to) : [], null);
+    const to = await this.access.findAny(transfer.toWallet);
+    const contacts = await this.contactsOf(to ? await this.access.controllersOf(to) : [], null);
     return this.step(id, 'pending_sender_verification', async (manager, t) => {
       if (!this.codes.verify(t.codeHmac, t.id, 'sender', code)) return this.wrongCode(manager, t);
       if (
@@ -164,7 +164,7 @@ export class TransfersService {
    */
   async accept(principal: Principal, id: string, code: string): Promise<TransferRecord> {
     const transfer = await this.visible(principal, id);
-    if (!(await this.wallets.allows(principal, transfer.toWallet, 'control'))) {
+    if (!(await this.access.allows(principal, transfer.toWallet, 'control'))) {
       throw new InsufficientPermissionsError(
         'Only whoever controls the destination wallet may accept the transfer.',
       );
@@ -209,8 +209,8 @@ export class TransfersService {
     const transfer = await this.visible(principal, id);
     const senderSide =
       transfer.initiatedBy === principal.id ||
-      (await this.wallets.allows(principal, transfer.fromWallet, 'control'));
-    if (!senderSide && !(await this.wallets.allows(principal, transfer.toWallet, 'control'))) {
+      (await this.access.allows(principal, transfer.fromWallet, 'control'));
+    if (!senderSide && !(await this.access.allows(principal, transfer.toWallet, 'control'))) {
       throw new InsufficientPermissionsError(
         'Only the sender or whoever controls the destination wallet may reject the transfer.',
       );
@@ -230,7 +230,7 @@ export class TransfersService {
     page = 1,
     perPage = 20,
   ): Promise<{ data: TransferRecord[]; meta: PageMeta }> {
-    const addresses = await this.wallets.addressesFor(principal, 'read');
+    const addresses = await this.access.addressesFor(principal, 'read');
     const { transfers, total } = await this.transfers.listFor(
       principal.id,
       addresses,
@@ -242,7 +242,7 @@ export class TransfersService {
 
   /** `GET /wallet_transfers/pending`: what awaits the caller's code (at most 100, newest first). */
   async pending(principal: Principal): Promise<{ data: TransferRecord[] }> {
-    const controlled = await this.wallets.addressesFor(principal, 'control');
+    const controlled = await this.access.addressesFor(principal, 'control');
     const transfers = await this.transfers.pendingFor(principal.id, controlled, PENDING_LIMIT);
     return { data: transfers.map((t) => this.record(t)) };
   }
@@ -317,8 +317,8 @@ export class TransfersService {
     if (!transfer) throw new TransferNotFoundError();
     if (transfer.initiatedBy === principal.id) return transfer;
     if (
-      (await this.wallets.allows(principal, transfer.fromWallet, 'read')) ||
-      (await this.wallets.allows(principal, transfer.toWallet, 'read'))
+      (await this.access.allows(principal, transfer.fromWallet, 'read')) ||
+      (await this.access.allows(principal, transfer.toWallet, 'read'))
     ) {
       return transfer;
     }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AssetsModule } from '../assets/assets.module.js';
 import { LedgerModule } from '../ledger/ledger.module.js';
 import { MembershipsModule } from '../memberships/memberships.module.js';
+import { WalletAccess } from './wallet-access.js';
 import { WalletIdentities } from './wallet-identities.js';
 import { WalletsController } from './wallets.controller.js';
 import { WalletsHandlers } from './wallets.handlers.js';
@@ -11,7 +12,7 @@ import { WalletsService } from './wallets.service.js';
 @Module({
   imports: [MembershipsModule, LedgerModule, AssetsModule],
   controllers: [WalletsController],
-  providers: [WalletsRepository, WalletsService, WalletsHandlers, WalletIdentities],
-  exports: [WalletsService],
+  providers: [WalletsRepository, WalletsService, WalletsHandlers, WalletIdentities, WalletAccess],
+  exports: [WalletsService, WalletAccess],
 })
 export class WalletsModule {}

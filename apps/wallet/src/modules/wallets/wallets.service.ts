@@ -14,20 +14,16 @@ import { PermissionFreshness } from '../memberships/permission-freshness.js';
 import type { EntityWalletDto } from './dto/create-entity-wallet.dto.js';
 import type { WalletChangesDto } from './dto/update-wallet.dto.js';
 import type { Wallet, WalletEntityType } from './wallet.entity.js';
-import { WalletIdentities, type WalletIdentity } from './wallet-identities.js';
-import { walletAllows, walletVisible, type WalletAbility } from './wallet-policy.js';
+import { WalletAccess } from './wallet-access.js';
+import { walletAllows } from './wallet-policy.js';
 import { toWalletRecord, type WalletRecord } from './wallet.serializer.js';
 import {
   EntityNotFoundError,
   InsufficientPermissionsError,
   OrganizationMismatchError,
   WalletAlreadyExistsError,
-  WalletNotFoundError,
 } from './wallets.errors.js';
 import { WalletsRepository, type NewWallet } from './wallets.repository.js';
-
-const CONTROL_DENIED =
-  "Only the wallet's user, or an OWNER/ADMIN of its organization or project, may do this.";
 
 /** Where an entity's access is decided: its organization / project, from the read model. */
 interface EntityScope {
@@ -36,7 +32,7 @@ interface EntityScope {
   roles: MembershipRoles;
 }
 
-/** Wallets: visibility, records with balances, editing, creation (contract § Wallets). */
+/** Wallets: visibility, records with balances, editing, creation (docs/api.md § Wallets). */
 @Injectable()
 export class WalletsService {
   constructor(
@@ -46,8 +42,7 @@ export class WalletsService {
     private readonly assets: AssetsService,
     private readonly outbox: Outbox,
     private readonly dataSource: DataSource,
-    private readonly identities: WalletIdentities,
-    private readonly freshness: PermissionFreshness,
+    private readonly access: WalletAccess,
   ) {}
 
   /**
@@ -90,108 +85,9 @@ export class WalletsService {
 
   /** `GET /wallets/{addressHash}`: one wallet the caller may read, with balances. */
   async get(principal: Principal, address: string): Promise<WalletRecord> {
-    const wallet = await this.require(principal, address, 'read');
+    const wallet = await this.access.require(principal, address, 'read');
     const [record] = await this.withBalances([wallet]);
     return record;
-  }
-
-  /**
-   * The wallet if the caller may `ability` it.
-   * @throws WalletNotFoundError (404) when it does not exist or is not visible to the caller
-   *   (`walletVisible`: for an agent, not a wallet of its project)
-   * @throws InsufficientPermissionsError (403) when the caller sees it but may not do this;
-   *   AgentForbiddenError (403 `AGENT_FORBIDDEN`) for an agent whose pass does not grant it
-   */
-  async require(principal: Principal, address: string, ability: WalletAbility): Promise<Wallet> {
-    const found = await this.wallets.findWithRoles(
-      address,
-      principal.type === 'user' ? principal.id : null,
-    );
-    if (!found) throw new WalletNotFoundError();
-    const roles = await this.confirmed(principal, found.wallet, found.roles);
-    if (!walletVisible(principal, found.wallet, roles)) throw new WalletNotFoundError();
-    if (!walletAllows(principal, found.wallet, roles, ability)) throw denied(principal);
-    return found.wallet;
-  }
-
-  /**
-   * The identity of a wallet the caller may move money out of, for the movement paths: from
-   * memory when known (then a personal wallet costs no query, an organization's or project's
-   * one the caller's roles), else as {@link require}. Whether the wallet is still open is left
-   * to the ledger function. `ability` is `debit` (debits) or `transact` (the default): the
-   * same for users, separate pass permissions for agents.
-   * @throws WalletNotFoundError (404), InsufficientPermissionsError / AgentForbiddenError (403)
-   */
-  async requireToMove(
-    principal: Principal,
-    address: string,
-    ability: 'debit' | 'transact' = 'transact',
-  ): Promise<WalletIdentity> {
-    const identity = this.identities.get(address);
-    if (!identity) return this.identities.remember(await this.require(principal, address, ability));
-    const roles =
-      principal.type === 'user' && identity.organizationId !== null
-        ? await this.confirmed(
-            principal,
-            identity,
-            await this.memberships.rolesOf(
-              principal.id,
-              identity.organizationId,
-              identity.projectId,
-            ),
-          )
-        : NO_ROLES;
-    if (!walletVisible(principal, identity, roles)) throw new WalletNotFoundError();
-    if (!walletAllows(principal, identity, roles, ability)) throw denied(principal);
-    return identity;
-  }
-
-  /** The identity of any wallet by address (credits), from memory when known. */
-  async identityOf(address: string): Promise<WalletIdentity | null> {
-    const known = this.identities.get(address);
-    if (known) return known;
-    const wallet = await this.findAny(address);
-    return wallet ? this.identities.remember(wallet) : null;
-  }
-
-  /** Whether the caller may `ability` the wallet (false also when it does not exist). */
-  async allows(principal: Principal, address: string, ability: WalletAbility): Promise<boolean> {
-    const found = await this.wallets.findWithRoles(
-      address,
-      principal.type === 'user' ? principal.id : null,
-    );
-    if (found === null) return false;
-    const roles = await this.confirmed(principal, found.wallet, found.roles);
-    return walletAllows(principal, found.wallet, roles, ability);
-  }
-
-  /**
-   * A user's roles towards an organization's / project's wallet, confirmed current
-   * (`PermissionFreshness`: the read model's, or org's when the read model is behind the
-   * organization's permission version); others' unchanged.
-   * @throws DomainError 503 when they cannot be confirmed
-   */
-  private confirmed(
-    principal: Principal,
-    wallet: { organizationId: number | null; projectId: number | null },
-    roles: MembershipRoles,
-  ): Promise<MembershipRoles> | MembershipRoles {
-    if (principal.type !== 'user' || wallet.organizationId === null) return roles;
-    return this.freshness.confirm(principal.id, wallet.organizationId, wallet.projectId, roles);
-  }
-
-  /** Addresses of the open wallets the caller may `ability` (their transfer requests' scope). */
-  async addressesFor(principal: Principal, ability: WalletAbility): Promise<string[]> {
-    if (principal.type !== 'user') return [];
-    const candidates = await this.wallets.findCandidatesFor(principal.id, undefined);
-    return candidates
-      .filter((c) => walletAllows(principal, c.wallet, c.roles, ability))
-      .map((c) => c.wallet.addressHash);
-  }
-
-  /** Any wallet by address, whoever may see it (operator paths: credits with `Admin-Access`). */
-  async findAny(address: string): Promise<Wallet | null> {
-    return (await this.wallets.findWithRoles(address, null))?.wallet ?? null;
   }
 
   /** `PUT /wallets/{addressHash}`: `entity_name` / `description`, by whoever controls it. */
@@ -206,7 +102,7 @@ export class WalletsService {
         'wallet must contain entity_name or description',
       );
     }
-    await this.require(principal, address, 'control');
+    await this.access.require(principal, address, 'control');
     const wallet = await this.wallets.update(address, {
       entityName: changes.entity_name,
       description: changes.description,
@@ -263,22 +159,6 @@ export class WalletsService {
       throw new WalletAlreadyExistsError(existing?.addressHash ?? '');
     }
     return toWalletRecord(created, []);
-  }
-
-  /**
-   * The user ids that control a wallet: who receives a transfer request's code and may accept
-   * it (for an organization wallet its OWNERs/ADMINs).
-   */
-  async controllersOf(wallet: Wallet): Promise<string[]> {
-    if (wallet.entityType === 'user') return [wallet.entityId];
-    if (wallet.organizationId === null) return [];
-    const members = await this.memberships.membersWithRoles(
-      wallet.organizationId,
-      wallet.projectId,
-    );
-    return members
-      .filter((m) => walletAllows({ type: 'user', id: m.userId }, wallet, m.roles, 'control'))
-      .map((m) => m.userId);
   }
 
   /** An agent's wallets: its project's and its own, of one entity type if given, oldest first. */
@@ -367,14 +247,9 @@ export class WalletsService {
   }
 }
 
-/** The 403 of a caller who sees a wallet but may not do this with it. */
-function denied(principal: Principal): Error {
-  return principal.type === 'agent'
-    ? new AgentForbiddenError('This Sentinel Pass does not grant this on the wallet.')
-    : new InsufficientPermissionsError(CONTROL_DENIED);
-}
-
-/** Project wallets carry `metadata.organization_id` (contract § Wallet), and it must be right. */
+/**
+ * Project wallets carry `metadata.organization_id` (docs/api.md § Wallet), and it must be right.
+ */
 function checkProjectOrganization(
   metadata: Record<string, unknown> | undefined,
   organizationId: number,

@@ -7,9 +7,9 @@ import { OBSERVATION_ROWS, type RowMapping, SCORE_ROWS, TRACE_ROWS } from './row
 import { clean, keyArrays, lockId, quote } from './sql-values.js';
 
 /**
- * The write side of one ingestion transaction on PostgreSQL (docs/analytics.md § Ingestion):
- * every method runs on the transaction's `EntityManager`. Writes are multi-row statements fed
- * by one JSON parameter.
+ * The write side of one ingestion transaction on PostgreSQL (docs/analytics.md § Ingestion
+ * semantics): every method runs on the transaction's `EntityManager`. Writes are multi-row
+ * statements fed by one JSON parameter.
  */
 export class PostgresUnitOfWork implements IngestionUnitOfWork {
   constructor(private readonly manager: EntityManager) {}

@@ -38,7 +38,9 @@ export class CreateProjectDto {
 }
 
 export class UpdateProjectDataDto {
-  /** Required; must equal the path's projectId (409 `PROJECT_ID_MISMATCH`). A number is accepted. */
+  /**
+   * Required; must equal the path's projectId (409 `PROJECT_ID_MISMATCH`). A number is accepted.
+   */
   @Transform(({ value }: { value: unknown }) => (typeof value === 'number' ? String(value) : value))
   @IsString({ message: 'must be the project id (a string)' })
   @IsNotEmpty()
@@ -54,7 +56,7 @@ export class UpdateProjectDataDto {
 }
 
 /**
- * Body of `PATCH …/projects/{projectId}` (contract § Projects): `data.id` (equal to the path
+ * Body of `PATCH …/projects/{projectId}` (docs/api.md § Projects): `data.id` (equal to the path
  * id), `data.type` = `project`, `data.attributes.name`, all required.
  */
 export class UpdateProjectDto {

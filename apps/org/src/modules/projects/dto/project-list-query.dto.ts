@@ -4,7 +4,10 @@ import { ROLES, type Role } from '@wp/contracts';
 import { IsIsoInstant, ToBoolean, ToInt } from '@wp/http';
 import { PROJECT_SORT_VALUES, type ProjectSortValue } from '../project-list.js';
 
-/** `owner,ADMIN` (or a repeated parameter) → `['OWNER', 'ADMIN']`; non-strings left for the validator. */
+/**
+ * `owner,ADMIN` (or a repeated parameter) → `['OWNER', 'ADMIN']`; non-strings left for the
+ * validator.
+ */
 const RoleList = () =>
   Transform(({ value }: { value: unknown }) => {
     const parts = Array.isArray(value) ? (value as unknown[]) : [value];
@@ -15,7 +18,7 @@ const RoleList = () =>
   });
 
 /**
- * Query of `GET /organizations/{id}/projects` (contract § Projects; docs/org.md § Project list).
+ * Query of `GET /organizations/{id}/projects` (docs/api.md § Projects; docs/org.md § Project list).
  * Every value is validated; anything malformed is a 400 naming the parameter.
  */
 export class ProjectListQueryDto {

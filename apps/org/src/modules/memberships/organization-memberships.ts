@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import type { Role } from '@wp/contracts';
+import type { EntityManager } from 'typeorm';
+import { MembershipEvents } from './membership-events.js';
+import type { OrganizationMembership } from './organization-membership.entity.js';
+import { OrganizationMembersRepository } from './organization-members.repository.js';
+
+export interface OrganizationMembershipKey {
+  organizationId: number;
+  userId: string;
+}
+
+/**
+ * Every write to `organization_membership` goes through here, in the caller's transaction, so
+ * that each one publishes `org.membership.changed` (organization level, `projectId: null`,
+ * strictly increasing version) beside the row it changes. Rules and locks are the callers'
+ * (they hold the organization row lock); the project-level twin is {@link ProjectMemberships}.
+ */
+@Injectable()
+export class OrganizationMemberships {
+  constructor(
+    private readonly members: OrganizationMembersRepository,
+    private readonly events: MembershipEvents,
+  ) {}
+
+  /** Adds a member with `role`. @returns the new membership row */
+  async add(
+    key: OrganizationMembershipKey,
+    role: Role,
+    manager: EntityManager,
+  ): Promise<OrganizationMembership> {
+    const version = await this.events.changed(
+      { ...key, projectId: null, role, accessDenied: false },
+      manager,
+    );
+    return this.members.insert({ ...key, role, version }, manager);
+  }
+
+  /** Changes the role of an existing member. */
+  async setRole(key: OrganizationMembershipKey, role: Role, manager: EntityManager): Promise<void> {
+    const version = await this.events.changed(
+      { ...key, projectId: null, role, accessDenied: false },
+      manager,
+    );
+    await this.members.updateRole(key.organizationId, key.userId, role, version, manager);
+  }
+
+  /** Removes a member (`role: null` event); their project memberships are the caller's. */
+  async remove(key: OrganizationMembershipKey, manager: EntityManager): Promise<void> {
+    await this.members.delete(key.organizationId, key.userId, manager);
+    await this.events.changed(
+      { ...key, projectId: null, role: null, accessDenied: false },
+      manager,
+    );
+  }
+}
