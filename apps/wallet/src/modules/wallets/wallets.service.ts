@@ -10,7 +10,6 @@ import {
   NO_ROLES,
   type MembershipRoles,
 } from '../memberships/memberships.repository.js';
-import { PermissionFreshness } from '../memberships/permission-freshness.js';
 import type { EntityWalletDto } from './dto/create-entity-wallet.dto.js';
 import type { WalletChangesDto } from './dto/update-wallet.dto.js';
 import type { Wallet, WalletEntityType } from './wallet.entity.js';
