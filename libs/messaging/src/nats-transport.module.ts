@@ -16,7 +16,7 @@ export interface NatsTransportOptions {
 
 /**
  * Services mode's transports: events on JetStream, request/reply on NATS. Registers the
- * readiness check `nats` and drains the connection on shutdown. Import through
+ * readiness check `nats` (impact `degraded`) and drains the connection on shutdown. Import through
  * `MessagingModule.forRoot({ transports })`.
  */
 @Module({})
@@ -32,10 +32,16 @@ export class NatsTransportModule implements OnApplicationShutdown {
           inject: [ReadinessRegistry],
           useFactory: async (readiness: ReadinessRegistry) => {
             const nc = await connectNats(options.url, options.service);
-            readiness.register('nats', async () => {
-              if (nc.isClosed()) throw new Error('connection closed');
-              await nc.flush();
-            });
+            // Degraded, not required: while NATS is down the outbox keeps events in PostgreSQL
+            // and requests are served (docs/operations.md § Readiness).
+            readiness.register(
+              'nats',
+              async () => {
+                if (nc.isClosed()) throw new Error('connection closed');
+                await nc.flush();
+              },
+              'degraded',
+            );
             return nc;
           },
         },

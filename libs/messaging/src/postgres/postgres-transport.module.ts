@@ -5,6 +5,7 @@ import {
   type DynamicModule,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { ReadinessRegistry } from '@wp/observability';
 import type { PgBoss } from 'pg-boss';
 import { EventTransport } from '../event-transport.js';
 import { RpcTransport } from '../rpc-transport.js';
@@ -22,7 +23,8 @@ export interface PostgresTransportOptions {
 /**
  * Embedded mode's transports, in the platform database: events on pg-boss, request/reply on
  * `rpc_request`/`rpc_response` rows woken by `NOTIFY`. Needs `PlatformDatabaseModule` (its pool,
- * `LISTEN` session and readiness check cover this module too). Import through
+ * `LISTEN` session and required readiness check `platform_database` cover this module too; the
+ * bus's own pool is the `degraded` check `bus`). Import through
  * `MessagingModule.forRoot({ transports })`.
  */
 @Module({})
@@ -35,11 +37,21 @@ export class PostgresTransportModule implements OnApplicationShutdown {
       providers: [
         {
           provide: PG_BOSS,
-          useFactory: async () => {
+          inject: [ReadinessRegistry],
+          useFactory: async (readiness: ReadinessRegistry) => {
             const logger = new Logger('PgBoss');
             const boss = createPgBoss(options.url, `${options.service}:bus`);
             boss.on('error', (error: Error) => logger.warn(error.message));
             await boss.start();
+            // Degraded, not required: the outbox keeps events while the bus's own pool is stuck
+            // (the platform database itself is the stores' required check).
+            readiness.register(
+              'bus',
+              async () => {
+                await boss.getDb().executeSql('SELECT 1');
+              },
+              'degraded',
+            );
             return boss;
           },
         },
