@@ -12,6 +12,7 @@ import { env } from './fields.js';
  * - `PLATFORM_MODE`: `services` (Redis and NATS, as deployed) or `embedded` (what Redis and NATS
  *   do lives in the PostgreSQL database `PLATFORM_DATABASE_URL`; docs/architecture.md § Two modes).
  *   In embedded mode `REDIS_*` and `NATS_URL` are not used.
+ * - `SHUTDOWN_TIMEOUT_SECONDS`: docs/operations.md § Shutdown.
  */
 export const platformSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -37,6 +38,8 @@ export const platformSchema = z.object({
   JWT_ISSUER: env.string('workspace-platform'),
   HTTP_BODY_LIMIT_BYTES: env.int(1_048_576, 1024),
   TRUST_PROXY: env.bool(true),
+  /** Bound of a graceful shutdown (SIGTERM → drain → exit 0), seconds; beyond it exit 1. */
+  SHUTDOWN_TIMEOUT_SECONDS: env.int(30, 1),
 });
 export type PlatformConfig = z.infer<typeof platformSchema>;
 export type PlatformMode = PlatformConfig['PLATFORM_MODE'];

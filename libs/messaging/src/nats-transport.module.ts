@@ -1,10 +1,12 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { ReadinessRegistry } from '@wp/observability';
 import type { NatsConnection } from 'nats';
 import { EventTransport } from './event-transport.js';
 import { JetStreamTransport } from './jetstream.transport.js';
 import { NATS_CONNECTION, connectNats } from './nats.connection.js';
 import { NatsRpcTransport } from './nats-rpc.transport.js';
+import { stopOutboxRelay } from './outbox-relay.js';
 import { RpcTransport } from './rpc-transport.js';
 
 export interface NatsTransportOptions {
@@ -16,12 +18,15 @@ export interface NatsTransportOptions {
 
 /**
  * Services mode's transports: events on JetStream, request/reply on NATS. Registers the
- * readiness check `nats` (impact `degraded`) and drains the connection on shutdown. Import through
+ * readiness check `nats` (impact `degraded`) and drains the connection on shutdown, after the outbox relay's final flush. Import through
  * `MessagingModule.forRoot({ transports })`.
  */
 @Module({})
 export class NatsTransportModule implements OnApplicationShutdown {
-  constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly moduleRef: ModuleRef,
+  ) {}
 
   static forRoot(options: NatsTransportOptions): DynamicModule {
     return {
@@ -53,6 +58,7 @@ export class NatsTransportModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await stopOutboxRelay(this.moduleRef);
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
   }
 }

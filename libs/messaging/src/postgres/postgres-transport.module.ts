@@ -5,6 +5,7 @@ import {
   type DynamicModule,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { ReadinessRegistry } from '@wp/observability';
 import type { PgBoss } from 'pg-boss';
 import { EventTransport } from '../event-transport.js';
@@ -12,6 +13,7 @@ import { RpcTransport } from '../rpc-transport.js';
 import { createPgBoss } from './pg-boss.factory.js';
 import { PG_BOSS, PgBossTransport } from './pg-boss.transport.js';
 import { PgRpcTransport } from './pg-rpc.transport.js';
+import { stopOutboxRelay } from '../outbox-relay.js';
 
 export interface PostgresTransportOptions {
   /** `PLATFORM_DATABASE_URL`. */
@@ -29,7 +31,10 @@ export interface PostgresTransportOptions {
  */
 @Module({})
 export class PostgresTransportModule implements OnApplicationShutdown {
-  constructor(@Inject(PG_BOSS) private readonly boss: PgBoss) {}
+  constructor(
+    @Inject(PG_BOSS) private readonly boss: PgBoss,
+    private readonly moduleRef: ModuleRef,
+  ) {}
 
   static forRoot(options: PostgresTransportOptions): DynamicModule {
     return {
@@ -63,6 +68,7 @@ export class PostgresTransportModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await stopOutboxRelay(this.moduleRef);
     await this.boss.stop({ graceful: true, timeout: 5000, close: true }).catch(() => undefined);
   }
 }
