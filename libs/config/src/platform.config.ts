@@ -12,7 +12,7 @@ import { env } from './fields.js';
  * - `PLATFORM_MODE`: `services` (Redis and NATS, as deployed) or `embedded` (what Redis and NATS
  *   do lives in the PostgreSQL database `PLATFORM_DATABASE_URL`; docs/architecture.md § Two modes).
  *   In embedded mode `REDIS_*` and `NATS_URL` are not used.
- * - `SHUTDOWN_TIMEOUT_SECONDS`: docs/operations.md § Shutdown.
+ * - `SHUTDOWN_TIMEOUT_SECONDS`: docs/operations.md § Shutdown; `MIGRATE_ON_START`: § Migrations.
  */
 export const platformSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -40,6 +40,8 @@ export const platformSchema = z.object({
   TRUST_PROXY: env.bool(true),
   /** Bound of a graceful shutdown (SIGTERM → drain → exit 0), seconds; beyond it exit 1. */
   SHUTDOWN_TIMEOUT_SECONDS: env.int(30, 1),
+  /** Apply pending migrations at boot under an advisory lock (services; not the gateway). */
+  MIGRATE_ON_START: env.bool(false),
 });
 export type PlatformConfig = z.infer<typeof platformSchema>;
 export type PlatformMode = PlatformConfig['PLATFORM_MODE'];

@@ -45,6 +45,7 @@ export class PlatformModule {
           ...options.database,
           entities: [...(options.database.entities as unknown[]), ...MESSAGING_ENTITIES] as never,
           applicationName: service,
+          migrateOnStart: config.MIGRATE_ON_START,
         }),
         backend.stores,
         MessagingModule.forRoot({
