@@ -1,10 +1,9 @@
-import { createPublicKey } from 'node:crypto';
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { PlatformConfig } from '@wp/config';
 import { MESSAGING_ENTITIES, MessagingModule } from '@wp/messaging';
 import { ObservabilityModule } from '@wp/observability';
 import { DatabaseModule, type DatabaseOptions } from '@wp/persistence';
-import { SecurityModule } from '@wp/security';
+import { parsePublicKeys, SecurityModule } from '@wp/security';
 import { ACTIVITY_OPTIONS, ActivityRecorder } from './activity-recorder.js';
 import { platformBackend } from './backend/platform-backend.js';
 
@@ -54,7 +53,7 @@ export class PlatformModule {
           transports: backend.transports(),
         }),
         SecurityModule.forRoot({
-          jwtPublicKey: createPublicKey(config.JWT_PUBLIC_KEY),
+          jwtPublicKeys: parsePublicKeys(config.JWT_PUBLIC_KEY),
           jwtIssuer: config.JWT_ISSUER,
           adminAccessTokens: options.adminAccessTokens ?? [],
           requireApiKey: options.requireApiKey ?? true,
