@@ -74,8 +74,8 @@ describe('signing-key rotation with active sessions', () => {
     expect(withNew.status).toBe(200);
 
     const jwksUrl = `http://127.0.0.1:${stack.ports.get('auth')}/v1/api/oauth/jwks.json`;
-    const jwks = await (await fetch(jwksUrl)).json();
-    expect(jwks.keys.map((k: { kid: string }) => k.kid)).toEqual([kidB, kidA]);
+    const jwks = (await (await fetch(jwksUrl)).json()) as { keys: { kid: string }[] };
+    expect(jwks.keys.map((k) => k.kid)).toEqual([kidB, kidA]);
     expect(await joseVerify(jwksUrl, [tokenA, tokenB])).toEqual([
       expect.objectContaining({ ok: true, kid: kidA }),
       expect.objectContaining({ ok: true, kid: kidB }),
