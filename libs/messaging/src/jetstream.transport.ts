@@ -21,6 +21,7 @@ import {
   type NatsConnection,
 } from 'nats';
 import { EventTransport, type SubscriptionSpec } from './event-transport.js';
+import { ConsumerMetrics } from './messaging.metrics.js';
 import { NATS_CONNECTION } from './nats.connection.js';
 import { Namespacer } from './namespace.js';
 
@@ -46,6 +47,7 @@ export class JetStreamTransport extends EventTransport {
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     private readonly names: Namespacer,
+    private readonly metrics: ConsumerMetrics,
   ) {
     super();
   }
@@ -163,6 +165,7 @@ export class JetStreamTransport extends EventTransport {
       msg.term();
       return;
     }
+    this.metrics.record(spec.durable, envelope, msg.info.deliveryCount, msg.info.pending);
     try {
       await spec.handler(envelope);
       msg.ack();

@@ -8,6 +8,7 @@ import { NATS_CONNECTION, connectNats } from './nats.connection.js';
 import { NatsRpcTransport } from './nats-rpc.transport.js';
 import { stopOutboxRelay } from './outbox-relay.js';
 import { RpcTransport } from './rpc-transport.js';
+import { ConsumerMetrics } from './messaging.metrics.js';
 
 export interface NatsTransportOptions {
   /** NATS server URL(s), comma separated. */
@@ -50,6 +51,7 @@ export class NatsTransportModule implements OnApplicationShutdown {
             return nc;
           },
         },
+        ConsumerMetrics,
         { provide: EventTransport, useClass: JetStreamTransport },
         { provide: RpcTransport, useClass: NatsRpcTransport },
       ],

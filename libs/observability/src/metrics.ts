@@ -11,17 +11,20 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import { NoApiKey, Public } from '@wp/http';
 import type { FastifyInstance } from 'fastify';
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
 
 /**
  * Prometheus metrics of one service: Node defaults plus `http_request_duration_seconds`
- * (histogram; labels method, route template, status code), recorded by a Fastify hook.
+ * (histogram; labels method, route template, status code) and `http_rate_limited_total`
+ * (429 answers by route: login limits, resend limits, the gateway's per-address limit), recorded
+ * by a Fastify hook (docs/operations.md § Metrics).
  */
 @Injectable()
 export class HttpMetrics implements OnModuleInit {
   private readonly histogram: Histogram<'method' | 'route' | 'status_code'>;
+  private readonly rateLimited: Counter<'route'>;
 
   constructor(
     @Inject(METRICS_REGISTRY) registry: Registry,
@@ -34,19 +37,23 @@ export class HttpMetrics implements OnModuleInit {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     });
+    this.rateLimited = new Counter({
+      name: 'http_rate_limited_total',
+      help: 'Requests answered 429 (rate limited), by route template',
+      labelNames: ['route'],
+      registers: [registry],
+    });
   }
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     fastify.addHook('onResponse', (request, reply, done) => {
+      const route = request.routeOptions.url ?? 'unmatched';
       this.histogram.observe(
-        {
-          method: request.method,
-          route: request.routeOptions.url ?? 'unmatched',
-          status_code: String(reply.statusCode),
-        },
+        { method: request.method, route, status_code: String(reply.statusCode) },
         reply.elapsedTime / 1000,
       );
+      if (reply.statusCode === 429) this.rateLimited.inc({ route });
       done();
     });
   }

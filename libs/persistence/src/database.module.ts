@@ -5,7 +5,8 @@ import {
   type DynamicModule,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { ReadinessRegistry } from '@wp/observability';
+import { METRICS_REGISTRY, ReadinessRegistry } from '@wp/observability';
+import { Gauge, type Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { createDataSource, type DatabaseOptions } from './data-source.js';
 import { runMigrationsLocked } from './database-admin.js';
@@ -33,8 +34,8 @@ export class DatabaseModule implements OnApplicationShutdown {
       providers: [
         {
           provide: DataSource,
-          inject: [ReadinessRegistry],
-          useFactory: async (readiness: ReadinessRegistry) => {
+          inject: [ReadinessRegistry, METRICS_REGISTRY],
+          useFactory: async (readiness: ReadinessRegistry, registry: Registry) => {
             const dataSource = createDataSource(options);
             await dataSource.initialize();
             if (options.migrateOnStart) {
@@ -45,6 +46,7 @@ export class DatabaseModule implements OnApplicationShutdown {
             readiness.register('database', async () => {
               await dataSource.query('SELECT 1');
             });
+            registerPoolMetrics(registry, dataSource);
             return dataSource;
           },
         },
@@ -56,4 +58,41 @@ export class DatabaseModule implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
+}
+
+/** The node-postgres pool under TypeORM's PostgreSQL driver. */
+interface PgPoolCounts {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
+/**
+ * `db_pool_connections{state="in_use"|"idle"}` and `db_pool_waiting_requests` (queries waiting
+ * for a connection) of the service's own database pool, read on every scrape
+ * (docs/operations.md § Metrics). A steady `waiting` above 0 means the pool is too small
+ * (`WALLET_DATABASE_POOL_SIZE`) or queries too slow.
+ */
+function registerPoolMetrics(registry: Registry, dataSource: DataSource): void {
+  const pool = () => (dataSource.driver as unknown as { master?: PgPoolCounts }).master;
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Connections of the database pool by state',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const p = pool();
+      if (!p) return;
+      this.set({ state: 'in_use' }, p.totalCount - p.idleCount);
+      this.set({ state: 'idle' }, p.idleCount);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_waiting_requests',
+    help: 'Queries waiting for a free connection of the database pool',
+    registers: [registry],
+    collect() {
+      this.set(pool()?.waitingCount ?? 0);
+    },
+  });
 }

@@ -14,6 +14,7 @@ import { createPgBoss } from './pg-boss.factory.js';
 import { PG_BOSS, PgBossTransport } from './pg-boss.transport.js';
 import { PgRpcTransport } from './pg-rpc.transport.js';
 import { stopOutboxRelay } from '../outbox-relay.js';
+import { ConsumerMetrics } from '../messaging.metrics.js';
 
 export interface PostgresTransportOptions {
   /** `PLATFORM_DATABASE_URL`. */
@@ -60,6 +61,7 @@ export class PostgresTransportModule implements OnApplicationShutdown {
             return boss;
           },
         },
+        ConsumerMetrics,
         { provide: EventTransport, useClass: PgBossTransport },
         { provide: RpcTransport, useClass: PgRpcTransport },
       ],
