@@ -33,7 +33,7 @@ export async function migrationsStatus(
       }
       try {
         const { stdout } = await promisify(execFile)(process.execPath, [...entry, '--status'], {
-          env: env as NodeJS.ProcessEnv,
+          env,
           cwd: root,
         });
         return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as MigrationStatus;

@@ -50,9 +50,9 @@ export async function migrationStatus(
     return { service, applied: [], pending: [], error: (error as Error).message };
   }
   try {
-    const [{ exists }] = (await dataSource.query(
+    const [{ exists }] = await dataSource.query<{ exists: boolean }[]>(
       `SELECT to_regclass('schema_migrations') IS NOT NULL AS exists`,
-    )) as { exists: boolean }[];
+    );
     const rows: { name: string }[] = exists
       ? await dataSource.query('SELECT name FROM schema_migrations ORDER BY timestamp, id')
       : [];
