@@ -23,6 +23,8 @@ export const platformSchema = z.object({
     .regex(/^[A-Za-z0-9_:.-]*$/, 'expected letters, digits, _ : . -')
     .default('wp:'),
   NATS_URL: env.url('nats://127.0.0.1:4222', ['nats', 'tls', 'ws', 'wss']),
+  /** Replicas of each JetStream stream the services create (3 on a 3-node NATS cluster). */
+  NATS_STREAM_REPLICAS: env.int(1, 1).refine((n) => n <= 5, 'at most 5 (JetStream limit)'),
   EVENTS_NAMESPACE: z
     .string()
     .regex(/^[A-Za-z0-9_-]*$/, 'expected letters, digits, _ or -')

@@ -22,7 +22,7 @@ import {
 } from 'nats';
 import { EventTransport, type SubscriptionSpec } from './event-transport.js';
 import { ConsumerMetrics } from './messaging.metrics.js';
-import { NATS_CONNECTION } from './nats.connection.js';
+import { JETSTREAM_OPTIONS, NATS_CONNECTION, type JetStreamOptions } from './nats.connection.js';
 import { Namespacer } from './namespace.js';
 
 const codec = JSONCodec<EventEnvelope>();
@@ -48,6 +48,7 @@ export class JetStreamTransport extends EventTransport {
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     private readonly names: Namespacer,
     private readonly metrics: ConsumerMetrics,
+    @Inject(JETSTREAM_OPTIONS) private readonly options: JetStreamOptions,
   ) {
     super();
   }
@@ -94,10 +95,18 @@ export class JetStreamTransport extends EventTransport {
       storage: StorageType.File,
       max_age: nanos(STREAM_MAX_AGE_MS),
       duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+      num_replicas: this.options.streamReplicas,
     };
+    let existing: Awaited<ReturnType<JetStreamManager['streams']['info']>> | undefined;
     try {
-      await jsm.streams.info(name);
+      existing = await jsm.streams.info(name);
     } catch {
+      existing = undefined;
+    }
+    if (existing && existing.config.num_replicas !== config.num_replicas) {
+      // A changed NATS_STREAM_REPLICAS: JetStream moves the stream to the new replica count.
+      await jsm.streams.update(name, { ...existing.config, num_replicas: config.num_replicas });
+    } else if (!existing) {
       try {
         await jsm.streams.add(config);
       } catch (error) {

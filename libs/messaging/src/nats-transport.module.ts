@@ -4,7 +4,12 @@ import { ReadinessRegistry } from '@wp/observability';
 import type { NatsConnection } from 'nats';
 import { EventTransport } from './event-transport.js';
 import { JetStreamTransport } from './jetstream.transport.js';
-import { NATS_CONNECTION, connectNats } from './nats.connection.js';
+import {
+  JETSTREAM_OPTIONS,
+  NATS_CONNECTION,
+  connectNats,
+  type JetStreamOptions,
+} from './nats.connection.js';
 import { NatsRpcTransport } from './nats-rpc.transport.js';
 import { stopOutboxRelay } from './outbox-relay.js';
 import { RpcTransport } from './rpc-transport.js';
@@ -15,6 +20,8 @@ export interface NatsTransportOptions {
   url: string;
   /** Connection name (the service). */
   service: string;
+  /** `NATS_STREAM_REPLICAS` (default 1). */
+  streamReplicas?: number;
 }
 
 /**
@@ -52,6 +59,10 @@ export class NatsTransportModule implements OnApplicationShutdown {
           },
         },
         ConsumerMetrics,
+        {
+          provide: JETSTREAM_OPTIONS,
+          useValue: { streamReplicas: options.streamReplicas ?? 1 } satisfies JetStreamOptions,
+        },
         { provide: EventTransport, useClass: JetStreamTransport },
         { provide: RpcTransport, useClass: NatsRpcTransport },
       ],
