@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
 import { RequestMethod, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -153,6 +154,8 @@ function installFastifyHooks(
 ): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    // The HTTP server span, when tracing is on (libs/tracing); a no-op otherwise.
+    trace.getActiveSpan()?.setAttribute('http.request.id', request.id);
     done();
   });
   if (!lenientJsonParser) return;

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
   EVENT_STREAMS,
   type EventEnvelope,
@@ -54,13 +55,16 @@ export class JetStreamTransport extends EventTransport {
   }
 
   async publish(envelope: EventEnvelope): Promise<void> {
-    await this.ensureStream(streamOf(envelope.subject));
-    const h = natsHeaders();
-    h.set('Nats-Msg-Id', envelope.id);
-    await this.client().publish(this.names.subject(envelope.subject), codec.encode(envelope), {
-      msgID: envelope.id,
-      headers: h,
-      timeout: 5000,
+    const subject = this.names.subject(envelope.subject);
+    await traced(`publish ${envelope.subject}`, SpanKind.PRODUCER, subject, envelope, async () => {
+      await this.ensureStream(streamOf(envelope.subject));
+      const h = natsHeaders();
+      h.set('Nats-Msg-Id', envelope.id);
+      await this.client().publish(subject, codec.encode(envelope), {
+        msgID: envelope.id,
+        headers: h,
+        timeout: 5000,
+      });
     });
   }
 
@@ -176,7 +180,9 @@ export class JetStreamTransport extends EventTransport {
     }
     this.metrics.record(spec.durable, envelope, msg.info.deliveryCount, msg.info.pending);
     try {
-      await spec.handler(envelope);
+      await traced(`process ${envelope.subject}`, SpanKind.CONSUMER, msg.subject, envelope, () =>
+        spec.handler(envelope),
+      );
       msg.ack();
     } catch (error) {
       const attempt = msg.info.deliveryCount;
@@ -197,6 +203,39 @@ export class JetStreamTransport extends EventTransport {
     this.jsm ??= await this.nc.jetstreamManager();
     return this.jsm;
   }
+}
+
+const tracer = trace.getTracer('@wp/messaging');
+
+/** Runs `work` in a span of OpenTelemetry's messaging conventions (no-op while tracing is off). */
+function traced<T>(
+  name: string,
+  kind: SpanKind,
+  subject: string,
+  envelope: EventEnvelope,
+  work: () => Promise<T>,
+): Promise<T> {
+  return tracer.startActiveSpan(
+    name,
+    {
+      kind,
+      attributes: {
+        'messaging.system': 'nats',
+        'messaging.destination.name': subject,
+        'messaging.message.id': envelope.id,
+      },
+    },
+    async (span) => {
+      try {
+        return await work();
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 function sleep(ms: number): Promise<void> {

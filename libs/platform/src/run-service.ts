@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigError, loadDotenv, type PlatformConfig } from '@wp/config';
+import { startTracing, stopTracing } from '@wp/tracing';
 
 type ShutdownConfig = Pick<PlatformConfig, 'SHUTDOWN_TIMEOUT_SECONDS'>;
 
@@ -22,6 +23,8 @@ export async function runService<C extends ShutdownConfig>(
   options: RunServiceOptions<C>,
 ): Promise<void> {
   loadDotenv();
+  // Before the app exists: instrumentations patch `http` and `pg` as the app first uses them.
+  startTracing(options.service);
   let config: C;
   try {
     config = options.loadConfig();
@@ -89,17 +92,22 @@ export function installGracefulShutdown(
       exit(1);
     }, options.timeoutMs);
     timer.unref();
-    app.close().then(
-      () => {
-        clearTimeout(timer);
-        exit(0);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        process.stderr.write(`${options.service}: shutdown failed: ${(error as Error).message}\n`);
-        exit(1);
-      },
-    );
+    app
+      .close()
+      .then(() => stopTracing())
+      .then(
+        () => {
+          clearTimeout(timer);
+          exit(0);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          process.stderr.write(
+            `${options.service}: shutdown failed: ${(error as Error).message}\n`,
+          );
+          exit(1);
+        },
+      );
   };
   for (const signal of signals) process.on(signal, onSignal);
   return () => {
