@@ -6,8 +6,8 @@ import { ApiKeyRegistry } from '@wp/security';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config.js';
 
 /**
- * The gateway: one public origin for every service (ARCHITECTURE § 1). Its Nest part serves
- * health and metrics; the proxying itself is Fastify plugins installed by `installProxy`.
+ * The gateway: one public origin for every service (docs/architecture.md § Shape). Its Nest part
+ * serves health and metrics; the proxying itself is Fastify plugins installed by `installProxy`.
  * Readiness: only its own dependencies — the mode's store (Redis, or the platform database in
  * embedded mode); its configuration was validated at boot. Upstreams are not checked: a service
  * down makes its routes answer 502/503, never the gateway not-ready (docs/operations.md

@@ -7,9 +7,9 @@ import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
 
 /**
  * passport-jwt strategy: ES256 signatures checked with a `KeyObject` (never a PEM string: see
- * ARCHITECTURE § 6, jsonwebtoken re-parses string keys on every call) chosen by the token's
- * `kid` among `JWT_PUBLIC_KEY`'s keys (docs/operations.md § Signing-key rotation), issuer
- * checked, `exp` enforced. An unknown `kid` is a 401 like a bad signature.
+ * docs/architecture.md § Measured limits, jsonwebtoken re-parses string keys on every call) chosen
+ * by the token's `kid` among `JWT_PUBLIC_KEY`'s keys (docs/operations.md § Signing-key rotation),
+ * issuer checked, `exp` enforced. An unknown `kid` is a 401 like a bad signature.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {

@@ -32,8 +32,9 @@ export interface CliIo {
 }
 
 /**
- * Operator commands (ARCHITECTURE § 3, docs/operations.md § Operator CLI): `apps:create NAME`,
- * `apps:list`, `apps:revoke ID`, `migrations:status`, each with `--json`; `--help`.
+ * Operator commands (docs/architecture.md § Identity and access, docs/operations.md § Operator
+ * CLI): `apps:create NAME`, `apps:list`, `apps:revoke ID`, `migrations:status`, each with `--json`;
+ * `--help`.
  * @returns the process exit code (0 ok, 1 failed, 2 usage error)
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {

@@ -16,12 +16,12 @@ export interface IssuedAccessToken {
 }
 
 /**
- * Issues ES256 access tokens (ARCHITECTURE § 3 claims) and opaque refresh tokens. The private
- * key is parsed once into a `KeyObject`; tokens are compact JWS (RFC 7515) signed directly with
- * `crypto.sign` (ECDSA P-256 / SHA-256, signature as raw `r‖s`, RFC 7518 § 3.4), which is what
- * jsonwebtoken produces, without its per-call option validation. The header names the signing key:
- * `kid` = RFC 7638 thumbprint of `JWT_PRIVATE_KEY`'s public key, which must be one of
- * `JWT_PUBLIC_KEY`'s keys (docs/operations.md § Signing-key rotation; checked at boot).
+ * Issues ES256 access tokens (docs/architecture.md § Identity and access claims) and opaque refresh
+ * tokens. The private key is parsed once into a `KeyObject`; tokens are compact JWS (RFC 7515)
+ * signed directly with `crypto.sign` (ECDSA P-256 / SHA-256, signature as raw `r‖s`, RFC 7518 §
+ * 3.4), which is what jsonwebtoken produces, without its per-call option validation. The header
+ * names the signing key: `kid` = RFC 7638 thumbprint of `JWT_PRIVATE_KEY`'s public key, which must
+ * be one of `JWT_PUBLIC_KEY`'s keys (docs/operations.md § Signing-key rotation; checked at boot).
  */
 @Injectable()
 export class TokenService {
