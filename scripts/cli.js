@@ -17,7 +17,9 @@ async function main() {
     server = await openEmbedded(env.DATA_DIR || '.data', () => undefined);
     env.PLATFORM_MODE = 'embedded';
     env.PLATFORM_DATABASE_URL = server.url('wp_platform');
-    env.AUTH_DATABASE_URL = server.url('wp_auth');
+    for (const service of ['auth', 'org', 'wallet', 'analytics']) {
+      env[`${service.toUpperCase()}_DATABASE_URL`] = server.url(`wp_${service}`);
+    }
   }
   const cli = join(__dirname, '..', 'apps', 'auth', 'dist', 'cli.js');
   const code = await new Promise((resolve) =>

@@ -1,10 +1,9 @@
-import { Module, type DynamicModule, type OnModuleInit, Inject } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { AppConfigModule } from '@wp/config';
-import { ObservabilityModule, ReadinessRegistry } from '@wp/observability';
+import { ObservabilityModule } from '@wp/observability';
 import { platformBackend } from '@wp/platform';
 import { ApiKeyRegistry } from '@wp/security';
 import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config.js';
-import { proxyRoutes, upstreamUrl } from './proxy/routes.js';
 
 /**
  * The gateway: one public origin for every service (docs/architecture.md § Shape). Its Nest part
@@ -13,12 +12,7 @@ import { proxyRoutes, upstreamUrl } from './proxy/routes.js';
  * every upstream's `/health/live` answers. The mode's stores come from `platformBackend`.
  */
 @Module({})
-export class GatewayModule implements OnModuleInit {
-  constructor(
-    private readonly readiness: ReadinessRegistry,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
-
+export class GatewayModule {
   static forRoot(config: GatewayConfig): DynamicModule {
     return {
       module: GatewayModule,
@@ -35,16 +29,5 @@ export class GatewayModule implements OnModuleInit {
       ],
       providers: [ApiKeyRegistry],
     };
-  }
-
-  onModuleInit(): void {
-    const services = new Set(proxyRoutes(this.config).map((r) => r.service));
-    for (const service of services) {
-      const url = new URL('/health/live', upstreamUrl(this.config, service)).toString();
-      this.readiness.register(`upstream_${service}`, async () => {
-        const res = await fetch(url, { signal: AbortSignal.timeout(1500) });
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      });
-    }
   }
 }

@@ -28,6 +28,8 @@ export const platformSchema = z.object({
     .regex(/^[A-Za-z0-9_:.-]*$/, 'expected letters, digits, _ : . -')
     .default('wp:'),
   NATS_URL: env.url('nats://127.0.0.1:4222', ['nats', 'tls', 'ws', 'wss']),
+  /** Replicas of each JetStream stream the services create (3 on a 3-node NATS cluster). */
+  NATS_STREAM_REPLICAS: env.int(1, 1).refine((n) => n <= 5, 'at most 5 (JetStream limit)'),
   EVENTS_NAMESPACE: z
     .string()
     .regex(/^[A-Za-z0-9_-]*$/, 'expected letters, digits, _ or -')
@@ -43,6 +45,10 @@ export const platformSchema = z.object({
   JWT_ISSUER: env.string('workspace-platform'),
   HTTP_BODY_LIMIT_BYTES: env.int(1_048_576, 1024),
   TRUST_PROXY: env.bool(true),
+  /** Bound of a graceful shutdown (SIGTERM → drain → exit 0), seconds; beyond it exit 1. */
+  SHUTDOWN_TIMEOUT_SECONDS: env.int(30, 1),
+  /** Apply pending migrations at boot under an advisory lock (services; not the gateway). */
+  MIGRATE_ON_START: env.bool(false),
 });
 export type PlatformConfig = z.infer<typeof platformSchema>;
 export type PlatformMode = PlatformConfig['PLATFORM_MODE'];

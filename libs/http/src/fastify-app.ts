@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
 import { RequestMethod, type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -73,7 +74,8 @@ export function createFastifyAdapter(
  * for everything (Nest routes Fastify's own parser errors to the global filter too; the router's
  * and Node's own refusals and the 503 while shutting down use the same body), the global
  * validation pipe, `X-Request-Id` echoed on every answer, an empty JSON body accepted as no
- * body, and graceful shutdown hooks.
+ * body, and the 503 while closing. The signals themselves are handled by the process's main
+ * (`installGracefulShutdown` in @wp/platform), which closes the app and exits 0.
  */
 export async function createHttpApp(
   module: unknown,
@@ -107,7 +109,6 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
   }
   app.useGlobalFilters(new JsonApiErrorFilter());
   app.useGlobalPipes(new RequestValidationPipe());
-  app.enableShutdownHooks();
   markClosingOnShutdown(app, installClosingGuard(fastify, options.errorBody));
 }
 
@@ -123,7 +124,8 @@ const markAllClosing = () => {
  * close there), well before Fastify stops listening: `app.close()` and the shutdown signals
  * mark the process closing first, so requests arriving meanwhile get the 503. One signal
  * listener serves every app of the process; it runs before Nest's (prepended) and is removed
- * when the last app's Fastify closes, before Nest re-raises the signal to end the process.
+ * when the last app's Fastify closes. The process's main ends the process once `app.close()`
+ * resolves (`installGracefulShutdown` in @wp/platform).
  */
 function markClosingOnShutdown(app: INestApplication, markClosing: () => void): void {
   const close = app.close.bind(app);
@@ -152,6 +154,8 @@ function installFastifyHooks(
 ): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    // The HTTP server span, when tracing is on (libs/tracing); a no-op otherwise.
+    trace.getActiveSpan()?.setAttribute('http.request.id', request.id);
     done();
   });
   if (!lenientJsonParser) return;

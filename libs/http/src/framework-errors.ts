@@ -89,7 +89,8 @@ export const clientErrorHandler =
  * route runs (the service's connections are being closed; another replica will answer). It
  * replaces Fastify's `return503OnClosing` answer (`{"error":"Service Unavailable",…}`), which
  * only starts once Nest has already run its destroy hooks. Returns `markClosing`, to call when
- * shutting down begins; Fastify's own close also marks it.
+ * shutting down begins; Fastify's own close also marks it. Answers still being produced then
+ * (requests in flight) carry `Connection: close` too, so the server can close once they are sent.
  */
 export function installClosingGuard(
   fastify: FastifyInstance,
@@ -107,6 +108,12 @@ export function installClosingGuard(
       .header('connection', 'close')
       .header('content-type', 'application/json; charset=utf-8')
       .send(format(503, 'The service is shutting down; retry shortly.'));
+  });
+  // Requests in flight when shutting down began finish normally, but their keep-alive
+  // connections must not outlive them: Node's server.close() waits for every open connection.
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) void reply.header('connection', 'close');
+    done(null, payload);
   });
   fastify.addHook('preClose', (done) => {
     markClosing();

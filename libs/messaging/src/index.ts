@@ -12,3 +12,4 @@ export * from './outbox.js';
 export * from './outbox-relay.js';
 export * from './rpc.js';
 export * from './messaging.module.js';
+export * from './messaging.metrics.js';

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
   EVENT_STREAMS,
   type EventEnvelope,
@@ -21,7 +22,8 @@ import {
   type NatsConnection,
 } from 'nats';
 import { EventTransport, type SubscriptionSpec } from './event-transport.js';
-import { NATS_CONNECTION } from './nats.connection.js';
+import { ConsumerMetrics } from './messaging.metrics.js';
+import { JETSTREAM_OPTIONS, NATS_CONNECTION, type JetStreamOptions } from './nats.connection.js';
 import { Namespacer } from './namespace.js';
 
 const codec = JSONCodec<EventEnvelope>();
@@ -46,18 +48,23 @@ export class JetStreamTransport extends EventTransport {
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     private readonly names: Namespacer,
+    private readonly metrics: ConsumerMetrics,
+    @Inject(JETSTREAM_OPTIONS) private readonly options: JetStreamOptions,
   ) {
     super();
   }
 
   async publish(envelope: EventEnvelope): Promise<void> {
-    await this.ensureStream(streamOf(envelope.subject));
-    const h = natsHeaders();
-    h.set('Nats-Msg-Id', envelope.id);
-    await this.client().publish(this.names.subject(envelope.subject), codec.encode(envelope), {
-      msgID: envelope.id,
-      headers: h,
-      timeout: 5000,
+    const subject = this.names.subject(envelope.subject);
+    await traced(`publish ${envelope.subject}`, SpanKind.PRODUCER, subject, envelope, async () => {
+      await this.ensureStream(streamOf(envelope.subject));
+      const h = natsHeaders();
+      h.set('Nats-Msg-Id', envelope.id);
+      await this.client().publish(subject, codec.encode(envelope), {
+        msgID: envelope.id,
+        headers: h,
+        timeout: 5000,
+      });
     });
   }
 
@@ -92,10 +99,18 @@ export class JetStreamTransport extends EventTransport {
       storage: StorageType.File,
       max_age: nanos(STREAM_MAX_AGE_MS),
       duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+      num_replicas: this.options.streamReplicas,
     };
+    let existing: Awaited<ReturnType<JetStreamManager['streams']['info']>> | undefined;
     try {
-      await jsm.streams.info(name);
+      existing = await jsm.streams.info(name);
     } catch {
+      existing = undefined;
+    }
+    if (existing && existing.config.num_replicas !== config.num_replicas) {
+      // A changed NATS_STREAM_REPLICAS: JetStream moves the stream to the new replica count.
+      await jsm.streams.update(name, { ...existing.config, num_replicas: config.num_replicas });
+    } else if (!existing) {
       try {
         await jsm.streams.add(config);
       } catch (error) {
@@ -163,8 +178,11 @@ export class JetStreamTransport extends EventTransport {
       msg.term();
       return;
     }
+    this.metrics.record(spec.durable, envelope, msg.info.deliveryCount, msg.info.pending);
     try {
-      await spec.handler(envelope);
+      await traced(`process ${envelope.subject}`, SpanKind.CONSUMER, msg.subject, envelope, () =>
+        spec.handler(envelope),
+      );
       msg.ack();
     } catch (error) {
       const attempt = msg.info.deliveryCount;
@@ -185,6 +203,39 @@ export class JetStreamTransport extends EventTransport {
     this.jsm ??= await this.nc.jetstreamManager();
     return this.jsm;
   }
+}
+
+const tracer = trace.getTracer('@wp/messaging');
+
+/** Runs `work` in a span of OpenTelemetry's messaging conventions (no-op while tracing is off). */
+function traced<T>(
+  name: string,
+  kind: SpanKind,
+  subject: string,
+  envelope: EventEnvelope,
+  work: () => Promise<T>,
+): Promise<T> {
+  return tracer.startActiveSpan(
+    name,
+    {
+      kind,
+      attributes: {
+        'messaging.system': 'nats',
+        'messaging.destination.name': subject,
+        'messaging.message.id': envelope.id,
+      },
+    },
+    async (span) => {
+      try {
+        return await work();
+      } catch (error) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error).message });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
 }
 
 function sleep(ms: number): Promise<void> {

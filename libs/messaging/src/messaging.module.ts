@@ -3,6 +3,7 @@ import { EventBus } from './event-bus.js';
 import { MESSAGING_OPTIONS, Namespacer, type MessagingOptions } from './namespace.js';
 import { Outbox } from './outbox.js';
 import { OutboxRelay } from './outbox-relay.js';
+import { OutboxMetrics } from './messaging.metrics.js';
 import { RpcClient, RpcServer } from './rpc.js';
 
 export interface MessagingModuleOptions extends MessagingOptions {
@@ -30,6 +31,7 @@ export class MessagingModule {
         Namespacer,
         Outbox,
         OutboxRelay,
+        OutboxMetrics,
         EventBus,
         RpcClient,
         RpcServer,

@@ -1,27 +1,40 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { ReadinessRegistry } from '@wp/observability';
 import type { NatsConnection } from 'nats';
 import { EventTransport } from './event-transport.js';
 import { JetStreamTransport } from './jetstream.transport.js';
-import { NATS_CONNECTION, connectNats } from './nats.connection.js';
+import {
+  JETSTREAM_OPTIONS,
+  NATS_CONNECTION,
+  connectNats,
+  type JetStreamOptions,
+} from './nats.connection.js';
 import { NatsRpcTransport } from './nats-rpc.transport.js';
+import { stopOutboxRelay } from './outbox-relay.js';
 import { RpcTransport } from './rpc-transport.js';
+import { ConsumerMetrics } from './messaging.metrics.js';
 
 export interface NatsTransportOptions {
   /** NATS server URL(s), comma separated. */
   url: string;
   /** Connection name (the service). */
   service: string;
+  /** `NATS_STREAM_REPLICAS` (default 1). */
+  streamReplicas?: number;
 }
 
 /**
  * Services mode's transports: events on JetStream, request/reply on NATS. Registers the
- * readiness check `nats` and drains the connection on shutdown. Import through
+ * readiness check `nats` (impact `degraded`) and drains the connection on shutdown, after the outbox relay's final flush. Import through
  * `MessagingModule.forRoot({ transports })`.
  */
 @Module({})
 export class NatsTransportModule implements OnApplicationShutdown {
-  constructor(@Inject(NATS_CONNECTION) private readonly nc: NatsConnection) {}
+  constructor(
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    private readonly moduleRef: ModuleRef,
+  ) {}
 
   static forRoot(options: NatsTransportOptions): DynamicModule {
     return {
@@ -32,12 +45,23 @@ export class NatsTransportModule implements OnApplicationShutdown {
           inject: [ReadinessRegistry],
           useFactory: async (readiness: ReadinessRegistry) => {
             const nc = await connectNats(options.url, options.service);
-            readiness.register('nats', async () => {
-              if (nc.isClosed()) throw new Error('connection closed');
-              await nc.flush();
-            });
+            // Degraded, not required: while NATS is down the outbox keeps events in PostgreSQL
+            // and requests are served (docs/operations.md § Readiness).
+            readiness.register(
+              'nats',
+              async () => {
+                if (nc.isClosed()) throw new Error('connection closed');
+                await nc.flush();
+              },
+              'degraded',
+            );
             return nc;
           },
+        },
+        ConsumerMetrics,
+        {
+          provide: JETSTREAM_OPTIONS,
+          useValue: { streamReplicas: options.streamReplicas ?? 1 } satisfies JetStreamOptions,
         },
         { provide: EventTransport, useClass: JetStreamTransport },
         { provide: RpcTransport, useClass: NatsRpcTransport },
@@ -47,6 +71,7 @@ export class NatsTransportModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await stopOutboxRelay(this.moduleRef);
     if (!this.nc.isClosed()) await this.nc.drain().catch(() => this.nc.close());
   }
 }

@@ -2,6 +2,12 @@ import { Logger } from '@nestjs/common';
 import { connect, type NatsConnection } from 'nats';
 
 export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
+/** `{ streamReplicas }` of the JetStream streams this service creates. */
+export const JETSTREAM_OPTIONS = Symbol('JETSTREAM_OPTIONS');
+export interface JetStreamOptions {
+  /** `NATS_STREAM_REPLICAS`: `num_replicas` of every stream (1 on a single server). */
+  streamReplicas: number;
+}
 
 /**
  * Connects to NATS, reconnecting forever after the first connection (a NATS restart never

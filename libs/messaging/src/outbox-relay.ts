@@ -4,6 +4,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
+import type { ModuleRef } from '@nestjs/core';
 import type { EventEnvelope, EventSubject } from '@wp/contracts';
 import { DataSource, type EntitySubscriberInterface, type TransactionCommitEvent } from 'typeorm';
 import { EventTransport } from './event-transport.js';
@@ -37,6 +38,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private stopped = false;
   private lastCleanup = 0;
   private failing = false;
+  private stopping?: Promise<void>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -57,10 +59,29 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.kick();
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.draining;
+  onApplicationShutdown(): Promise<void> {
+    return this.stop();
+  }
+
+  /**
+   * Stops the relay and publishes what is still pending once (docs/operations.md § Shutdown):
+   * rows committed by the requests that finished while the process drained leave now rather
+   * than waiting for another replica's poll. Called by the transport modules before they close
+   * (Nest runs their shutdown hooks before this global module's); idempotent. A failure (bus
+   * down) leaves the rows for the next relay.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.stopped = true;
+      clearInterval(this.timer);
+      await this.draining;
+      try {
+        while ((await this.publishBatch()) === BATCH);
+      } catch (error) {
+        this.logger.warn(`final outbox flush incomplete: ${(error as Error).message}`);
+      }
+    })();
+    return this.stopping;
   }
 
   /** Publishes everything pending; concurrent calls coalesce. */
@@ -131,6 +152,17 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       `DELETE FROM processed_event WHERE processed_at < now() - interval '8 days'`,
     );
   }
+}
+
+/** {@link OutboxRelay.stop} of the app's relay, if it has one (transport modules' shutdown). */
+export async function stopOutboxRelay(moduleRef: ModuleRef): Promise<void> {
+  let relay: OutboxRelay;
+  try {
+    relay = moduleRef.get(OutboxRelay, { strict: false });
+  } catch {
+    return; // no messaging in this app
+  }
+  await relay.stop();
 }
 
 function toEnvelope(row: OutboxRow): EventEnvelope {

@@ -1,7 +1,8 @@
-import { Injectable, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
+import { Global, Injectable, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
-import { HealthModule } from '@wp/observability';
+import { HealthModule, METRICS_REGISTRY } from '@wp/observability';
+import { Registry } from 'prom-client';
 import {
   createDataSource,
   DatabaseModule,
@@ -15,9 +16,14 @@ import {
 import { TEST_SERVERS, TestEnvironment, waitFor } from '@wp/testing';
 import { DataSource } from 'typeorm';
 import type { EventEnvelope } from '@wp/contracts';
+import type { NatsConnection } from 'nats';
 import {
+  connectNats,
+  ConsumerMetrics,
   EventBus,
   EventTransport,
+  JetStreamTransport,
+  Namespacer,
   installEventQueues,
   MESSAGING_ENTITIES,
   MessagingModule,
@@ -105,8 +111,15 @@ describe.each(MODES)('outbox → $name → idempotent consumer', (mode) => {
     await schema.initialize();
     for (const sql of await schemaDrift(schema)) await schema.query(sql);
     await schema.destroy();
+    @Global()
+    @Module({
+      providers: [{ provide: METRICS_REGISTRY, useValue: new Registry() }],
+      exports: [METRICS_REGISTRY],
+    })
+    class TestMetricsModule {}
     @Module({
       imports: [
+        TestMetricsModule,
         HealthModule.forRoot(),
         DatabaseModule.forRoot({ url, entities: MESSAGING_ENTITIES, migrations: [] }),
         ...mode.modules(),
@@ -210,5 +223,35 @@ describe.each(MODES)('outbox → $name → idempotent consumer', (mode) => {
     await expect(
       rpc.request('auth.rpc.users.find_by_ids', { userIds: [] }, 300),
     ).rejects.toMatchObject({ status: 503, code: 'UPSTREAM_UNAVAILABLE' });
+  });
+});
+
+describe('JetStream stream replicas (NATS_STREAM_REPLICAS)', () => {
+  const namespace = `r${Date.now().toString(36)}`;
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    nc = await connectNats(TEST_SERVERS.nats, 'replicas-test');
+  });
+  afterAll(async () => {
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.delete(`${namespace}_ORG`).catch(() => undefined);
+    await nc.close();
+  });
+
+  const transport = (streamReplicas: number) =>
+    new JetStreamTransport(
+      nc,
+      new Namespacer({ namespace, service: 'test' }),
+      new ConsumerMetrics(new Registry()),
+      { streamReplicas },
+    );
+
+  it('creates streams with the configured replica count', async () => {
+    // A single server refuses more than one replica: the setting reaches JetStream.
+    await expect(transport(3).ensureStream('ORG')).rejects.toThrow(/replica/i);
+    await transport(1).ensureStream('ORG');
+    const info = await (await nc.jetstreamManager()).streams.info(`${namespace}_ORG`);
+    expect(info.config.num_replicas).toBe(1);
   });
 });

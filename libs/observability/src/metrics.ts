@@ -25,6 +25,7 @@ export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
 export class HttpMetrics implements OnModuleInit {
   private readonly histogram: Histogram<'method' | 'route' | 'status_code'>;
   private readonly databaseUnavailable: Counter;
+  private readonly rateLimited: Counter<'route'>;
 
   constructor(
     @Inject(METRICS_REGISTRY) registry: Registry,
@@ -42,20 +43,24 @@ export class HttpMetrics implements OnModuleInit {
       help: 'Requests answered 503 because PostgreSQL was unreachable (restart, failover, refused)',
       registers: [registry],
     });
+    this.rateLimited = new Counter({
+      name: 'http_rate_limited_total',
+      help: 'Requests answered 429 (rate limited), by route template',
+      labelNames: ['route'],
+      registers: [registry],
+    });
   }
 
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     onDatabaseUnavailable(fastify, () => this.databaseUnavailable.inc());
     fastify.addHook('onResponse', (request, reply, done) => {
+      const route = request.routeOptions.url ?? 'unmatched';
       this.histogram.observe(
-        {
-          method: request.method,
-          route: request.routeOptions.url ?? 'unmatched',
-          status_code: String(reply.statusCode),
-        },
+        { method: request.method, route, status_code: String(reply.statusCode) },
         reply.elapsedTime / 1000,
       );
+      if (reply.statusCode === 429) this.rateLimited.inc({ route });
       done();
     });
   }

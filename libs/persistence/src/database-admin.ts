@@ -71,6 +71,32 @@ export async function runMigrations(dataSource: DataSource): Promise<string[]> {
 }
 
 /**
+ * Applies pending migrations under a PostgreSQL session advisory lock keyed by `lockName`
+ * (`pg_advisory_lock(hashtext('wp:migrate:<service>'))`), held on a connection of its own while
+ * the migrations run (each in its transaction) on the pool: replicas starting together apply
+ * them once — the first applies, the others wait and then find nothing pending. Returns the
+ * names applied by this call (docs/operations.md § Migrations).
+ */
+export async function runMigrationsLocked(
+  dataSource: DataSource,
+  lockName: string,
+): Promise<string[]> {
+  const lock = dataSource.createQueryRunner();
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [lockName]);
+    try {
+      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      return applied.map((m) => m.name);
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [lockName]);
+    }
+  } finally {
+    await lock.release();
+  }
+}
+
+/**
  * SQL that would bring the schema in line with the entities; empty when migrations and entities
  * agree (the CI drift check).
  */

@@ -1,30 +1,52 @@
-import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { ReadinessRegistry } from '@wp/observability';
+import {
+  Inject,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { METRICS_REGISTRY, ReadinessRegistry } from '@wp/observability';
+import { Gauge, type Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { createDataSource, type DatabaseOptions } from './data-source.js';
+import { runMigrationsLocked } from './database-admin.js';
+
+export interface DatabaseModuleOptions extends DatabaseOptions {
+  /**
+   * `MIGRATE_ON_START`: apply pending migrations at boot, before serving, under the advisory
+   * lock `wp:migrate:<applicationName>` (docs/operations.md § Migrations).
+   */
+  migrateOnStart?: boolean;
+}
 
 /**
- * Provides one initialized TypeORM `DataSource` for the service's own database, registers it
- * as a readiness check and closes it on shutdown. Inject `DataSource` in repositories.
+ * Provides one initialized TypeORM `DataSource` for the service's own database (migrated first
+ * when `migrateOnStart`), registers it as a readiness check and closes it on shutdown. Inject `DataSource` in repositories.
  */
 @Module({})
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  static forRoot(options: DatabaseOptions): DynamicModule {
+  static forRoot(options: DatabaseModuleOptions): DynamicModule {
     return {
       module: DatabaseModule,
       global: true,
       providers: [
         {
           provide: DataSource,
-          inject: [ReadinessRegistry],
-          useFactory: async (readiness: ReadinessRegistry) => {
+          inject: [ReadinessRegistry, METRICS_REGISTRY],
+          useFactory: async (readiness: ReadinessRegistry, registry: Registry) => {
             const dataSource = createDataSource(options);
             await dataSource.initialize();
+            if (options.migrateOnStart) {
+              const service = options.applicationName ?? 'service';
+              const applied = await runMigrationsLocked(dataSource, `wp:migrate:${service}`);
+              new Logger('Migrations').log(`${applied.length} migration(s) applied at start`);
+            }
             readiness.register('database', async () => {
               await dataSource.query('SELECT 1');
             });
+            registerPoolMetrics(registry, dataSource);
             return dataSource;
           },
         },
@@ -36,4 +58,41 @@ export class DatabaseModule implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     if (this.dataSource.isInitialized) await this.dataSource.destroy();
   }
+}
+
+/** The node-postgres pool under TypeORM's PostgreSQL driver. */
+interface PgPoolCounts {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
+/**
+ * `db_pool_connections{state="in_use"|"idle"}` and `db_pool_waiting_requests` (queries waiting
+ * for a connection) of the service's own database pool, read on every scrape
+ * (docs/operations.md § Metrics). A steady `waiting` above 0 means the pool is too small
+ * (`WALLET_DATABASE_POOL_SIZE`) or queries too slow.
+ */
+function registerPoolMetrics(registry: Registry, dataSource: DataSource): void {
+  const pool = () => (dataSource.driver as unknown as { master?: PgPoolCounts }).master;
+  new Gauge({
+    name: 'db_pool_connections',
+    help: 'Connections of the database pool by state',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const p = pool();
+      if (!p) return;
+      this.set({ state: 'in_use' }, p.totalCount - p.idleCount);
+      this.set({ state: 'idle' }, p.idleCount);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_waiting_requests',
+    help: 'Queries waiting for a free connection of the database pool',
+    registers: [registry],
+    collect() {
+      this.set(pool()?.waitingCount ?? 0);
+    },
+  });
 }

@@ -1,10 +1,9 @@
-import { createPublicKey } from 'node:crypto';
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { PlatformConfig } from '@wp/config';
 import { MESSAGING_ENTITIES, MessagingModule } from '@wp/messaging';
 import { ObservabilityModule } from '@wp/observability';
 import { DatabaseModule, type DatabaseOptions } from '@wp/persistence';
-import { SecurityModule } from '@wp/security';
+import { parsePublicKeys, SecurityModule } from '@wp/security';
 import { ACTIVITY_OPTIONS, ActivityRecorder } from './activity-recorder.js';
 import { platformBackend } from './backend/platform-backend.js';
 
@@ -51,6 +50,7 @@ export class PlatformModule {
           ...options.database,
           entities: [...(options.database.entities as unknown[]), ...MESSAGING_ENTITIES] as never,
           applicationName: service,
+          migrateOnStart: config.MIGRATE_ON_START,
         }),
         backend.stores,
         MessagingModule.forRoot({
@@ -59,7 +59,7 @@ export class PlatformModule {
           transports: backend.transports(),
         }),
         SecurityModule.forRoot({
-          jwtPublicKey: createPublicKey(config.JWT_PUBLIC_KEY),
+          jwtPublicKeys: parsePublicKeys(config.JWT_PUBLIC_KEY),
           jwtIssuer: config.JWT_ISSUER,
           adminAccessTokens: options.adminAccessTokens ?? [],
           requireApiKey: options.requireApiKey ?? true,

@@ -4,6 +4,7 @@ import { Reflector } from '@nestjs/core';
 import type { DomainError } from '@wp/http';
 import { AGENT_ACCESS } from './agent-access.js';
 import { JwtAuthGuard } from './jwt-auth.guard.js';
+import { parsePublicKeys } from './jwt-keys.js';
 import { principalFromClaims, type Principal } from './principal.js';
 import { RevocationList } from './revocation-list.js';
 import { RevocationStore, type RevocationKind } from './stores/revocation.store.js';
@@ -68,7 +69,11 @@ function contextFor(
 function guardWith(principal: Principal, confineAgents: boolean) {
   const store = new FakeRevocationStore();
   const options: SecurityOptions = {
-    jwtPublicKey: generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey,
+    jwtPublicKeys: parsePublicKeys(
+      generateKeyPairSync('ec', { namedCurve: 'P-256' })
+        .publicKey.export({ type: 'spki', format: 'pem' })
+        .toString(),
+    ),
     jwtIssuer: 'test',
     adminAccessTokens: [],
     confineAgents,

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
+import { selectVerificationKey } from './jwt-keys.js';
 import { principalFromClaims, type AccessTokenClaims, type Principal } from './principal.js';
 import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
 
@@ -14,8 +15,16 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(@Inject(SECURITY_OPTIONS) options: SecurityOptions) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-      // jsonwebtoken accepts a KeyObject; passport-jwt's typings predate it.
-      secretOrKey: options.jwtPublicKey as unknown as string,
+      secretOrKeyProvider: (
+        _request: unknown,
+        rawJwtToken: string,
+        done: (error: Error | null, key?: string) => void,
+      ) => {
+        const key = selectVerificationKey(rawJwtToken, options.jwtPublicKeys);
+        // jsonwebtoken accepts a KeyObject; passport-jwt's typings predate it.
+        if (key) done(null, key as unknown as string);
+        else done(new Error('no verification key for this token'));
+      },
       algorithms: ['ES256'],
       issuer: options.jwtIssuer,
       ignoreExpiration: false,

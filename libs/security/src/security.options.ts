@@ -1,10 +1,13 @@
-import type { KeyObject } from 'node:crypto';
+import type { JwtVerificationKey } from './jwt-keys.js';
 
 export const SECURITY_OPTIONS = Symbol('SECURITY_OPTIONS');
 
 export interface SecurityOptions {
-  /** P-256 public key that verifies ES256 access tokens. */
-  jwtPublicKey: KeyObject;
+  /**
+   * P-256 public keys that verify ES256 access tokens (`JWT_PUBLIC_KEY`, `parsePublicKeys`):
+   * the current and the previous during a rotation; a token's `kid` selects one.
+   */
+  jwtPublicKeys: JwtVerificationKey[];
   /** Expected `iss` claim. */
   jwtIssuer: string;
   /** `ADMIN_ACCESS_TOKENS`: operator secrets accepted in `Admin-Access`. */

@@ -10,6 +10,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config/gateway.config.js';
 import { apiKeyPrecheck, bodyLimitPrecheck } from './api-key-precheck.js';
 import { proxyRoutes, upstreamUrl } from './routes.js';
+import { METRICS_REGISTRY } from '@wp/observability';
+import { Counter, type Registry } from 'prom-client';
 
 const ALLOWED_HEADERS = [
   'Api-Key',
@@ -48,6 +50,12 @@ export async function installProxy(
   }
 
   if (config.GATEWAY_RATE_LIMIT > 0) {
+    // docs/operations.md § Metrics
+    const rateLimitHits = new Counter({
+      name: 'gateway_rate_limit_hits_total',
+      help: "Requests refused with 429 by the gateway's per-address limit",
+      registers: [app.get<Registry>(METRICS_REGISTRY)],
+    });
     await app.register(rateLimit, {
       global: true,
       max: config.GATEWAY_RATE_LIMIT,
@@ -57,6 +65,7 @@ export async function installProxy(
       skipOnError: true,
       allowList: (request: FastifyRequest) =>
         request.url.startsWith('/health/') || request.url === '/metrics',
+      onExceeded: () => rateLimitHits.inc(),
       errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) => ({
         statusCode: 429,
         ...errorDocument(429, `Too many requests from this address; retry after ${context.after}.`),

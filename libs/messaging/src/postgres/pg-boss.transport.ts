@@ -3,6 +3,7 @@ import type { EventEnvelope } from '@wp/contracts';
 import type { Job, JobResult, PgBoss } from 'pg-boss';
 import { EventTransport, type SubscriptionSpec } from '../event-transport.js';
 import { Namespacer } from '../namespace.js';
+import { ConsumerMetrics } from '../messaging.metrics.js';
 
 /** The pg-boss instance of this process (`PostgresTransportModule`). */
 export const PG_BOSS = Symbol('PG_BOSS');
@@ -42,6 +43,7 @@ export class PgBossTransport extends EventTransport {
   constructor(
     @Inject(PG_BOSS) private readonly boss: PgBoss,
     private readonly names: Namespacer,
+    private readonly metrics: ConsumerMetrics,
   ) {
     super();
   }
@@ -86,6 +88,7 @@ export class PgBossTransport extends EventTransport {
     for (const job of jobs) {
       try {
         const envelope = { ...job.data, subject: spec.subject } as EventEnvelope;
+        this.metrics.record(spec.durable, envelope, (job.retryCount ?? 0) + 1);
         await spec.handler(envelope);
         results.push({ id: job.id, status: 'completed' });
       } catch (error) {

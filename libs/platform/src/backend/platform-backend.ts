@@ -9,7 +9,12 @@ import { PostgresStoresModule, RedisStoresModule } from './stores.modules.js';
 /** The settings that choose and reach the backend of a mode. */
 export type BackendConfig = Pick<
   PlatformConfig,
-  'PLATFORM_MODE' | 'PLATFORM_DATABASE_URL' | 'REDIS_URL' | 'REDIS_KEY_PREFIX' | 'NATS_URL'
+  | 'PLATFORM_MODE'
+  | 'PLATFORM_DATABASE_URL'
+  | 'REDIS_URL'
+  | 'REDIS_KEY_PREFIX'
+  | 'NATS_URL'
+  | 'NATS_STREAM_REPLICAS'
 >;
 
 /** What a process stands on besides its own database, for one mode. */
@@ -42,7 +47,12 @@ export function platformBackend(config: BackendConfig, service: string): Platfor
       url: config.REDIS_URL,
       keyPrefix: config.REDIS_KEY_PREFIX,
     }),
-    transports: () => NatsTransportModule.forRoot({ url: config.NATS_URL, service }),
+    transports: () =>
+      NatsTransportModule.forRoot({
+        url: config.NATS_URL,
+        service,
+        streamReplicas: config.NATS_STREAM_REPLICAS,
+      }),
   };
 }
 

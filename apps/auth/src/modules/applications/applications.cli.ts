@@ -1,17 +1,29 @@
 import { loadConfig } from '@wp/config';
 import { openApiKeyStore } from '@wp/platform';
 import { ApiKeyRegistry } from '@wp/security';
-import { authConfigSchema } from '../../config/auth.config.js';
+import type { DataSource } from 'typeorm';
+import { authConfigSchema, type AuthConfig } from '../../config/auth.config.js';
 import { authDataSource } from '../../database/data-source.js';
+import { migrationsStatus } from '../../migrations-status.js';
 import { ApplicationsRepository } from './applications.repository.js';
 import { ApplicationsService } from './applications.service.js';
 
-const USAGE = `Usage: npm run cli -- <command>
+const USAGE = `Usage: npm run cli -- <command> [--json]
 
 Commands:
-  apps:create NAME   register a client application and print its new Api-Key (shown once)
-  apps:list          list client applications
+  apps:create NAME     register a client application and print its new Api-Key (shown once)
+  apps:list            list active client applications (never their keys)
+  apps:revoke ID       revoke an application: its Api-Key stops working within seconds
+  migrations:status    applied and pending migrations of every service's database
+  --help               this text
+
+Options:
+  --json               machine-readable output (one JSON document on stdout)
+
+Exit codes: 0 done, 1 failed (e.g. unknown application), 2 usage error.
 `;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CliIo {
   env: Record<string, string | undefined>;
@@ -25,37 +37,100 @@ export interface CliIo {
  * @returns the process exit code (0 ok, 2 usage error)
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const [command, ...args] = argv;
-  if (command !== 'apps:create' && command !== 'apps:list') {
+  const json = argv.includes('--json');
+  const [command, ...args] = argv.filter((a) => a !== '--json');
+  const print = (value: unknown, text: string) =>
+    io.out(json ? `${JSON.stringify(value, null, 2)}\n` : text);
+  if (command === undefined || command === '--help' || command === 'help') {
     io.out(USAGE);
-    return command ? 2 : 0;
+    return 0;
+  }
+  if (command === 'migrations:status') {
+    const statuses = await migrationsStatus(io.env);
+    print(
+      statuses,
+      statuses
+        .map((s) =>
+          s.error
+            ? `${s.service}: unavailable (${s.error})\n`
+            : `${s.service}: ${s.applied.length} applied, ${s.pending.length} pending${s.pending.length ? `: ${s.pending.join(', ')}` : ''}\n`,
+        )
+        .join(''),
+    );
+    return statuses.some((s) => s.error) ? 1 : 0;
+  }
+  if (!['apps:create', 'apps:list', 'apps:revoke'].includes(command)) {
+    io.err(`unknown command ${command}\n${USAGE}`);
+    return 2;
+  }
+  const name = args.join(' ').trim();
+  if (command === 'apps:create' && !name) {
+    io.err('apps:create needs a NAME\n');
+    return 2;
+  }
+  if (command === 'apps:revoke' && !UUID.test(name)) {
+    io.err('apps:revoke needs the application ID (a UUID, see apps:list)\n');
+    return 2;
   }
   const config = loadConfig(authConfigSchema, io.env);
   const dataSource = authDataSource(config.AUTH_DATABASE_URL);
   await dataSource.initialize();
-  const apiKeys = openApiKeyStore(config);
   try {
-    const repository = new ApplicationsRepository(dataSource);
-    if (command === 'apps:list') {
-      for (const app of await repository.findActive()) {
-        io.out(`${app.id}  ${app.keyPrefix}…  ${app.name}  ${app.createdAt.toISOString()}\n`);
+    return await runAppsCommand(command, name, { config, dataSource, io, print });
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+async function runAppsCommand(
+  command: string,
+  arg: string,
+  ctx: {
+    config: AuthConfig;
+    dataSource: DataSource;
+    io: CliIo;
+    print: (value: unknown, text: string) => void;
+  },
+): Promise<number> {
+  const repository = new ApplicationsRepository(ctx.dataSource);
+  if (command === 'apps:list') {
+    const apps = (await repository.findActive()).map((a) => ({
+      id: a.id,
+      name: a.name,
+      keyPrefix: a.keyPrefix,
+      createdAt: a.createdAt.toISOString(),
+    }));
+    ctx.print(
+      apps,
+      apps.map((a) => `${a.id}  ${a.keyPrefix}…  ${a.name}  ${a.createdAt}\n`).join(''),
+    );
+    return 0;
+  }
+  const apiKeys = openApiKeyStore(ctx.config);
+  try {
+    const registry = new ApiKeyRegistry(apiKeys.store);
+    if (command === 'apps:revoke') {
+      const revoked = await repository.revoke(arg);
+      if (!revoked) {
+        ctx.io.err(`no active client application ${arg}\n`);
+        return 1;
       }
+      await registry.remove(revoked.keyHash);
+      ctx.print(
+        { id: revoked.id, name: revoked.name, revokedAt: revoked.revokedAt?.toISOString() },
+        `Revoked client application "${revoked.name}" (${revoked.id}).\n`,
+      );
       return 0;
     }
-    const name = args.join(' ').trim();
-    if (!name) {
-      io.err('apps:create needs a NAME\n');
-      return 2;
-    }
-    const service = new ApplicationsService(repository, new ApiKeyRegistry(apiKeys.store), config);
-    const { application, apiKey } = await service.create(name);
-    io.out(
+    const service = new ApplicationsService(repository, registry, ctx.config);
+    const { application, apiKey } = await service.create(arg);
+    ctx.print(
+      { id: application.id, name: application.name, apiKey },
       `Created client application "${application.name}" (${application.id}).\n` +
         `Api-Key (shown once, store it now): ${apiKey}\n`,
     );
     return 0;
   } finally {
     await apiKeys.close();
-    await dataSource.destroy();
   }
 }

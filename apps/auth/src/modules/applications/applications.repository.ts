@@ -23,6 +23,18 @@ export class ApplicationsRepository {
     return this.repo.findOneByOrFail({ keyHash: app.keyHash });
   }
 
+  /** Marks an active application revoked; the row, or null when none is active with that id. */
+  async revoke(id: string): Promise<ClientApplication | null> {
+    const result = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ revokedAt: () => 'now()' })
+      .where('id = :id AND revoked_at IS NULL', { id })
+      .execute();
+    if (!result.affected) return null;
+    return this.repo.findOneBy({ id });
+  }
+
   findActive(): Promise<ClientApplication[]> {
     return this.repo.find({ where: { revokedAt: IsNull() }, order: { createdAt: 'ASC' } });
   }

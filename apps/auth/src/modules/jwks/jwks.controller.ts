@@ -1,17 +1,20 @@
-import { createHash, createPublicKey, type JsonWebKey } from 'node:crypto';
+import { type JsonWebKey } from 'node:crypto';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { NoApiKey } from '@wp/http';
+import { parsePublicKeys, publicJwks } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 
-/** `GET /oauth/jwks.json` (RFC 7517): the public key that verifies access tokens. */
+/**
+ * `GET /oauth/jwks.json` (RFC 7517): every key of `JWT_PUBLIC_KEY` — during a rotation the
+ * current and the previous one — each with its `kid` (RFC 7638 thumbprint, the `kid` in access
+ * token headers), `alg: ES256`, `use: sig` (docs/operations.md § Signing-key rotation).
+ */
 @Controller('oauth')
 export class JwksController {
   private readonly jwks: { keys: JsonWebKey[] };
 
   constructor(@Inject(AUTH_CONFIG) config: AuthConfig) {
-    const jwk = createPublicKey(config.JWT_PUBLIC_KEY).export({ format: 'jwk' });
-    const kid = createHash('sha256').update(JSON.stringify(jwk)).digest('base64url').slice(0, 16);
-    this.jwks = { keys: [{ ...jwk, kid, alg: 'ES256', use: 'sig' }] };
+    this.jwks = publicJwks(parsePublicKeys(config.JWT_PUBLIC_KEY));
   }
 
   @Get('jwks.json')

@@ -9,6 +9,7 @@ import { UsersRepository } from '../users/users.repository.js';
 import { parseUsername, usernameKey, type Username } from '../users/username.js';
 import type { SessionResource } from './session.serializer.js';
 import { ActivationRequiredError, InvalidCredentialsError } from './sessions.errors.js';
+import { LoginMetrics } from './login.metrics.js';
 import { SessionsService } from './sessions.service.js';
 
 /** `POST /oauth/token` with username and password (docs/api.md § Accounts and sessions). */
@@ -21,6 +22,7 @@ export class LoginService {
     private readonly limits: RateLimits,
     private readonly challenges: MfaChallenges,
     private readonly audit: AuthAudit,
+    private readonly metrics: LoginMetrics,
   ) {}
 
   /**
@@ -36,6 +38,20 @@ export class LoginService {
    * @throws TwoFactorRequiredError 403 with `meta.challenge_token`: two-factor is on, no session
    */
   async login(
+    username: string,
+    password: string,
+    appId: string,
+    meta: RequestMeta,
+  ): Promise<SessionResource> {
+    try {
+      return await this.attempt(username, password, appId, meta);
+    } catch (error) {
+      this.metrics.failed(error);
+      throw error;
+    }
+  }
+
+  private async attempt(
     username: string,
     password: string,
     appId: string,

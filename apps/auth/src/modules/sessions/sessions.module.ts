@@ -4,6 +4,7 @@ import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
 import { SentinelModule } from '../sentinel/sentinel.module.js';
 import { TwoFactorCoreModule } from '../two-factor/two-factor-core.module.js';
 import { UsersRepositoryModule } from '../users/users-repository.module.js';
+import { LoginMetrics } from './login.metrics.js';
 import { LoginService } from './login.service.js';
 import { MfaLoginService } from './mfa-login.service.js';
 import { OAuthController } from './oauth.controller.js';
@@ -29,6 +30,7 @@ import { UserSessionsService } from './user-sessions.service.js';
     SessionsService,
     TokenService,
     LoginService,
+    LoginMetrics,
     MfaLoginService,
     RefreshService,
     UserSessionsService,

@@ -7,18 +7,13 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { AccessTokenClaims } from '@wp/security';
+import { jwkThumbprint, parsePublicKeys, type AccessTokenClaims } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 
 export interface IssuedAccessToken {
   token: string;
   claims: AccessTokenClaims;
 }
-
-/** The JOSE header of every access token, base64url-encoded once. */
-const ES256_HEADER = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT' })).toString(
-  'base64url',
-);
 
 /**
  * Issues ES256 access tokens (docs/architecture.md § Identity and access claims) and opaque refresh
@@ -29,9 +24,22 @@ const ES256_HEADER = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT' })).t
 @Injectable()
 export class TokenService {
   private readonly privateKey: KeyObject;
+  /** The JOSE header of every access token, base64url-encoded once. */
+  private readonly header: string;
+  /** `kid` of the signing key. */
+  readonly kid: string;
 
   constructor(@Inject(AUTH_CONFIG) private readonly config: AuthConfig) {
     this.privateKey = createPrivateKey(config.JWT_PRIVATE_KEY);
+    this.kid = jwkThumbprint(this.privateKey);
+    if (!parsePublicKeys(config.JWT_PUBLIC_KEY).some((k) => k.kid === this.kid)) {
+      throw new Error(
+        "JWT_PUBLIC_KEY must include JWT_PRIVATE_KEY's public key (tokens would not verify)",
+      );
+    }
+    this.header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: this.kid })).toString(
+      'base64url',
+    );
   }
 
   get accessTokenTtl(): number {
@@ -54,7 +62,7 @@ export class TokenService {
       exp: Math.min(iat + this.config.ACCESS_TOKEN_TTL_SECONDS, options.notAfter ?? Infinity),
       iss: this.config.JWT_ISSUER,
     };
-    const signingInput = `${ES256_HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+    const signingInput = `${this.header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
     const signature = sign('sha256', Buffer.from(signingInput), {
       key: this.privateKey,
       dsaEncoding: 'ieee-p1363',

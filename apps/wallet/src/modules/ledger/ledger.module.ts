@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { WALLET_CONFIG, type WalletConfig } from '../../config/wallet.config.js';
 import { KeyedLimiter } from './keyed-limiter.js';
+import { LedgerMetrics } from './ledger.metrics.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { MoveBatcher } from './move-batcher.js';
 
@@ -8,6 +9,7 @@ import { MoveBatcher } from './move-batcher.js';
 @Module({
   providers: [
     LedgerRepository,
+    LedgerMetrics,
     MoveBatcher,
     {
       provide: KeyedLimiter,

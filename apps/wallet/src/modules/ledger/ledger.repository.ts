@@ -3,7 +3,8 @@ import { preparedQuery, type PreparedStatement } from '@wp/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Amount } from '../../common/amount.js';
 import type { JournalEntryType } from './journal-entry.entity.js';
-import { ledgerErrorFromDatabase, type MovementPointers } from './ledger.errors.js';
+import { ledgerErrorFromDatabase, sqlState, type MovementPointers } from './ledger.errors.js';
+import { LedgerMetrics } from './ledger.metrics.js';
 
 /** One money movement as the ledger function takes it (`ledger/sql/wallet_move.sql`). */
 export interface MoveCommand {
@@ -88,7 +89,10 @@ const WALLET_MOVE_BATCH: PreparedStatement = {
 /** The only file of the ledger that touches the database. */
 @Injectable()
 export class LedgerRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly metrics: LedgerMetrics,
+  ) {}
 
   /**
    * Runs one movement as a single statement (its own transaction, unless `manager` is given).
@@ -106,9 +110,12 @@ export class LedgerRepository {
         ? await manager.query(WALLET_MOVE.text, moveParams(command))
         : await preparedQuery<MoveRow>(this.dataSource, WALLET_MOVE, moveParams(command));
     } catch (error) {
+      this.metrics.refused(command, sqlState(error));
       throw ledgerErrorFromDatabase(error, pointers);
     }
-    return toMoveResult(rows[0]);
+    const result = toMoveResult(rows[0]);
+    this.metrics.posted(command, result);
+    return result;
   }
 
   /**
@@ -143,10 +150,15 @@ export class LedgerRepository {
     })[] = await preparedQuery(this.dataSource, WALLET_MOVE_BATCH, [JSON.stringify(items)]);
     const out = new Array<MoveResult | BatchItemError>(commands.length);
     for (const row of rows) {
-      out[row.r_index] =
-        row.r_sqlstate === null
-          ? toMoveResult(row)
-          : new BatchItemError(row.r_sqlstate, row.r_message ?? '');
+      const command = commands[row.r_index];
+      if (row.r_sqlstate === null) {
+        const result = toMoveResult(row);
+        this.metrics.posted(command, result);
+        out[row.r_index] = result;
+      } else {
+        this.metrics.refused(command, row.r_sqlstate);
+        out[row.r_index] = new BatchItemError(row.r_sqlstate, row.r_message ?? '');
+      }
     }
     return out;
   }

@@ -1,0 +1,61 @@
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+
+let sdk: NodeSDK | undefined;
+
+/**
+ * Optional OpenTelemetry tracing (docs/operations.md § Tracing), started by each app's `main`
+ * BEFORE anything else is loaded (instrumentations patch `http` and `pg` as they are required):
+ * `import '@wp/tracing'` is the first import of `main.ts`, and this module starts the SDK when
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set — off otherwise,
+ * at no cost. Traces of HTTP server and client calls and of PostgreSQL queries go to the OTLP/HTTP
+ * endpoint (`<endpoint>/v1/traces`, JSON); the service name is `OTEL_SERVICE_NAME`, else
+ * `wp-<service>`. The standard `OTEL_*` variables of the SDK apply (sampler, batch delay,
+ * headers, resource attributes). Each HTTP server span carries the request id (`http.request.id`,
+ * set by libs/http) and NATS publish/deliver spans are made by libs/messaging through
+ * `@opentelemetry/api` (no-ops while tracing is off).
+ * @param service the app, for the default service name
+ * @returns whether tracing started
+ */
+export function startTracing(
+  service: string,
+  // eslint-disable-next-line no-restricted-syntax -- read before any config module loads
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  if (sdk) return true;
+  if (!env['OTEL_EXPORTER_OTLP_ENDPOINT'] && !env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']) {
+    return false;
+  }
+  env['OTEL_SERVICE_NAME'] ??= `wp-${service}`;
+  sdk = new NodeSDK({
+    traceExporter: new OTLPTraceExporter(),
+    instrumentations: [
+      new HttpInstrumentation({
+        // Probes and scrapes are not worth a trace each.
+        ignoreIncomingRequestHook: (request) =>
+          request.url === '/metrics' || (request.url ?? '').startsWith('/health/'),
+      }),
+      new PgInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  sdk.start();
+  // `http` is already loaded (the app's imports): requiring it again lets the instrumentation
+  // patch the shared module object (server spans hook `Server.prototype.emit`).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('http');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('https');
+  const shutdown = () => {
+    void sdk?.shutdown().catch(() => undefined);
+  };
+  process.once('beforeExit', shutdown);
+  return true;
+}
+
+/** Flushes and stops the SDK (graceful shutdown); resolves at once when tracing is off. */
+export async function stopTracing(): Promise<void> {
+  await sdk?.shutdown().catch(() => undefined);
+  sdk = undefined;
+}

@@ -1,0 +1,84 @@
+import { testPlatformMode, waitFor } from '@wp/testing';
+import { PrivateNats } from '../support/private-nats.js';
+import { PlatformStack, type ServiceName } from '../support/stack.js';
+
+const embedded = testPlatformMode() === 'embedded';
+const SERVICES: ServiceName[] = ['auth', 'org', 'wallet', 'analytics'];
+
+async function ready(url: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${url}/health/ready`);
+  return { status: res.status, body: await res.json() };
+}
+
+function serviceUrl(stack: PlatformStack, name: ServiceName): string {
+  return `http://127.0.0.1:${stack.ports.get(name)}`;
+}
+
+/**
+ * Readiness is about a process's own required dependencies (docs/operations.md § Readiness):
+ * NATS down only degrades the services (the outbox keeps events), and the gateway never
+ * depends on the services behind it.
+ */
+(embedded ? describe.skip : describe)('readiness while NATS is down', () => {
+  let nats: PrivateNats;
+  let stack: PlatformStack;
+
+  beforeAll(async () => {
+    nats = await PrivateNats.start();
+    stack = await PlatformStack.start({ NATS_URL: nats.url });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await nats?.stop();
+  });
+
+  it('keeps every app ready, says degraded with nats, and exports the gauge', async () => {
+    await nats.kill();
+    for (const name of SERVICES) {
+      const res = await ready(serviceUrl(stack, name));
+      expect({ name, status: res.status }).toEqual({ name, status: 200 });
+      expect(res.body.status).toBe('degraded');
+      expect(res.body.error.nats).toMatchObject({ status: 'down', impact: 'degraded' });
+      expect(res.body.info.database).toMatchObject({ status: 'up', impact: 'required' });
+    }
+    const gateway = await ready(stack.gatewayUrl);
+    expect(gateway.status).toBe(200);
+    expect(gateway.body.status).toBe('ok');
+
+    const metrics = await (await fetch(`${serviceUrl(stack, 'wallet')}/metrics`)).text();
+    expect(metrics).toMatch(/health_dependency_up\{dependency="nats",impact="degraded"[^}]*\} 0/);
+    expect(metrics).toMatch(
+      /health_dependency_up\{dependency="database",impact="required"[^}]*\} 1/,
+    );
+
+    await nats.resume();
+    await waitFor(async () => (await ready(serviceUrl(stack, 'org'))).body.status === 'ok', {
+      timeoutMs: 20_000,
+      what: 'org back to ok after NATS restarts',
+    });
+  });
+});
+
+describe('gateway readiness with a service down', () => {
+  let stack: PlatformStack;
+
+  beforeAll(async () => {
+    stack = await PlatformStack.start();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('stays ready and answers that service routes with 502/503', async () => {
+    await stack.stopService('org');
+    const gateway = await ready(stack.gatewayUrl);
+    expect(gateway.status).toBe(200);
+    expect(Object.keys(gateway.body.details).some((name) => name.startsWith('upstream'))).toBe(
+      false,
+    );
+    const routed = await stack.request('GET', '/v1/api/organizations');
+    expect([502, 503]).toContain(routed.status);
+    const auth = await stack.request('GET', '/v1/api/oauth/jwks.json');
+    expect(auth.status).toBe(200);
+  });
+});

@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { waitFor } from '@wp/testing';
+
+const ROOT = join(__dirname, '..', '..');
+
+export type ProcessService = 'auth' | 'org' | 'wallet' | 'analytics' | 'gateway';
+
+/**
+ * One app as its own process (`apps/<service>/src/main.ts` through `scripts/ts-register.js`),
+ * for what only a real process shows: signals, exit codes, several replicas starting at once.
+ */
+export class ServiceProcess {
+  private child?: ChildProcess;
+  stderr = '';
+  /** Exit code once exited (null: killed by a signal). */
+  exit?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+  private constructor(
+    readonly service: ProcessService,
+    readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  /** Spawns the app; `waitReady` (default true) waits for 200 on `/health/ready`. */
+  static async start(
+    service: ProcessService,
+    env: Record<string, string>,
+    options: { waitReady?: boolean } = {},
+  ): Promise<ServiceProcess> {
+    const app = new ServiceProcess(service, await freePort(), env);
+    app.spawn();
+    if (options.waitReady ?? true) await app.waitReady();
+    return app;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  private spawn(): void {
+    const prefix = this.service.toUpperCase();
+    const child = spawn(
+      process.execPath,
+      [
+        '-r',
+        join(ROOT, 'scripts', 'ts-register.js'),
+        join(ROOT, 'apps', this.service, 'src', 'main.ts'),
+      ],
+      {
+        cwd: ROOT,
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          ...this.env,
+          [`${prefix}_PORT`]: String(this.port),
+          [`${prefix}_HOST`]: '127.0.0.1',
+        },
+        stdio: ['ignore', process.env['DEBUG_CHILD'] ? 'inherit' : 'ignore', 'pipe'],
+      },
+    );
+    child.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.exit = new Promise((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    this.child = child;
+  }
+
+  async waitReady(timeoutMs = 90_000): Promise<void> {
+    await waitFor(
+      async () => {
+        if (this.child?.exitCode !== null) {
+          throw new Error(`${this.service} exited: ${this.stderr}`);
+        }
+        const res = await fetch(`${this.url}/health/ready`).catch(() => undefined);
+        return res?.status === 200;
+      },
+      { timeoutMs, intervalMs: 100, what: `${this.service} to be ready` },
+    );
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    this.child?.kill(signal);
+  }
+
+  /** SIGKILL if still running (test cleanup). */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGKILL');
+    await this.exit;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
