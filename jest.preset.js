@@ -31,4 +31,6 @@ module.exports = {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', ...libMap },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // Every answer of the published API a test receives is checked against docs/openapi.json.
+  setupFilesAfterEnv: [join(__dirname, 'test', 'support', 'openapi-contract.setup.ts')],
 };

@@ -127,9 +127,9 @@ function generate(service) {
   );
   writeFileSync(
     join(source, OUTPUT),
-    `${header}export default ${text};\n\n` +
-      "/** JSON Schema of each controller method's answer, from its return type (null: no body). */\n" +
-      `export const responses: Record<string, Record<string, object | null>> = ${JSON.stringify(sorted, null, 2)};\n\n` +
+    `${header}import type { OperationAnswer } from '@wp/platform';\n\nexport default ${text};\n\n` +
+      "/** Each controller method's answer, from its return type and body (OperationAnswer). */\n" +
+      `export const responses: Record<string, Record<string, OperationAnswer>> = ${JSON.stringify(sorted, null, 2)};\n\n` +
       '/** Name (its TypeScript type) and JSON Schema of the error body this service answers with. */\n' +
       `export const errorBodyName = '${(ERROR_BODY[service] ?? ERROR_BODY.default)[1]}';\n` +
       `export const errorBody: object = ${JSON.stringify(namedTypeSchema(program, ERROR_BODY[service] ?? ERROR_BODY.default), null, 2)};\n`,

@@ -120,17 +120,28 @@ function closedMerge(schemas) {
 }
 
 /**
- * `{ControllerClass: {method: schema | null}}` for every controller in `sourceFile`: the schema of
- * the awaited return type (`null` when the method returns nothing, e.g. 204).
+ * `{ControllerClass: {method: {schema, statuses?, raw?}}}` for every controller in `sourceFile`:
+ * the schema of the awaited return type (`null` when the method returns nothing, e.g. 204), the
+ * statuses it sets itself (`reply.status(201)`), and `raw` when it writes the reply itself.
  */
+function isRawReply(decorator) {
+  const call = decorator.expression;
+  if (!ts.isCallExpression(call) || call.expression.getText() !== 'Res') return false;
+  const [options] = call.arguments;
+  return !options || !/passthrough:\s*true/.test(options.getText());
+}
+
 function controllerResponseSchemas(sourceFile, checker) {
   const result = {};
   const visit = (node) => {
     const isController =
       ts.isClassDeclaration(node) &&
-      ts.getDecorators(node)?.some(
-        (d) => ts.isCallExpression(d.expression) && d.expression.expression.getText() === 'Controller',
-      );
+      ts
+        .getDecorators(node)
+        ?.some(
+          (d) =>
+            ts.isCallExpression(d.expression) && d.expression.expression.getText() === 'Controller',
+        );
     if (isController && node.name) {
       const methods = {};
       for (const member of node.members) {
@@ -141,7 +152,25 @@ function controllerResponseSchemas(sourceFile, checker) {
         let returned = signature.getReturnType();
         returned = checker.getAwaitedType(returned) ?? returned;
         const empty = returned.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined);
-        methods[member.name.text] = empty ? null : schemaOf(returned, checker);
+        const answer = { schema: empty ? null : schemaOf(returned, checker) };
+        // `@Res()` without passthrough: the method writes the reply itself (files, streams).
+        if (member.parameters.some((p) => ts.getDecorators(p)?.some(isRawReply))) answer.raw = true;
+        const statuses = new Set();
+        const scan = (n) => {
+          if (
+            ts.isCallExpression(n) &&
+            ts.isPropertyAccessExpression(n.expression) &&
+            n.expression.name.text === 'status' &&
+            n.arguments.length === 1 &&
+            ts.isNumericLiteral(n.arguments[0])
+          ) {
+            statuses.add(Number(n.arguments[0].text));
+          }
+          ts.forEachChild(n, scan);
+        };
+        if (member.body) scan(member.body);
+        if (statuses.size > 0) answer.statuses = [...statuses].sort();
+        methods[member.name.text] = answer;
       }
       result[node.name.text] = methods;
     }

@@ -1,5 +1,6 @@
 import { loadConfig } from '@wp/config';
-import { buildOpenApiDocument } from '@wp/platform';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { buildOpenApiDocument, type OpenApiMetadata } from '@wp/platform';
 import { TestEnvironment } from '@wp/testing';
 import { createAnalyticsApp } from '../../apps/analytics/src/analytics.app.js';
 import { analyticsConfigSchema } from '../../apps/analytics/src/config/analytics.config.js';
@@ -28,7 +29,13 @@ export const OPENAPI_FILE = 'docs/openapi.json';
  * service's Nest application in preview mode (routes resolved, nothing connects), its document
  * from its controllers and generated plugin metadata, merged as the gateway merges them.
  */
-export async function generateOpenApiDocument(): Promise<OpenApiDocument> {
+export type PreviewServices = Record<
+  'auth' | 'org' | 'wallet' | 'analytics',
+  { app: NestFastifyApplication; metadata: OpenApiMetadata }
+>;
+
+/** Each service's Nest application in preview mode: routes resolved, nothing connects. */
+export async function createPreviewApps(): Promise<PreviewServices> {
   const env = {
     ...new TestEnvironment().env,
     AUTH_DATABASE_URL: 'postgres://offline/none',
@@ -37,18 +44,39 @@ export async function generateOpenApiDocument(): Promise<OpenApiDocument> {
     ANALYTICS_DATABASE_URL: 'postgres://offline/none',
   };
   const preview = { preview: true };
-  const services = {
-    auth: [await createAuthApp(loadConfig(authConfigSchema, env), preview), authMetadata],
-    org: [await createOrgApp(loadConfig(orgConfigSchema, env), preview), orgMetadata],
-    wallet: [await createWalletApp(loadConfig(walletConfigSchema, env), preview), walletMetadata],
-    analytics: [
-      await createAnalyticsApp(loadConfig(analyticsConfigSchema, env), preview),
-      analyticsMetadata,
-    ],
-  } as const;
+  return {
+    auth: {
+      app: await createAuthApp(loadConfig(authConfigSchema, env), preview),
+      metadata: authMetadata,
+    },
+    org: {
+      app: await createOrgApp(loadConfig(orgConfigSchema, env), preview),
+      metadata: orgMetadata,
+    },
+    wallet: {
+      app: await createWalletApp(loadConfig(walletConfigSchema, env), preview),
+      metadata: walletMetadata,
+    },
+    analytics: {
+      app: await createAnalyticsApp(loadConfig(analyticsConfigSchema, env), preview),
+      metadata: analyticsMetadata,
+    },
+  };
+}
+
+/**
+ * The document the gateway publishes at `/docs/openapi.json`, built without a server: each
+ * service's document from its preview application ({@link createPreviewApps}) and generated
+ * plugin metadata, merged as the gateway merges them.
+ */
+export async function generateOpenApiDocument(
+  services?: PreviewServices,
+): Promise<OpenApiDocument> {
+  const apps = services ?? (await createPreviewApps());
   const documents: Record<string, OpenApiDocument> = {};
-  for (const [name, [app, metadata]] of Object.entries(services)) {
+  for (const [name, { app, metadata }] of Object.entries(apps)) {
     documents[name] = (await buildOpenApiDocument(app, name, metadata)) as OpenApiDocument;
   }
-  return mergeOpenApiDocuments(documents, proxyRoutes(loadConfig(gatewayConfigSchema, env)), []);
+  const gateway = loadConfig(gatewayConfigSchema, new TestEnvironment().env);
+  return mergeOpenApiDocuments(documents, proxyRoutes(gateway), []);
 }

@@ -1,7 +1,12 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { GUARDS_METADATA, METHOD_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import {
+  GUARDS_METADATA,
+  INTERCEPTORS_METADATA,
+  METHOD_METADATA,
+  ROUTE_ARGS_METADATA,
+} from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
-import { IS_PUBLIC, NO_API_KEY } from '@wp/http';
+import { ETagInterceptor, IS_PUBLIC, NO_API_KEY } from '@wp/http';
 import { AdminAccessGuard, API_KEY_OPTIONAL } from '@wp/security';
 
 /** How a route authenticates its caller (contract § Authentication). */
@@ -16,15 +21,15 @@ export interface RouteFacts {
   apiKeyOptional: boolean;
   /** `@UseGuards(AdminAccessGuard)`: `Admin-Access` besides the usual headers. */
   adminAccess: boolean;
-  /** Reads `If-None-Match` and may answer 304. */
+  /** Reads `If-None-Match` (itself or with `@WithETag()`) and may answer 304. */
   conditional: boolean;
 }
 
-/** A guard class the route or its controller uses, by name (e.g. analytics' BasicAuthGuard). */
-function guardNames(controller: object, handler: object): string[] {
+/** Guard or interceptor classes of the route and its controller, by name. */
+function enhancerNames(key: string, controller: object, handler: object): string[] {
   const guards = [
-    ...((Reflect.getMetadata(GUARDS_METADATA, controller) as unknown[]) ?? []),
-    ...((Reflect.getMetadata(GUARDS_METADATA, handler) as unknown[]) ?? []),
+    ...((Reflect.getMetadata(key, controller) as unknown[]) ?? []),
+    ...((Reflect.getMetadata(key, handler) as unknown[]) ?? []),
   ];
   return guards.map((g) => (typeof g === 'function' ? g.name : (g?.constructor?.name ?? '')));
 }
@@ -50,7 +55,8 @@ export function collectRouteFacts(
         const handler = (controller.prototype as Record<string, unknown>)[name];
         if (typeof handler !== 'function' || name === 'constructor') continue;
         if (Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
-        const guards = guardNames(controller, handler);
+        const guards = enhancerNames(GUARDS_METADATA, controller, handler);
+        const interceptors = enhancerNames(INTERCEPTORS_METADATA, controller, handler);
         const args = Object.values(
           (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) as Record<
             string,
@@ -67,7 +73,9 @@ export function collectRouteFacts(
           authentication,
           apiKeyOptional: flag(API_KEY_OPTIONAL, controller, handler),
           adminAccess: guards.includes(AdminAccessGuard.name),
-          conditional: args.some((a) => a.data === 'if-none-match'),
+          conditional:
+            args.some((a) => a.data === 'if-none-match') ||
+            interceptors.includes(ETagInterceptor.name),
         });
       }
     }

@@ -14,9 +14,19 @@ export const OPENAPI_DOCUMENT_PATH = '/openapi.json';
  */
 export interface OpenApiMetadata {
   default: () => Promise<Record<string, unknown>>;
-  responses: Record<string, Record<string, object | null>>;
+  responses: Record<string, Record<string, OperationAnswer>>;
   errorBody: object;
   errorBodyName: string;
+}
+
+/** What a controller method answers, read from its code by scripts/openapi-response-schemas.js. */
+export interface OperationAnswer {
+  /** JSON Schema of the awaited return type; null: no body. */
+  schema: object | null;
+  /** Statuses the method sets itself (`reply.status(200)`), when it does. */
+  statuses?: number[];
+  /** Writes the reply itself (`@Res()`: files, streams); its body is not described. */
+  raw?: boolean;
 }
 
 type Operation = Record<string, unknown> & {
@@ -93,15 +103,26 @@ function describeOperation(
   operation.security = securityOf(facts);
   const responses = (operation.responses ??= {});
   const [controller, method] = (operation.operationId ?? '').split('_');
-  const schema = metadata?.responses[controller]?.[method];
+  const answer = metadata?.responses[controller]?.[method];
   const success = Object.keys(responses).find((s) => s.startsWith('2')) ?? '200';
-  if (schema === null) {
-    responses[success] = { description: 'Done; no body.' };
-  } else if (schema !== undefined) {
-    responses[success] = {
-      description: 'Success.',
-      content: { 'application/json': { schema } },
-    };
+  const statuses = answer?.statuses?.map(String) ?? [success];
+  if (answer && !statuses.includes(success)) delete responses[success];
+  for (const status of statuses) {
+    if (status === '304') {
+      responses[status] = { description: 'Not modified: `If-None-Match` matches the ETag.' };
+    } else if (answer?.raw) {
+      responses[status] = {
+        description: 'Success; the body is written as the description says (e.g. a file).',
+        content: { '*/*': { schema: {} } },
+      };
+    } else if (answer?.schema === null) {
+      responses[status] = { description: 'Done; no body.' };
+    } else if (answer) {
+      responses[status] = {
+        description: 'Success.',
+        content: { 'application/json': { schema: answer.schema } },
+      };
+    }
   }
   if (facts?.conditional) {
     responses['304'] = { description: 'Not modified: `If-None-Match` matches the ETag.' };
@@ -112,7 +133,9 @@ function describeOperation(
     if ((status === '401' || status === '403') && facts?.authentication === 'none') continue;
     responses[status] = {
       description,
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${metadata.errorBodyName}` } } },
+      content: {
+        'application/json': { schema: { $ref: `#/components/schemas/${metadata.errorBodyName}` } },
+      },
     };
   }
 }

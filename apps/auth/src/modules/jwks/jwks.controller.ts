@@ -14,6 +14,7 @@ export class JwksController {
     this.jwks = { keys: [{ ...jwk, kid, alg: 'ES256', use: 'sig' }] };
   }
 
+  /** The public key set (RFC 7517) that verifies access tokens; no credentials needed. */
   @Get('jwks.json')
   @NoApiKey()
   keys(): { keys: JsonWebKey[] } {

@@ -1,0 +1,58 @@
+// Jest setup (every project, jest.preset.js): each answer of the published API that a test
+// receives — through `fetch` (PlatformStack.request, the gateway, the SDK) or a Nest app's
+// `inject` (the services' own e2e suites) — is checked against docs/openapi.json by
+// OpenApiContract; a test whose traffic breaks the document fails in its afterEach.
+// `OPENAPI_CONTRACT=off` turns the check off (e.g. while regenerating the document).
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { OpenApiContract } from './openapi-contract.js';
+
+const enabled = process.env['OPENAPI_CONTRACT'] !== 'off';
+let contract: OpenApiContract | undefined;
+const violations: string[] = [];
+
+function record(method: string, url: string, status: number, type: string, body: string): void {
+  const path = new URL(url, 'http://x').pathname;
+  if (!OpenApiContract.covers(path)) return;
+  contract ??= OpenApiContract.fromFile();
+  violations.push(...contract.check(method, url, status, type, body));
+}
+
+if (enabled) {
+  const originalFetch = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const response = await originalFetch(input, init);
+    const request = input instanceof Request ? input : undefined;
+    const url = request?.url ?? String(input instanceof URL ? input.href : input);
+    const method = init?.method ?? request?.method ?? 'GET';
+    if (OpenApiContract.covers(new URL(url).pathname)) {
+      const text = await response.clone().text();
+      record(method, url, response.status, response.headers.get('content-type') ?? '', text);
+    }
+    return response;
+  };
+
+  type Inject = (this: FastifyAdapter, ...args: unknown[]) => unknown;
+  const prototype = FastifyAdapter.prototype as unknown as { inject: Inject };
+  const originalInject = prototype.inject;
+  prototype.inject = function (this: FastifyAdapter, ...args: unknown[]) {
+    const result = originalInject.apply(this, args);
+    const options = args[0] as
+      { method?: string; url?: string; path?: string } | string | undefined;
+    if (options === undefined || !(result instanceof Promise)) return result;
+    const url = typeof options === 'string' ? options : (options.url ?? options.path ?? '/');
+    const method = typeof options === 'string' ? 'GET' : (options.method ?? 'GET');
+    return result.then(
+      (res: { statusCode: number; headers: Record<string, unknown>; payload: string }) => {
+        record(method, url, res.statusCode, String(res.headers['content-type'] ?? ''), res.payload);
+        return res;
+      },
+    );
+  };
+
+  afterEach(() => {
+    const found = violations.splice(0);
+    if (found.length > 0) {
+      throw new Error(`Answers that break docs/openapi.json:\n${[...new Set(found)].join('\n')}`);
+    }
+  });
+}
