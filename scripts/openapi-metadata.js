@@ -30,7 +30,7 @@ function namedTypeSchema(program, [file, name]) {
 }
 const OUTPUT = 'openapi-metadata.ts';
 
-function generate(service) {
+function generate(service, program) {
   const source = join(root, 'apps', service, 'src');
   const visitor = new ReadonlyVisitor({
     pathToSource: source,
@@ -40,7 +40,7 @@ function generate(service) {
     introspectComments: true,
     esmCompatible: true,
   });
-  const program = ReadonlyVisitor.createTsProgram(join(root, 'apps', service, 'tsconfig.app.json'));
+
   const responses = {};
   for (const sf of program.getSourceFiles()) {
     if (sf.isDeclarationFile || !sf.fileName.startsWith(source)) continue;
@@ -136,6 +136,9 @@ function generate(service) {
   );
 }
 
+// One program over the whole workspace (tsconfig.json maps `@wp/<lib>` to the libraries'
+// sources, so their types resolve without a build).
+const program = ReadonlyVisitor.createTsProgram(join(root, 'tsconfig.json'));
 for (const service of process.argv.slice(2).length ? process.argv.slice(2) : SERVICES) {
-  generate(service);
+  generate(service, program);
 }

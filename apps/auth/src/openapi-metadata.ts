@@ -348,7 +348,30 @@ export const responses: Record<string, Record<string, OperationAnswer>> = {
               "additionalProperties": false
             }
           },
-          "meta": {}
+          "meta": {
+            "type": "object",
+            "properties": {
+              "page": {
+                "type": "number"
+              },
+              "per_page": {
+                "type": "number"
+              },
+              "total_count": {
+                "type": "number"
+              },
+              "total_pages": {
+                "type": "number"
+              }
+            },
+            "required": [
+              "page",
+              "per_page",
+              "total_count",
+              "total_pages"
+            ],
+            "additionalProperties": false
+          }
         },
         "required": [
           "data",
@@ -814,12 +837,73 @@ export const responses: Record<string, Record<string, OperationAnswer>> = {
           },
           "expires_in": {
             "type": "number"
+          },
+          "sub": {
+            "type": "string"
+          },
+          "jti": {
+            "type": "string"
+          },
+          "sid": {
+            "type": "string"
+          },
+          "iat": {
+            "type": "number"
+          },
+          "exp": {
+            "type": "number"
+          },
+          "iss": {
+            "type": "string"
+          },
+          "typ": {
+            "type": "string",
+            "enum": [
+              "user",
+              "agent"
+            ]
+          },
+          "app": {
+            "type": "string"
+          },
+          "email": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "org": {
+            "type": "number"
+          },
+          "prj": {
+            "type": "number"
+          },
+          "scp": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "prm": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
           }
         },
         "required": [
           "active",
           "token_type",
-          "expires_in"
+          "expires_in",
+          "sub",
+          "jti",
+          "sid",
+          "iat",
+          "exp",
+          "iss",
+          "typ",
+          "app",
+          "email"
         ],
         "additionalProperties": false
       }

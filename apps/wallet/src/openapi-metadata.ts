@@ -506,7 +506,30 @@ export const responses: Record<string, Record<string, OperationAnswer>> = {
               "additionalProperties": false
             }
           },
-          "meta": {}
+          "meta": {
+            "type": "object",
+            "properties": {
+              "page": {
+                "type": "number"
+              },
+              "per_page": {
+                "type": "number"
+              },
+              "total_count": {
+                "type": "number"
+              },
+              "total_pages": {
+                "type": "number"
+              }
+            },
+            "required": [
+              "page",
+              "per_page",
+              "total_count",
+              "total_pages"
+            ],
+            "additionalProperties": false
+          }
         },
         "required": [
           "data",
@@ -547,11 +570,11 @@ export const responses: Record<string, Record<string, OperationAnswer>> = {
                 "status": {
                   "type": "string",
                   "enum": [
+                    "expired",
+                    "rejected",
                     "completed",
                     "pending_sender_verification",
-                    "pending_recipient_acceptance",
-                    "rejected",
-                    "expired"
+                    "pending_recipient_acceptance"
                   ]
                 },
                 "failure_reason": {
@@ -610,7 +633,30 @@ export const responses: Record<string, Record<string, OperationAnswer>> = {
               "additionalProperties": false
             }
           },
-          "meta": {}
+          "meta": {
+            "type": "object",
+            "properties": {
+              "page": {
+                "type": "number"
+              },
+              "per_page": {
+                "type": "number"
+              },
+              "total_count": {
+                "type": "number"
+              },
+              "total_pages": {
+                "type": "number"
+              }
+            },
+            "required": [
+              "page",
+              "per_page",
+              "total_count",
+              "total_pages"
+            ],
+            "additionalProperties": false
+          }
         },
         "required": [
           "data",
@@ -647,11 +693,11 @@ export const responses: Record<string, Record<string, OperationAnswer>> = {
               "status": {
                 "type": "string",
                 "enum": [
+                  "expired",
+                  "rejected",
                   "completed",
                   "pending_sender_verification",
-                  "pending_recipient_acceptance",
-                  "rejected",
-                  "expired"
+                  "pending_recipient_acceptance"
                 ]
               },
               "failure_reason": {
@@ -746,11 +792,11 @@ export const responses: Record<string, Record<string, OperationAnswer>> = {
                 "status": {
                   "type": "string",
                   "enum": [
+                    "expired",
+                    "rejected",
                     "completed",
                     "pending_sender_verification",
-                    "pending_recipient_acceptance",
-                    "rejected",
-                    "expired"
+                    "pending_recipient_acceptance"
                   ]
                 },
                 "failure_reason": {
@@ -844,11 +890,11 @@ export const responses: Record<string, Record<string, OperationAnswer>> = {
               "status": {
                 "type": "string",
                 "enum": [
+                  "expired",
+                  "rejected",
                   "completed",
                   "pending_sender_verification",
-                  "pending_recipient_acceptance",
-                  "rejected",
-                  "expired"
+                  "pending_recipient_acceptance"
                 ]
               },
               "failure_reason": {
@@ -941,11 +987,11 @@ export const responses: Record<string, Record<string, OperationAnswer>> = {
               "status": {
                 "type": "string",
                 "enum": [
+                  "expired",
+                  "rejected",
                   "completed",
                   "pending_sender_verification",
-                  "pending_recipient_acceptance",
-                  "rejected",
-                  "expired"
+                  "pending_recipient_acceptance"
                 ]
               },
               "failure_reason": {
@@ -1038,11 +1084,11 @@ export const responses: Record<string, Record<string, OperationAnswer>> = {
               "status": {
                 "type": "string",
                 "enum": [
+                  "expired",
+                  "rejected",
                   "completed",
                   "pending_sender_verification",
-                  "pending_recipient_acceptance",
-                  "rejected",
-                  "expired"
+                  "pending_recipient_acceptance"
                 ]
               },
               "failure_reason": {

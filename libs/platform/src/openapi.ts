@@ -105,7 +105,9 @@ function describeOperation(
   const [controller, method] = (operation.operationId ?? '').split('_');
   const answer = metadata?.responses[controller]?.[method];
   const success = Object.keys(responses).find((s) => s.startsWith('2')) ?? '200';
-  const statuses = answer?.statuses?.map(String) ?? [success];
+  // Statuses the method sets itself; the default success stays unless it sets a 2xx itself.
+  const own = answer?.statuses?.map(String) ?? [];
+  const statuses = own.some((s) => s.startsWith('2')) ? own : [success, ...own];
   if (answer && !statuses.includes(success)) delete responses[success];
   for (const status of statuses) {
     if (status === '304') {
