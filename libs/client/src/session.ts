@@ -57,10 +57,13 @@ export class Session {
 
   /** The fetch the typed client uses (openapi-fetch hands it a `Request`). */
   readonly fetch = async (request: Request): Promise<Response> => {
-    const keyOnly = KEY_ONLY.some((p) => p.test(new URL(request.url).pathname));
+    const path = new URL(request.url).pathname;
+    const keyOnly = KEY_ONLY.some((p) => p.test(path));
+    // Logout's 401 means the session is already over (§ Authentication 6): nothing to refresh.
+    const refreshable = !keyOnly && !/\/oauth\/token\/revoke$/.test(path);
     const retry = request.clone();
     const first = await this.send(request, keyOnly);
-    if (first.status !== 401 || keyOnly || !this.tokens) return first;
+    if (first.status !== 401 || !refreshable || !this.tokens) return first;
     if (!(await this.refresh())) return first;
     return this.send(retry, keyOnly);
   };
@@ -102,7 +105,8 @@ export class Session {
     if (!response.ok) return false;
     const body = (await response.json()) as { data?: { attributes?: Partial<Tokens> } };
     const next = body.data?.attributes;
-    if (typeof next?.accessToken !== 'string' || typeof next.refreshToken !== 'string') return false;
+    if (typeof next?.accessToken !== 'string' || typeof next.refreshToken !== 'string')
+      return false;
     this.start({ accessToken: next.accessToken, refreshToken: next.refreshToken });
     return true;
   }

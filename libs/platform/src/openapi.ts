@@ -110,6 +110,14 @@ function describeOperation(
   const statuses = own.some((s) => s.startsWith('2')) ? own : [success, ...own];
   if (answer && !statuses.includes(success)) delete responses[success];
   for (const status of statuses) {
+    const own = responses[status]?.description;
+    if (typeof own === 'string' && own && answer && !answer.raw && answer.schema !== null) {
+      responses[status] = {
+        description: own,
+        content: { 'application/json': { schema: answer.schema } },
+      };
+      continue;
+    }
     if (status === '304') {
       responses[status] = { description: 'Not modified: `If-None-Match` matches the ETag.' };
     } else if (answer?.raw) {
@@ -133,8 +141,10 @@ function describeOperation(
   for (const [status, description] of Object.entries(ERROR_STATUSES)) {
     if ((status === '413' || status === '415') && !operation.requestBody) continue;
     if ((status === '401' || status === '403') && facts?.authentication === 'none') continue;
+    // A route's own `@ApiResponse` text (e.g. the codes it answers) is kept.
+    const own = responses[status]?.description;
     responses[status] = {
-      description,
+      description: typeof own === 'string' && own ? own : description,
       content: {
         'application/json': { schema: { $ref: `#/components/schemas/${metadata.errorBodyName}` } },
       },
