@@ -87,7 +87,7 @@ describe('the published OpenAPI document (docs/api-documentation.md)', () => {
         if (!Array.isArray(op['security'])) problems.push(`${name}: no security`);
         for (const [status, response] of Object.entries(op['responses'] as object)) {
           const content = (response as { content?: Record<string, { schema?: unknown }> }).content;
-          if (content && !content['application/json']?.schema) {
+          if (content && !Object.values(content).every((media) => media.schema !== undefined)) {
             problems.push(`${name} ${status}: no schema`);
           }
         }

@@ -197,7 +197,7 @@ export default async () => {
                     }],
                 [import("./modules/user-settings/user-settings.controller.js"), {
                         UserSettingsController: {
-                            get: { summary: "`GET /user_settings?client=web&includes=dashboard`; one resource per user and client: weak\n`ETag`, `If-None-Match` \u2192 304 (docs/org.md \u00A7 ETags).", type: Object },
+                            get: { summary: "`GET /user_settings?client=web&includes=dashboard`: the user's settings for one client\n(sidebar, current organization and project, language, theme). One resource per user and client: weak\n`ETag`, `If-None-Match` \u2192 304 (docs/org.md \u00A7 ETags).", type: Object },
                             update: { summary: "`PATCH /user_settings?client=`: `theme`, `language`, `sidebar_open`,\n`current_organization_id`, `current_project_id`; or the pinned-projects form\n(`setting_key: sidebar`, `organization_id`, `pinned_project_ids`).", type: Object },
                             onboarding: { summary: "`PATCH /user_settings/onboarding/{stepId}?client=` with `{value}` (any JSON, default true).", type: Object }
                         }

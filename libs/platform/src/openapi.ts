@@ -97,9 +97,8 @@ function describeOperation(
   metadata: OpenApiMetadata | undefined,
 ): void {
   const text = (operation.summary ?? '').trim();
-  const firstSentence = /^[\s\S]*?[.:](?=\s|$)/.exec(text)?.[0] ?? text;
-  operation.summary = firstSentence.replace(/\s+/g, ' ').slice(0, 200);
-  if (text.length > firstSentence.length) operation.description = text;
+  operation.summary = summaryOf(text);
+  if (text.length > operation.summary.length) operation.description = text;
   operation.security = securityOf(facts);
   const responses = (operation.responses ??= {});
   const [controller, method] = (operation.operationId ?? '').split('_');
@@ -150,6 +149,18 @@ function describeOperation(
       },
     };
   }
+}
+
+/**
+ * The summary from a method's JSDoc: without a leading "`GET /path` (K):" (the path is shown
+ * anyway), up to the end of the first sentence, at most 120 characters.
+ */
+function summaryOf(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const rest = flat.replace(/^`[A-Z]+ [^`]*`(?: \([A-Z]+\))?:?\s*/, '') || flat;
+  const sentence = /^.*?[.;](?=\s|$)/.exec(rest)?.[0] ?? rest;
+  const summary = sentence.replace(/[.;:]$/, '');
+  return summary.length > 120 ? `${summary.slice(0, 119)}…` : summary;
 }
 
 /** OpenAPI 3.0 `nullable: true` (as @nestjs/swagger may write it) → 3.1 type arrays. */
