@@ -22,7 +22,7 @@ if (enabled) {
   globalThis.fetch = async (input, init) => {
     const response = await originalFetch(input, init);
     const request = input instanceof Request ? input : undefined;
-    const url = request?.url ?? String(input instanceof URL ? input.href : input);
+    const url = request?.url ?? (input instanceof URL ? input.href : (input as string));
     const method = init?.method ?? request?.method ?? 'GET';
     if (OpenApiContract.covers(new URL(url).pathname)) {
       const text = await response.clone().text();
@@ -43,7 +43,8 @@ if (enabled) {
     const method = typeof options === 'string' ? 'GET' : (options.method ?? 'GET');
     return result.then(
       (res: { statusCode: number; headers: Record<string, unknown>; payload: string }) => {
-        record(method, url, res.statusCode, String(res.headers['content-type'] ?? ''), res.payload);
+        const type = res.headers['content-type'];
+        record(method, url, res.statusCode, typeof type === 'string' ? type : '', res.payload);
         return res;
       },
     );

@@ -115,8 +115,8 @@ export class WorkspacePlatformClient {
     const session = await this.unwrap(
       this.api.POST(path, { params: { path: { userId } }, body: { code } }),
     );
-    this.keep(session as SessionDocument);
-    return session as SessionDocument;
+    this.keep(session);
+    return session;
   }
 
   /** GET /oauth/token/revoke; 200 or 401 both end the session locally (§ Authentication 6). */
@@ -232,7 +232,7 @@ export class WorkspacePlatformClient {
   /** GET /user_settings into {@link settings} (its local state). */
   async loadSettings(): Promise<Readonly<SettingsValues>> {
     const values = await this.unwrap(this.api.GET('/v1/api/user_settings'));
-    this.settings.load(values as SettingsValues);
+    this.settings.load(values);
     return this.settings.values;
   }
 

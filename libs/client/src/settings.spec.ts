@@ -6,7 +6,7 @@ describe('SettingsStore: contract § User settings client rules', () => {
   afterEach(() => jest.useRealTimers());
 
   it('applies writes locally first and debounces rapid changes into one PATCH after 500 ms', async () => {
-    const send = jest.fn(async () => undefined);
+    const send = jest.fn(() => Promise.resolve());
     const store = new SettingsStore({ send });
     store.update({ theme: 'dark' });
     expect(store.values).toEqual({ theme: 'dark' });
@@ -33,7 +33,7 @@ describe('SettingsStore: contract § User settings client rules', () => {
   });
 
   it('normalises organization and project ids; invalid or empty ones are left out', async () => {
-    const send = jest.fn(async () => undefined);
+    const send = jest.fn(() => Promise.resolve());
     const store = new SettingsStore({ send });
     store.update({ current_organization_id: '42', current_project_id: '' });
     store.update({ current_project_id: 'not-an-id' });
