@@ -30,6 +30,62 @@ function namedTypeSchema(program, [file, name]) {
 }
 const OUTPUT = 'openapi-metadata.ts';
 
+/**
+ * The plugin writes `type: () => Object` for a property typed as a union of string literals
+ * (e.g. `entity_type: WalletEntityType`); this gives it `type: String` and the literals as
+ * `enum`, read from the property's type with the checker.
+ */
+function withLiteralUnions(program, source, imp, meta) {
+  const f = ts.factory;
+  const checker = program.getTypeChecker();
+  const file = join(source, imp.arguments[0].text.replace(/\.js$/, '.ts'));
+  const sf = program.getSourceFile(file);
+  const out = {};
+  for (const [className, literal] of Object.entries(meta)) {
+    const cls = sf?.statements.find((s) => ts.isClassDeclaration(s) && s.name?.text === className);
+    out[className] = f.createObjectLiteralExpression(
+      literal.properties.map((assignment) => {
+        const inner = assignment.initializer;
+        const typeAssignment = inner.properties.find((p) => p.name.escapedText === 'type');
+        const typeOf = typeAssignment?.initializer;
+        const isObject =
+          typeOf &&
+          ts.isArrowFunction(typeOf) &&
+          ts.isIdentifier(typeOf.body) &&
+          typeOf.body.escapedText === 'Object';
+        const member = cls?.members.find(
+          (m) => m.name?.escapedText === assignment.name.escapedText,
+        );
+        if (!isObject || !member) return assignment;
+        const schema = schemaOf(checker.getTypeAtLocation(member), checker);
+        if (!Array.isArray(schema.enum) || schema.type !== 'string') return assignment;
+        return f.createPropertyAssignment(
+          assignment.name,
+          f.createObjectLiteralExpression([
+            ...inner.properties.filter((p) => p !== typeAssignment),
+            f.createPropertyAssignment(
+              'type',
+              f.createArrowFunction(
+                undefined,
+                undefined,
+                [],
+                undefined,
+                undefined,
+                f.createIdentifier('String'),
+              ),
+            ),
+            f.createPropertyAssignment(
+              'enum',
+              f.createArrayLiteralExpression(schema.enum.map((v) => f.createStringLiteral(v))),
+            ),
+          ]),
+        );
+      }),
+    );
+  }
+  return out;
+}
+
 function generate(service, program) {
   const source = join(root, 'apps', service, 'src');
   const visitor = new ReadonlyVisitor({
@@ -49,7 +105,8 @@ function generate(service, program) {
       Object.assign(responses, controllerResponseSchemas(sf, program.getTypeChecker()));
     }
   }
-  const { models, controllers: collected } = visitor.collect();
+  const { models: plain, controllers: collected } = visitor.collect();
+  const models = plain.map(([imp, meta]) => [imp, withLiteralUnions(program, source, imp, meta)]);
   // Only the @Controller classes (a controller file may hold private helper classes).
   const controllers = collected.map(([imp, meta]) => [
     imp,

@@ -12,10 +12,10 @@ export default async () => {
         "@nestjs/swagger": {
             models: [
                 [import("./modules/sentinel/dto/activity-query.dto.js"), {
-                        ActivityFilterDto: { agent_user_id: { required: true, type: () => String, format: "uuid" }, start_date: { required: false, type: () => String }, end_date: { required: false, type: () => String }, activity_type: { required: false, type: () => Object }, endpoint: { required: false, type: () => String, maxLength: 512 }, success: { required: false, type: () => Boolean }, sort_order: { required: false, type: () => Object } },
-                        ActivityLogsQueryDto: { page: { required: false, type: () => Number, minimum: 1, maximum: 1000000 }, per_page: { required: false, type: () => Number, minimum: 1, maximum: 100 }, sort_by: { required: false, type: () => Object } },
-                        ActivityExportQueryDto: { format: { required: false, type: () => Object } },
-                        ActivityMetricsQueryDto: { agent_user_id: { required: true, type: () => String, format: "uuid" }, start_date: { required: false, type: () => String }, end_date: { required: false, type: () => String }, group_by: { required: false, type: () => Object } }
+                        ActivityFilterDto: { agent_user_id: { required: true, type: () => String, format: "uuid" }, start_date: { required: false, type: () => String }, end_date: { required: false, type: () => String }, activity_type: { required: false, type: () => String, enum: ["api_request", "token_generation", "error"] }, endpoint: { required: false, type: () => String, maxLength: 512 }, success: { required: false, type: () => Boolean }, sort_order: { required: false, type: () => String, enum: ["asc", "desc"] } },
+                        ActivityLogsQueryDto: { page: { required: false, type: () => Number, minimum: 1, maximum: 1000000 }, per_page: { required: false, type: () => Number, minimum: 1, maximum: 100 }, sort_by: { required: false, type: () => String, enum: ["latency_ms", "status_code", "endpoint", "activity_type", "timestamp", "created_at", "createdAt"] } },
+                        ActivityExportQueryDto: { format: { required: false, type: () => String, enum: ["json", "csv", "jsonl"] } },
+                        ActivityMetricsQueryDto: { agent_user_id: { required: true, type: () => String, format: "uuid" }, start_date: { required: false, type: () => String }, end_date: { required: false, type: () => String }, group_by: { required: false, type: () => String, enum: ["hour", "day", "week"] } }
                     }],
                 [import("./modules/two-factor/dto/two-factor.dto.js"), {
                         StartTwoFactorDto: { password: { required: true, type: () => String, minLength: 1, maxLength: 128 } },
@@ -36,7 +36,7 @@ export default async () => {
                         ChangePasswordDto: { new_password: { required: true, type: () => String, minLength: 8, maxLength: 128 }, current_password: { required: false, type: () => String, minLength: 1, maxLength: 128 } }
                     }],
                 [import("./modules/users/dto/register-user.dto.js"), {
-                        RegisterUserDto: { username: { required: true, type: () => String, description: "Email, or phone number in E.164 when `method` is `phone`.", minLength: 1, maxLength: 254 }, password: { required: true, type: () => String, description: "8 to 128 characters (ARCHITECTURE \u00A7 3 \"Passwords\").", minLength: 8, maxLength: 128 }, method: { required: false, type: () => Object, description: "`phone` for phone registration; omitted or `email` for email." } }
+                        RegisterUserDto: { username: { required: true, type: () => String, description: "Email, or phone number in E.164 when `method` is `phone`.", minLength: 1, maxLength: 254 }, password: { required: true, type: () => String, description: "8 to 128 characters (ARCHITECTURE \u00A7 3 \"Passwords\").", minLength: 8, maxLength: 128 }, method: { required: false, description: "`phone` for phone registration; omitted or `email` for email.", type: () => String, enum: ["email", "phone"] } }
                     }],
                 [import("./modules/users/dto/validate-query.dto.js"), {
                         ValidateEmailQueryDto: { email: { required: true, type: () => String, minLength: 1, maxLength: 254 } },

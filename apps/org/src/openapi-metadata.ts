@@ -35,26 +35,26 @@ export default async () => {
                 [import("./modules/audit/dto/audit-log-query.dto.js"), {
                         AuditLogFilterDto: { actor: { required: false, type: () => String, maxLength: 200 }, action: { required: false, type: () => [Object] }, start_date: { required: false, type: () => String }, end_date: { required: false, type: () => String } },
                         AuditLogQueryDto: { limit: { required: false, type: () => Number, minimum: 1, maximum: 100 }, cursor: { required: false, type: () => String, maxLength: 200, pattern: "^[A-Za-z0-9_-]+$" } },
-                        AuditLogExportQueryDto: { format: { required: false, type: () => Object } }
+                        AuditLogExportQueryDto: { format: { required: false, type: () => String, enum: ["json", "csv", "jsonl"] } }
                     }],
                 [import("./modules/invitations/dto/create-invitation.dto.js"), {
-                        OrganizationInvitationAttributesDto: { email: { required: true, type: () => String, maxLength: 254, format: "email" }, orgRole: { required: false, type: () => Object, description: "Default `member`. Either case accepted; answered lower case." } },
+                        OrganizationInvitationAttributesDto: { email: { required: true, type: () => String, maxLength: 254, format: "email" }, orgRole: { required: false, description: "Default `member`. Either case accepted; answered lower case.", type: () => String, enum: ["owner", "admin", "member", "viewer"] } },
                         OrganizationInvitationDataDto: { type: { required: true, type: () => String }, attributes: { required: true, type: () => t["./modules/invitations/dto/create-invitation.dto.js"].OrganizationInvitationAttributesDto } },
                         CreateOrganizationInvitationDto: { data: { required: true, type: () => t["./modules/invitations/dto/create-invitation.dto.js"].OrganizationInvitationDataDto } }
                     }],
                 [import("./modules/invitations/dto/update-invitation.dto.js"), {
-                        UpdateInvitationAttributesDto: { orgRole: { required: true, type: () => Object } },
+                        UpdateInvitationAttributesDto: { orgRole: { required: true, type: () => String, enum: ["owner", "admin", "member", "viewer"] } },
                         UpdateInvitationDataDto: { type: { required: false, type: () => String }, attributes: { required: true, type: () => t["./modules/invitations/dto/update-invitation.dto.js"].UpdateInvitationAttributesDto } },
                         UpdateInvitationDto: { data: { required: true, type: () => t["./modules/invitations/dto/update-invitation.dto.js"].UpdateInvitationDataDto } }
                     }],
                 [import("./modules/invitations/dto/create-project-invitation.dto.js"), {
-                        ProjectInvitationGrantDto: { projectRole: { required: false, type: () => Object, description: "Default `member`." }, orgRole: { required: false, type: () => Object, description: "Organization role on acceptance; default the project role; ignored when `projectOnly`." }, projectOnly: { required: false, type: () => Boolean, description: "Default false." } },
+                        ProjectInvitationGrantDto: { projectRole: { required: false, description: "Default `member`.", type: () => String, enum: ["owner", "admin", "member", "viewer"] }, orgRole: { required: false, description: "Organization role on acceptance; default the project role; ignored when `projectOnly`.", type: () => String, enum: ["owner", "admin", "member", "viewer"] }, projectOnly: { required: false, type: () => Boolean, description: "Default false." } },
                         ProjectInvitationAttributesDto: { email: { required: true, type: () => String, maxLength: 254, format: "email" } },
                         ProjectInvitationDataDto: { type: { required: true, type: () => String }, attributes: { required: true, type: () => t["./modules/invitations/dto/create-project-invitation.dto.js"].ProjectInvitationAttributesDto } },
                         CreateProjectInvitationDto: { data: { required: true, type: () => t["./modules/invitations/dto/create-project-invitation.dto.js"].ProjectInvitationDataDto } }
                     }],
                 [import("./modules/llm-keys/dto/create-llm-api-key.dto.js"), {
-                        CreateLlmApiKeyAttributesDto: { provider: { required: true, type: () => Object }, secretKey: { required: true, type: () => String, minLength: 8, maxLength: 1000 }, customModels: { required: false, type: () => [String], maxLength: 200, maxItems: 100 }, withDefaultModels: { required: false, type: () => Boolean, description: "Default true." } },
+                        CreateLlmApiKeyAttributesDto: { provider: { required: true, type: () => String, enum: ["openai", "anthropic", "azure_openai", "google_ai_studio", "google_vertex_ai", "aws_bedrock", "mistral", "cohere", "groq", "together", "openrouter", "deepseek", "xai"] }, secretKey: { required: true, type: () => String, minLength: 8, maxLength: 1000 }, customModels: { required: false, type: () => [String], maxLength: 200, maxItems: 100 }, withDefaultModels: { required: false, type: () => Boolean, description: "Default true." } },
                         CreateLlmApiKeyDataDto: { type: { required: true, type: () => String }, attributes: { required: true, type: () => t["./modules/llm-keys/dto/create-llm-api-key.dto.js"].CreateLlmApiKeyAttributesDto } },
                         CreateLlmApiKeyDto: { data: { required: true, type: () => t["./modules/llm-keys/dto/create-llm-api-key.dto.js"].CreateLlmApiKeyDataDto } }
                     }],
@@ -69,7 +69,7 @@ export default async () => {
                         SentinelPassListQueryDto: { active: { required: false, type: () => Boolean, description: "`true`/`false` (`1`/`0`): the pass's `active` attribute." }, credential_type: { required: false, type: () => String }, search: { required: false, type: () => String, description: "Case-insensitive substring of the title.", maxLength: 200 }, tags: { required: false, type: () => [String], description: "Comma list: passes holding every one of these tags (exact, case-sensitive).", maxItems: 20 } }
                     }],
                 [import("./modules/projects/dto/project-list-query.dto.js"), {
-                        ProjectListQueryDto: { user_role: { required: false, type: () => [Object], description: "Comma list of the caller's effective roles to keep (either case)." }, has_wallet: { required: false, type: () => Boolean }, has_tools: { required: false, type: () => Boolean }, has_notebooks: { required: false, type: () => Boolean }, min_members: { required: false, type: () => Number, minimum: 0, maximum: 1000000 }, max_members: { required: false, type: () => Number, minimum: 0, maximum: 1000000 }, search: { required: false, type: () => String, description: "Case-insensitive substring of the name.", maxLength: 200 }, sort: { required: false, type: () => Object }, created_after: { required: false, type: () => String }, created_before: { required: false, type: () => String }, forceRefresh: { required: false, type: () => Boolean, description: "Accepted and validated; the server never answers stale data (docs/org.md \u00A7 Caching)." } }
+                        ProjectListQueryDto: { user_role: { required: false, type: () => [Object], description: "Comma list of the caller's effective roles to keep (either case)." }, has_wallet: { required: false, type: () => Boolean }, has_tools: { required: false, type: () => Boolean }, has_notebooks: { required: false, type: () => Boolean }, min_members: { required: false, type: () => Number, minimum: 0, maximum: 1000000 }, max_members: { required: false, type: () => Number, minimum: 0, maximum: 1000000 }, search: { required: false, type: () => String, description: "Case-insensitive substring of the name.", maxLength: 200 }, sort: { required: false, type: () => String, enum: ["created_at", "name", "alphabetical", "updated_at", "members_count", "tools_count", "notebooks_count", "recent_activity", "-created_at", "-name", "-alphabetical", "-updated_at", "-members_count", "-tools_count", "-notebooks_count", "-recent_activity"] }, created_after: { required: false, type: () => String }, created_before: { required: false, type: () => String }, forceRefresh: { required: false, type: () => Boolean, description: "Accepted and validated; the server never answers stale data (docs/org.md \u00A7 Caching)." } }
                     }],
                 [import("./modules/projects/dto/project-body.dto.js"), {
                         ProjectAttributesDto: { name: { required: true, type: () => String, maxLength: 200 } },
@@ -98,17 +98,17 @@ export default async () => {
                         UserSettingsQueryDto: { includes: { required: false, type: () => [String] } }
                     }],
                 [import("./modules/members/dto/add-member.dto.js"), {
-                        AddMemberAttributesDto: { email: { required: true, type: () => String, maxLength: 254, format: "email" }, role: { required: true, type: () => Object } },
+                        AddMemberAttributesDto: { email: { required: true, type: () => String, maxLength: 254, format: "email" }, role: { required: true, type: () => String, enum: ["OWNER", "ADMIN", "MEMBER", "VIEWER"] } },
                         AddMemberDataDto: { type: { required: true, type: () => String }, attributes: { required: true, type: () => t["./modules/members/dto/add-member.dto.js"].AddMemberAttributesDto } },
                         AddMemberDto: { data: { required: true, type: () => t["./modules/members/dto/add-member.dto.js"].AddMemberDataDto } }
                     }],
                 [import("./modules/members/dto/change-role.dto.js"), {
-                        RoleAttributesDto: { role: { required: false, type: () => Object } },
+                        RoleAttributesDto: { role: { required: false, type: () => String, enum: ["OWNER", "ADMIN", "MEMBER", "VIEWER"] } },
                         RoleDataDto: { type: { required: false, type: () => String }, attributes: { required: false, type: () => t["./modules/members/dto/change-role.dto.js"].RoleAttributesDto } },
-                        RoleBodyDto: { role: { required: false, type: () => Object }, data: { required: false, type: () => t["./modules/members/dto/change-role.dto.js"].RoleDataDto } }
+                        RoleBodyDto: { role: { required: false, type: () => String, enum: ["OWNER", "ADMIN", "MEMBER", "VIEWER"] }, data: { required: false, type: () => t["./modules/members/dto/change-role.dto.js"].RoleDataDto } }
                     }],
                 [import("./modules/project-members/dto/add-project-member.dto.js"), {
-                        ProjectGrantFieldsDto: { role: { required: false, type: () => Object }, organization_role: { required: false, type: () => Object }, project_only: { required: false, type: () => Boolean } },
+                        ProjectGrantFieldsDto: { role: { required: false, type: () => String, enum: ["OWNER", "ADMIN", "MEMBER", "VIEWER"] }, organization_role: { required: false, type: () => String, enum: ["OWNER", "ADMIN", "MEMBER", "VIEWER"] }, project_only: { required: false, type: () => Boolean } },
                         AddProjectMemberAttributesDto: { email: { required: true, type: () => String, maxLength: 254, format: "email" } },
                         AddProjectMemberDataDto: { type: { required: true, type: () => String }, attributes: { required: true, type: () => t["./modules/project-members/dto/add-project-member.dto.js"].AddProjectMemberAttributesDto } },
                         AddProjectMemberDto: { data: { required: true, type: () => t["./modules/project-members/dto/add-project-member.dto.js"].AddProjectMemberDataDto } }

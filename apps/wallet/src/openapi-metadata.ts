@@ -15,14 +15,14 @@ export default async () => {
         "@nestjs/swagger": {
             models: [
                 [import("./modules/wallets/dto/create-entity-wallet.dto.js"), {
-                        EntityWalletDto: { entity_type: { required: true, type: () => Object }, entity_id: { required: true, type: () => String, description: "A user or agent id (UUID), an organization or project id (integer as a string).", pattern: "^(?:[1-9]\\d{0,9}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$" }, entity_name: { required: true, type: () => String, maxLength: 200, pattern: "\\S" }, purpose: { required: false, type: () => String }, currency: { required: false, type: () => String }, description: { required: false, type: () => String, maxLength: 1000 }, metadata: { required: false, type: () => Object, description: "For project wallets `{organization_id}` is required. At most 8 KB." } },
+                        EntityWalletDto: { entity_type: { required: true, type: () => String, enum: ["user", "agent", "project", "organization"] }, entity_id: { required: true, type: () => String, description: "A user or agent id (UUID), an organization or project id (integer as a string).", pattern: "^(?:[1-9]\\d{0,9}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$" }, entity_name: { required: true, type: () => String, maxLength: 200, pattern: "\\S" }, purpose: { required: false, type: () => String }, currency: { required: false, type: () => String }, description: { required: false, type: () => String, maxLength: 1000 }, metadata: { required: false, type: () => Object, description: "For project wallets `{organization_id}` is required. At most 8 KB." } },
                         CreateEntityWalletBody: { entity_wallet: { required: true, type: () => t["./modules/wallets/dto/create-entity-wallet.dto.js"].EntityWalletDto } }
                     }],
                 [import("./modules/wallets/dto/get-wallet.query.js"), {
                         GetWalletQuery: { cache_bust: { required: false, type: () => String, description: "A timestamp (any short token is accepted) a client adds to skip its own cache; the server\nnever serves wallets from a cache, so it changes nothing here.", pattern: "^[A-Za-z0-9:._+-]{1,64}$" } }
                     }],
                 [import("./modules/wallets/dto/list-wallets.query.js"), {
-                        ListWalletsQuery: { entity_type: { required: false, type: () => Object } }
+                        ListWalletsQuery: { entity_type: { required: false, type: () => String, enum: ["user", "agent", "project", "organization"] } }
                     }],
                 [import("./modules/wallets/dto/update-wallet.dto.js"), {
                         WalletChangesDto: { entity_name: { required: false, type: () => String, maxLength: 200, pattern: "\\S" }, description: { required: false, type: () => String, maxLength: 1000 } },
