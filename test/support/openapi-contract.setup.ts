@@ -2,7 +2,7 @@
 // receives — through `fetch` (PlatformStack.request, the gateway, the SDK) or a Nest app's
 // `inject` (the services' own e2e suites) — is checked against docs/openapi.json by
 // OpenApiContract; a test whose traffic breaks the document fails in its afterEach.
-// `OPENAPI_CONTRACT=off` turns the check off (e.g. while regenerating the document).
+// `OPENAPI_CONTRACT=off` turns the check off; `OPENAPI_CONTRACT_FILE` checks against another file.
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { OpenApiContract } from './openapi-contract.js';
 
@@ -13,7 +13,7 @@ const violations: string[] = [];
 function record(method: string, url: string, status: number, type: string, body: string): void {
   const path = new URL(url, 'http://x').pathname;
   if (!OpenApiContract.covers(path)) return;
-  contract ??= OpenApiContract.fromFile();
+  contract ??= OpenApiContract.fromFile(process.env['OPENAPI_CONTRACT_FILE']);
   violations.push(...contract.check(method, url, status, type, body));
 }
 
@@ -25,8 +25,11 @@ if (enabled) {
     const url = request?.url ?? (input instanceof URL ? input.href : (input as string));
     const method = init?.method ?? request?.method ?? 'GET';
     if (OpenApiContract.covers(new URL(url).pathname)) {
-      const text = await response.clone().text();
-      record(method, url, response.status, response.headers.get('content-type') ?? '', text);
+      // Only JSON is read (a copy of it); files and streams pass unread, so a streamed export
+      // is neither buffered nor delayed.
+      const type = response.headers.get('content-type') ?? '';
+      const text = /json/i.test(type) ? await response.clone().text() : '';
+      record(method, url, response.status, type, text);
     }
     return response;
   };
@@ -38,16 +41,18 @@ if (enabled) {
     const result = originalInject.apply(this, args);
     const options = args[0] as
       { method?: string; url?: string; path?: string } | string | undefined;
-    if (options === undefined || !(result instanceof Promise)) return result;
+    if (options === undefined || typeof (result as Promise<unknown>)?.then !== 'function') {
+      return result;
+    }
     const url = typeof options === 'string' ? options : (options.url ?? options.path ?? '/');
     const method = typeof options === 'string' ? 'GET' : (options.method ?? 'GET');
-    return result.then(
-      (res: { statusCode: number; headers: Record<string, unknown>; payload: string }) => {
-        const type = res.headers['content-type'];
-        record(method, url, res.statusCode, typeof type === 'string' ? type : '', res.payload);
-        return res;
-      },
-    );
+    return (
+      result as Promise<{ statusCode: number; headers: Record<string, unknown>; payload: string }>
+    ).then((res: { statusCode: number; headers: Record<string, unknown>; payload: string }) => {
+      const type = res.headers['content-type'];
+      record(method, url, res.statusCode, typeof type === 'string' ? type : '', res.payload);
+      return res;
+    });
   };
 
   afterEach(() => {

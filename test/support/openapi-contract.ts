@@ -52,8 +52,9 @@ export class OpenApiContract {
     this.operations.sort((a, b) => b.literalSegments - a.literalSegments);
   }
 
-  static fromFile(file = join(__dirname, '..', '..', 'docs', 'openapi.json')): OpenApiContract {
-    return new OpenApiContract(JSON.parse(readFileSync(file, 'utf8')) as never);
+  static fromFile(file?: string): OpenApiContract {
+    const path = file ?? join(__dirname, '..', '..', 'docs', 'openapi.json');
+    return new OpenApiContract(JSON.parse(readFileSync(path, 'utf8')) as never);
   }
 
   /** Whether this path is part of the published API (others, e.g. /health, are not checked). */
