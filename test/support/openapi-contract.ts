@@ -70,6 +70,8 @@ export class OpenApiContract {
     const path = new URL(url, 'http://x').pathname;
     const verb = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase();
     const label = `${method.toUpperCase()} ${path} → ${status}`;
+    // HEAD answers carry the headers of GET and never a body.
+    if (verb !== method.toLowerCase()) body = '';
     const candidates = this.operations.filter((o) => o.pattern.test(path));
     const operation = candidates.find((o) => o.method === verb);
     if (!operation) {

@@ -80,7 +80,9 @@ export async function buildOpenApiDocument(
   for (const item of Object.values(document.paths)) {
     for (const method of METHODS) {
       const operation = (item as Record<string, Operation | undefined>)[method];
-      if (operation) describeOperation(operation, facts.get(operation.operationId ?? ''), metadata);
+      if (operation) {
+        describeOperation(method, operation, facts.get(operation.operationId ?? ''), metadata);
+      }
     }
   }
   document.components ??= {};
@@ -92,6 +94,7 @@ export async function buildOpenApiDocument(
 }
 
 function describeOperation(
+  verb: string,
   operation: Operation,
   facts: RouteFacts | undefined,
   metadata: OpenApiMetadata | undefined,
@@ -137,8 +140,10 @@ function describeOperation(
     responses['304'] = { description: 'Not modified: `If-None-Match` matches the ETag.' };
   }
   if (!metadata) return;
+  const hasBody = Boolean(operation.requestBody) || ['post', 'put', 'patch'].includes(verb);
   for (const [status, description] of Object.entries(ERROR_STATUSES)) {
-    if ((status === '413' || status === '415') && !operation.requestBody) continue;
+    // A body may come with any POST/PUT/PATCH, described or read raw (e.g. ingestion, OTLP).
+    if ((status === '413' || status === '415') && !hasBody) continue;
     if ((status === '401' || status === '403') && facts?.authentication === 'none') continue;
     // A route's own `@ApiResponse` text (e.g. the codes it answers) is kept.
     const own = responses[status]?.description;
