@@ -74,8 +74,6 @@ export class OpenApiContract {
     const path = new URL(url, 'http://x').pathname;
     const verb = method.toLowerCase() === 'head' ? 'get' : method.toLowerCase();
     const label = `${method.toUpperCase()} ${path} → ${status}`;
-    // HEAD answers carry the headers of GET and never a body.
-    if (verb !== method.toLowerCase()) body = '';
     const candidates = this.operations.filter((o) => o.pattern.test(path));
     const operation = candidates.find((o) => o.method === verb);
     if (!operation) {
@@ -88,6 +86,8 @@ export class OpenApiContract {
     if (!response) {
       return [`${label}: status not documented for ${verb.toUpperCase()} ${operation.template}`];
     }
+    // HEAD answers carry the status and headers of GET, never a body.
+    if (verb !== method.toLowerCase()) return [];
     const schema = response.content?.['application/json']?.schema;
     if (!schema) {
       if (body.length > 0 && !response.content) {
