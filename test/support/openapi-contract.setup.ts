@@ -11,6 +11,8 @@ let contract: OpenApiContract | undefined;
 const violations: string[] = [];
 
 function record(method: string, url: string, status: number, type: string, body: string): void {
+  // A suite whose upstreams are stand-ins (the gateway's own tests) opts out.
+  if ((globalThis as Record<string, unknown>)['__OPENAPI_CONTRACT_SKIP__'] === true) return;
   const path = new URL(url, 'http://x').pathname;
   if (!OpenApiContract.covers(path)) return;
   contract ??= OpenApiContract.fromFile(process.env['OPENAPI_CONTRACT_FILE']);

@@ -72,7 +72,7 @@ export function mergeOpenApiDocuments(
       paths[path] = Object.fromEntries(
         Object.entries(item).map(([method, operation]) =>
           OPERATION_METHODS.has(method)
-            ? [method, tagged(operation, service, sectionOf(path))]
+            ? [method, withGateway(tagged(operation, service, sectionOf(path)), path)]
             : [method, operation],
         ),
       );
@@ -108,6 +108,34 @@ export function mergeOpenApiDocuments(
       },
     },
   };
+}
+
+function withGateway(operation: Record<string, unknown>, path: string): Record<string, unknown> {
+  if (operation['responses']) withGatewayAnswers(operation, path);
+  return operation;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/**
+ * Answers the gateway gives itself on every route, in the JSON:API error body: 401/403 for a
+ * missing or unknown `Api-Key` (also on `/api/public`, beside the service's own errors), 502
+ * when the service cannot be reached, 504 when it does not answer in time.
+ */
+function withGatewayAnswers(operation: Record<string, unknown>, path: string): void {
+  const responses = (operation['responses'] ??= {}) as Record<string, Record<string, unknown>>;
+  const jsonApi = { 'application/json': { schema: ref('ErrorDocument') } };
+  responses['502'] = { description: 'The gateway could not reach the service.', content: jsonApi };
+  responses['504'] = { description: 'The service did not answer in time.', content: jsonApi };
+  if (!path.startsWith('/api/public')) return;
+  for (const status of ['401', '403']) {
+    responses[status] = {
+      description: `${status === '401' ? 'Missing or invalid credentials' : 'Not allowed'}: the service's error, or the gateway's Api-Key refusal (JSON:API).`,
+      content: {
+        'application/json': { schema: { anyOf: [ref('LangfuseErrorBody'), ref('ErrorDocument')] } },
+      },
+    };
+  }
 }
 
 /** The operation with its contract-area tag, the section it implements and its service. */
