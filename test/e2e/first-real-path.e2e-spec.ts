@@ -123,6 +123,10 @@ describe('first real path through the gateway', () => {
     ]);
     expect(document.paths).toHaveProperty(
       ['/v1/api/wallets/transact', 'post', 'tags', 0],
+      'Wallets',
+    );
+    expect(document.paths).toHaveProperty(
+      ['/v1/api/wallets/transact', 'post', 'x-service'],
       'wallet',
     );
     expect(document.paths).toHaveProperty(['/api/public/ingestion', 'post']);
