@@ -32,11 +32,11 @@ export default async () => {
                     }],
                 [import("./modules/password-reset/dto/password.dto.js"), {
                         ResetRequestDto: { email: { required: true, type: () => String, minLength: 1, maxLength: 254 } },
-                        ResetPasswordDto: { email: { required: true, type: () => String, minLength: 1, maxLength: 254 }, new_password: { required: true, type: () => String, description: "8 to 128 characters (ARCHITECTURE \u00A7 3 \"Passwords\").", minLength: 8, maxLength: 128 }, reset_token: { required: true, type: () => String, minLength: 1, maxLength: 256 } },
+                        ResetPasswordDto: { email: { required: true, type: () => String, minLength: 1, maxLength: 254 }, new_password: { required: true, type: () => String, description: "8 to 128 characters (docs/architecture.md \u00A7 3 \"Passwords\").", minLength: 8, maxLength: 128 }, reset_token: { required: true, type: () => String, minLength: 1, maxLength: 256 } },
                         ChangePasswordDto: { new_password: { required: true, type: () => String, minLength: 8, maxLength: 128 }, current_password: { required: false, type: () => String, minLength: 1, maxLength: 128 } }
                     }],
                 [import("./modules/users/dto/register-user.dto.js"), {
-                        RegisterUserDto: { username: { required: true, type: () => String, description: "Email, or phone number in E.164 when `method` is `phone`.", minLength: 1, maxLength: 254 }, password: { required: true, type: () => String, description: "8 to 128 characters (ARCHITECTURE \u00A7 3 \"Passwords\").", minLength: 8, maxLength: 128 }, method: { required: false, description: "`phone` for phone registration; omitted or `email` for email.", type: () => String, enum: ["email", "phone"] } }
+                        RegisterUserDto: { username: { required: true, type: () => String, description: "Email, or phone number in E.164 when `method` is `phone`.", minLength: 1, maxLength: 254 }, password: { required: true, type: () => String, description: "8 to 128 characters (docs/architecture.md \u00A7 3 \"Passwords\").", minLength: 8, maxLength: 128 }, method: { required: false, description: "`phone` for phone registration; omitted or `email` for email.", type: () => String, enum: ["email", "phone"] } }
                     }],
                 [import("./modules/users/dto/validate-query.dto.js"), {
                         ValidateEmailQueryDto: { email: { required: true, type: () => String, minLength: 1, maxLength: 254 } },

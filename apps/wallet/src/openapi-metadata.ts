@@ -37,7 +37,7 @@ export default async () => {
                         PageQuery: { page: { required: false, type: () => Number, minimum: 1, maximum: 1000000 }, per_page: { required: false, type: () => Number, minimum: 1, maximum: 100 } }
                     }],
                 [import("./modules/transactions/dto/transact.dto.js"), {
-                        TransactionDto: { from_wallet: { required: true, type: () => String }, to_wallet: { required: true, type: () => String }, from_asset: { required: true, type: () => String }, to_asset: { required: true, type: () => String }, amount: { required: true, type: () => Number, description: "A JSON number: > 0, \u2264 1e15, at most 8 decimals (ARCHITECTURE \u00A7 4 \"Amounts\")." }, description: { required: false, type: () => String, maxLength: 500 }, metadata: { required: false, type: () => Object, description: "At most 8 KB." } },
+                        TransactionDto: { from_wallet: { required: true, type: () => String }, to_wallet: { required: true, type: () => String }, from_asset: { required: true, type: () => String }, to_asset: { required: true, type: () => String }, amount: { required: true, type: () => Number, description: "A JSON number: > 0, \u2264 1e15, at most 8 decimals (docs/architecture.md \u00A7 4 \"Amounts\")." }, description: { required: false, type: () => String, maxLength: 500 }, metadata: { required: false, type: () => Object, description: "At most 8 KB." } },
                         TransactBody: { transaction: { required: true, type: () => t["./modules/transactions/dto/transact.dto.js"].TransactionDto } }
                     }],
                 [import("./modules/transfers/dto/transfer.dto.js"), {

@@ -10,13 +10,13 @@ export interface ProjectKeyPair {
   secretKey: string;
 }
 
-/** Auto-refresh interval of metrics (contract § Limits), ms; failures back off exponentially. */
+/** Auto-refresh interval of metrics (docs/api.md § Limits), ms; failures back off exponentially. */
 export const METRICS_REFRESH_MS = 30_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
 
 /**
  * The analytics API (`/api/public`) with HTTP Basic credentials from a project's key pair
- * (contract § Authentication 7); daily metrics are cached 30 s, and {@link autoRefresh}
+ * (docs/api.md § Authentication 7); daily metrics are cached 30 s, and {@link autoRefresh}
  * polls them every 30 s, backing off exponentially (up to 5 minutes) while they fail.
  */
 export class AnalyticsClient {

@@ -1,6 +1,6 @@
-/** Freshness of cached organization, project list and wallet reads (contract § Limits), ms. */
+/** Freshness of cached organization, project list and wallet reads (docs/api.md § Limits), ms. */
 export const READ_CACHE_MS = 5 * 60_000;
-/** Freshness of cached metrics (contract § Limits), ms. */
+/** Freshness of cached metrics (docs/api.md § Limits), ms. */
 export const METRICS_CACHE_MS = 30_000;
 
 /** A small time-to-live cache keyed by request path; `invalidate` drops a path and below. */

@@ -29,7 +29,7 @@ export type WalletDocument = Json<'/v1/api/wallets/{addressHash}', 'get', 200>;
 export interface ClientOptions {
   /** The gateway, e.g. `https://api.example.com` (paths begin with `/v1/api` or `/api/public`). */
   baseUrl: string;
-  /** The application key (contract § Authentication 1), sent on every request. */
+  /** The application key (docs/api.md § Authentication 1), sent on every request. */
   apiKey: string;
   /** Where tokens live; memory by default ({@link LocalStorageTokenStorage} in browsers). */
   storage?: TokenStorage;
@@ -119,7 +119,10 @@ export class WorkspacePlatformClient {
     return session;
   }
 
-  /** GET /oauth/token/revoke; 200 or 401 both end the session locally (§ Authentication 6). */
+  /**
+   * GET /oauth/token/revoke; 200 or 401 both end the session locally (docs/api.md § Authentication
+   * 6).
+   */
   async logout(): Promise<void> {
     await this.settings.flush();
     try {
@@ -188,7 +191,7 @@ export class WorkspacePlatformClient {
     ) as Promise<ProjectDocument>;
   }
 
-  /** PATCH a project: `data.id` is always the path id (contract § Errors, other rules). */
+  /** PATCH a project: `data.id` is always the path id (docs/api.md § Errors, other rules). */
   async updateProject(organizationId: number, projectId: number, name: string) {
     const document = await this.unwrap(
       this.api.PATCH('/v1/api/organizations/{organizationId}/projects/{projectId}', {

@@ -1,7 +1,7 @@
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /**
- * An organization or project id as user settings carry it (contract § User settings): the
+ * An organization or project id as user settings carry it (docs/api.md § User settings): the
  * 8-4-4-4-12 hexadecimal form stays a string, a numeric value becomes an integer, anything
  * else (invalid or empty) is `undefined`, to be left out of the payload.
  */

@@ -371,7 +371,8 @@ export interface paths {
          * `GET /oauth/token/revoke` (B):
          * @description `GET /oauth/token/revoke` (B): 200 `{"revoked": true}`; the access token and its session
          *     are refused by every service from now on. An expired, revoked or invalid token: 401 (the
-         *     shared guard), which per contract § Authentication 6 also means the session is over.
+         *     shared guard), which per docs/api.md § Authentication 6 also means the session is
+         * over.
          *
          *     Implements docs/api.md § Accounts and sessions.
          */
@@ -1762,8 +1763,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Contract § Authentication 8:
-         * @description Contract § Authentication 8: `Admin-Access` required besides the usual headers.
+         * docs/api.md § Authentication 8:
+         * @description docs/api.md § Authentication 8: `Admin-Access` required besides the usual
+         * headers.
          *
          *     Implements docs/api.md § Wallets.
          */
@@ -1870,7 +1872,10 @@ export interface components {
         RegisterUserDto: {
             /** @description Email, or phone number in E.164 when `method` is `phone`. */
             username: string;
-            /** @description 8 to 128 characters (ARCHITECTURE § 3 "Passwords"). */
+            /**
+             * @description 8 to 128 characters (docs/architecture.md § Identity and access
+             * ("Passwords")).
+             */
             password: string;
             /** @description `phone` for phone registration; omitted or `email` for email. */
             method?: Record<string, never>;
@@ -2044,7 +2049,10 @@ export interface components {
         };
         ResetPasswordDto: {
             email: string;
-            /** @description 8 to 128 characters (ARCHITECTURE § 3 "Passwords"). */
+            /**
+             * @description 8 to 128 characters (docs/architecture.md § Identity and access
+             * ("Passwords")).
+             */
             new_password: string;
             reset_token: string;
         };
@@ -2391,7 +2399,10 @@ export interface components {
             to_wallet: string;
             from_asset: string;
             to_asset: string;
-            /** @description A JSON number: > 0, ≤ 1e15, at most 8 decimals (ARCHITECTURE § 4 "Amounts"). */
+            /**
+             * @description A JSON number: > 0, ≤ 1e15, at most 8 decimals
+             * (docs/architecture.md § Amounts).
+             */
             amount: number;
             description?: string;
             /** @description At most 8 KB. */

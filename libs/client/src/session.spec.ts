@@ -17,7 +17,7 @@ function client(handler: Parameters<typeof fakeFetch>[0], storage = new MemoryTo
   return { sdk, storage, onSessionEnd, ...fake };
 }
 
-describe('Session: contract § Authentication', () => {
+describe('Session: docs/api.md § Authentication', () => {
   it('sends Api-Key on every request and the Bearer token only where needed', async () => {
     const { sdk, calls } = client((req) =>
       req.url.endsWith('/oauth/token')

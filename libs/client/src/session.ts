@@ -23,7 +23,7 @@ export interface SessionOptions {
 }
 
 /**
- * The contract's authentication rules for every request (contract § Authentication 1-6):
+ * The contract's authentication rules for every request (docs/api.md § Authentication 1-6):
  * `Api-Key` always; the Bearer token where needed, and never a corrupted one (a token with
  * characters outside `[A-Za-z0-9._-]` is cleared, not sent); on 401 one refresh per request
  * and one retry, concurrent 401s sharing one refresh; a refresh answered 401 ends the session
@@ -59,7 +59,8 @@ export class Session {
   readonly fetch = async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname;
     const keyOnly = KEY_ONLY.some((p) => p.test(path));
-    // Logout's 401 means the session is already over (§ Authentication 6): nothing to refresh.
+    // Logout's 401 means the session is already over (docs/api.md § Authentication 6): nothing to
+    // refresh.
     const refreshable = !keyOnly && !/\/oauth\/token\/revoke$/.test(path);
     const retry = request.clone();
     const first = await this.send(request, keyOnly);

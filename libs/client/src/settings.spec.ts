@@ -1,7 +1,7 @@
 import { normaliseSettingsId } from './ids.js';
 import { SettingsStore } from './settings.js';
 
-describe('SettingsStore: contract § User settings client rules', () => {
+describe('SettingsStore: docs/api.md § User settings client rules', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 

@@ -1,6 +1,6 @@
 import { normaliseSettingsId } from './ids.js';
 
-/** Debounce of settings writes (contract § Limits), ms. */
+/** Debounce of settings writes (docs/api.md § Limits), ms. */
 export const SETTINGS_DEBOUNCE_MS = 500;
 
 export type SettingsValues = Record<string, unknown>;
@@ -14,11 +14,12 @@ export interface SettingsStoreOptions {
 }
 
 /**
- * User settings with the contract's client rules (§ User settings, § Limits): a write applies
- * to the local state at once and the PATCH goes out in the background; changes made within
- * 500 ms are merged into one PATCH; a failed PATCH leaves the local state unchanged and is
- * reported through `onError`. `current_organization_id` / `current_project_id` are normalised
- * (UUID → string, numeric → integer, invalid or empty → left out).
+ * User settings with the contract's client rules (docs/api.md § User settings,
+ * docs/api.md § Limits): a write applies to the local state at once and the PATCH goes out in the
+ * background; changes made within 500 ms are merged into one PATCH; a failed PATCH leaves the local
+ * state unchanged and is reported through `onError`. `current_organization_id` /
+ * `current_project_id` are normalised (UUID → string, numeric → integer, invalid or empty → left
+ * out).
  */
 export class SettingsStore {
   private state: SettingsValues = {};

@@ -67,7 +67,7 @@ export class LocalStorageTokenStorage implements TokenStorage {
   }
 }
 
-/** Contract § Authentication 3: a token holds only letters, digits, `.`, `-` and `_`. */
+/** docs/api.md § Authentication 3: a token holds only letters, digits, `.`, `-` and `_`. */
 export function isWellFormedToken(token: string): boolean {
   return /^[A-Za-z0-9._-]+$/.test(token);
 }

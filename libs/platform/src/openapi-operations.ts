@@ -9,7 +9,7 @@ import { ModulesContainer } from '@nestjs/core';
 import { ETagInterceptor, IS_PUBLIC, NO_API_KEY } from '@wp/http';
 import { AdminAccessGuard, API_KEY_OPTIONAL } from '@wp/security';
 
-/** How a route authenticates its caller (contract § Authentication). */
+/** How a route authenticates its caller (docs/api.md § Authentication). */
 export type RouteAuthentication = 'basic' | 'api-key' | 'api-key+bearer' | 'none';
 
 /** What the code says about one route, read from its decorators and guards. */

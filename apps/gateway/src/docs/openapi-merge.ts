@@ -51,9 +51,9 @@ function sectionOf(path: string): { section: string; tag: string } {
  * `/docs/openapi.json`: only paths the gateway routes to that service are kept (health,
  * metrics and internal routes drop out), every operation is tagged with its contract area
  * ({@link API_SECTIONS}) and names its service (`x-service`), and the security schemes of the
- * contract (§ Authentication: `Api-Key` header, Bearer access token, `Admin-Access` header,
- * HTTP Basic for `/api/public`) are declared; each operation carries its own `security`. Services that did not answer are named in
- * `info.x-unavailable-services`. Pure: no I/O.
+ * contract (docs/api.md § Authentication: `Api-Key` header, Bearer access token, `Admin-Access`
+ * header, HTTP Basic for `/api/public`) are declared; each operation carries its own `security`.
+ * Services that did not answer are named in `info.x-unavailable-services`. Pure: no I/O.
  */
 export function mergeOpenApiDocuments(
   documents: Partial<Record<UpstreamService, OpenApiDocument>>,

@@ -15,9 +15,10 @@ export interface MembershipChange {
 }
 
 /**
- * Publishes `org.membership.changed` (ARCHITECTURE § 2) for one (organization, project, user)
- * in the caller's transaction, with the next version of that triple. Every membership write
- * goes through here, so consumers (wallet, auth) can rely on strictly increasing versions.
+ * Publishes `org.membership.changed` (docs/architecture.md § Data ownership and events) for one
+ * (organization, project, user) in the caller's transaction, with the next version of that triple.
+ * Every membership write goes through here, so consumers (wallet, auth) can rely on strictly
+ * increasing versions.
  */
 @Injectable()
 export class MembershipEvents {
