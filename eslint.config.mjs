@@ -53,6 +53,9 @@ export default tseslint.config(
       '**/*.js',
       '**/*.mjs',
       '**/*.cjs',
+      // Generated (npm run openapi): type-checked, not linted.
+      'apps/*/src/openapi-metadata.ts',
+      'libs/client/src/schema.ts',
     ],
   },
   js.configs.recommended,

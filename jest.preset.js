@@ -28,7 +28,14 @@ module.exports = {
   transformIgnorePatterns: [
     '/node_modules/(?!(pg-boss|serialize-error|non-error|rrule-temporal)/)',
   ],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', ...libMap },
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    ...libMap,
+    // The SDK package (libs/client) from its sources, like the @wp libraries.
+    '^@workspace-platform/client$': join(__dirname, 'libs', 'client', 'src', 'index.ts'),
+  },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // Every answer of the published API a test receives is checked against docs/openapi.json.
+  setupFilesAfterEnv: [join(__dirname, 'test', 'support', 'openapi-contract.setup.ts')],
 };

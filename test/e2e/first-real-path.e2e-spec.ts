@@ -112,13 +112,21 @@ describe('first real path through the gateway', () => {
     expect(res.status).toBe(200);
     const document = (await res.json()) as { info: object; paths: Record<string, object> };
     expect(document.info).not.toHaveProperty('x-unavailable-services');
-    expect(document.paths).toHaveProperty(['/v1/api/oauth/token', 'post', 'tags', 0], 'auth');
+    expect(document.paths).toHaveProperty(
+      ['/v1/api/oauth/token', 'post', 'tags', 0],
+      'Accounts and sessions',
+    );
+    expect(document.paths).toHaveProperty(['/v1/api/oauth/token', 'post', 'x-service'], 'auth');
     expect(Object.keys(document.paths['/v1/api/organizations'] ?? {}).sort()).toEqual([
       'get',
       'post',
     ]);
     expect(document.paths).toHaveProperty(
       ['/v1/api/wallets/transact', 'post', 'tags', 0],
+      'Wallets',
+    );
+    expect(document.paths).toHaveProperty(
+      ['/v1/api/wallets/transact', 'post', 'x-service'],
       'wallet',
     );
     expect(document.paths).toHaveProperty(['/api/public/ingestion', 'post']);

@@ -1,7 +1,8 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createServiceApp } from '@wp/platform';
+import { createServiceApp, type ServiceAppOptions } from '@wp/platform';
+import * as openApiMetadata from './openapi-metadata.js';
 import { AnalyticsAppModule } from './app.module.js';
 import type { AnalyticsConfig } from './config/analytics.config.js';
 import { LangfuseErrorFilter } from './modules/common/langfuse-error.filter.js';
@@ -16,10 +17,15 @@ import { langfuseErrorBody } from './modules/common/langfuse-errors.js';
  * - accepts OTLP protobuf bodies (`application/x-protobuf`) as raw buffers,
  * - inflates `Content-Encoding: gzip`/`deflate` bodies (OTLP exporters may compress).
  */
-export async function createAnalyticsApp(config: AnalyticsConfig): Promise<NestFastifyApplication> {
+export async function createAnalyticsApp(
+  config: AnalyticsConfig,
+  overrides: Partial<ServiceAppOptions> = {},
+): Promise<NestFastifyApplication> {
   const app = await createServiceApp(AnalyticsAppModule.forRoot(config), {
     config,
     service: 'analytics',
+    openApiMetadata,
+    ...overrides,
     // Langfuse ingestion keeps events with NULs and drops the characters (docs/analytics.md).
     rejectNulInBody: false,
     errorBody: langfuseErrorBody,

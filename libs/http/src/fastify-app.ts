@@ -43,6 +43,11 @@ export interface HttpAppOptions {
    * shape passes it here too (analytics).
    */
   errorBody?: ErrorBodyFormat;
+  /**
+   * Nest's preview mode: the module graph is resolved, no provider is instantiated (nothing
+   * connects). For reading the routes offline, e.g. the OpenAPI document (`npm run openapi`).
+   */
+  preview?: boolean;
 }
 
 /**
@@ -84,7 +89,7 @@ export async function createHttpApp(
   const app = await NestFactory.create<NestFastifyApplication>(
     module as never,
     createFastifyAdapter(options),
-    { bufferLogs: true, abortOnError: false, bodyParser: false },
+    { bufferLogs: true, abortOnError: false, bodyParser: false, preview: options.preview },
   );
   configureHttpApp(app, options);
   return app;

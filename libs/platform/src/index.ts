@@ -5,3 +5,5 @@ export * from './migrate-main.js';
 export * from './activity-recorder.js';
 export * from './backend/index.js';
 export * from './migrate-platform.js';
+export * from './openapi.js';
+export * from './openapi-operations.js';

@@ -2,7 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { PlatformConfig } from '@wp/config';
 import { createHttpApp, type ErrorBodyFormat } from '@wp/http';
 import { PinoLogger } from '@wp/observability';
-import { installOpenApiDocument } from './openapi.js';
+import { installOpenApiDocument, type OpenApiMetadata } from './openapi.js';
 
 export interface ServiceAppOptions {
   config: PlatformConfig;
@@ -15,6 +15,10 @@ export interface ServiceAppOptions {
   rejectNulInBody?: boolean;
   /** See `HttpAppOptions.errorBody` (default JSON:API). */
   errorBody?: ErrorBodyFormat;
+  /** See `HttpAppOptions.preview`: routes only, no provider is created. */
+  preview?: boolean;
+  /** The service's generated `src/openapi-metadata.ts` (docs/api-documentation.md). */
+  openApiMetadata?: OpenApiMetadata;
 }
 
 /**
@@ -33,8 +37,9 @@ export async function createServiceApp(
     prefixExclusions: options.prefixExclusions,
     rejectNulInBody: options.rejectNulInBody,
     errorBody: options.errorBody,
+    preview: options.preview,
   });
-  app.useLogger(app.get(PinoLogger));
-  installOpenApiDocument(app, options.service ?? 'platform');
+  if (!options.preview) app.useLogger(app.get(PinoLogger));
+  installOpenApiDocument(app, options.service ?? 'platform', options.openApiMetadata);
   return app;
 }

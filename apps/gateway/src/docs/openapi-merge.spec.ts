@@ -13,7 +13,7 @@ const doc = (paths: OpenApiDocument['paths'], schemas = {}): OpenApiDocument => 
 describe('mergeOpenApiDocuments', () => {
   const routes = proxyRoutes(loadConfig(gatewayConfigSchema, {}));
 
-  it('keeps only the paths the gateway routes to that service and tags them', () => {
+  it('keeps only the paths the gateway routes to that service and tags them by contract area', () => {
     const merged = mergeOpenApiDocuments(
       {
         auth: doc({
@@ -34,13 +34,25 @@ describe('mergeOpenApiDocuments', () => {
     expect(Object.keys(merged.paths)).toEqual(['/v1/api/oauth/token', '/v1/api/organizations']);
     expect(merged.paths['/v1/api/oauth/token']?.['post']).toEqual({
       operationId: 'login',
-      tags: ['auth'],
+      tags: ['Accounts and sessions'],
+      description: 'Implements docs/api.md § Accounts and sessions.',
+      'x-service': 'auth',
     });
-    expect(merged.paths['/v1/api/organizations']?.['get']).toEqual({ tags: ['org', 'orgs'] });
+    expect(merged.paths['/v1/api/organizations']?.['get']).toEqual({
+      tags: ['Organizations'],
+      description: 'Implements docs/api.md § Organizations.',
+      'x-service': 'org',
+    });
+    expect(merged.openapi).toBe('3.1.0');
+    expect(merged.tags).toEqual([
+      { name: 'Organizations', description: 'docs/api.md § Organizations' },
+      { name: 'Accounts and sessions', description: 'docs/api.md § Accounts and sessions' },
+    ]);
     expect(merged.paths['/v1/api/organizations']?.['parameters']).toEqual([]);
     expect(merged.components?.schemas).toEqual({ Org: { type: 'object' } });
     expect(merged.info['x-unavailable-services']).toEqual(['wallet']);
     expect(merged.components?.['securitySchemes']).toHaveProperty('apiKey.name', 'Api-Key');
+    expect(merged.components?.['securitySchemes']).toHaveProperty('basic.scheme', 'basic');
   });
 
   it('does not take a prefix match inside a segment', () => {

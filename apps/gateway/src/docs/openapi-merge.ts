@@ -13,7 +13,41 @@ export interface OpenApiDocument {
 const OPERATION_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch']);
 
 /**
- * Merges the services' OpenAPI documents into the one the gateway publishes at
+ * The contract area each path belongs to, first match wins: the operation's tag, and the
+ * section of docs/api.md its description names (headings are the contract's section titles).
+ */
+export const API_SECTIONS: { pattern: RegExp; section: string; tag: string }[] = [
+  {
+    pattern: /\/sentinel_passes(\/|$)|^\/v1\/api\/oauth\/agent\//,
+    section: 'the service',
+    tag: 'Sentinel Pass',
+  },
+  {
+    pattern: /^\/v1\/api\/organizations\/[^/]+\/projects(\/|$)/,
+    section: 'Projects',
+    tag: 'Projects',
+  },
+  {
+    pattern: /^\/v1\/api\/(organizations|me)(\/|$)/,
+    section: 'Organizations',
+    tag: 'Organizations',
+  },
+  { pattern: /^\/v1\/api\/user_settings(\/|$)/, section: 'User settings', tag: 'User settings' },
+  {
+    pattern: /^\/v1\/api\/(users|oauth)(\/|$)/,
+    section: 'Accounts and sessions',
+    tag: 'Accounts and sessions',
+  },
+  { pattern: /^\/v1\/api\/(wallets|wallet_transfers)(\/|$)/, section: 'Wallets', tag: 'Wallets' },
+  { pattern: /^\/api\/public(\/|$)/, section: 'Analytics', tag: 'Analytics' },
+];
+
+function sectionOf(path: string): { section: string; tag: string } {
+  return API_SECTIONS.find((s) => s.pattern.test(path)) ?? { section: 'Endpoints', tag: 'Other' };
+}
+
+/**
+ * Merges the services' OpenAPI 3.1 documents into the one the gateway publishes at
  * `/docs/openapi.json`: only paths the gateway routes to that service are kept (health,
  * metrics and internal routes drop out), every operation is tagged with its service, and the
  * security schemes of the contract (docs/api.md § Authentication: `Api-Key` header, Bearer access
@@ -37,7 +71,7 @@ export function mergeOpenApiDocuments(
       paths[path] = Object.fromEntries(
         Object.entries(item).map(([method, operation]) =>
           OPERATION_METHODS.has(method)
-            ? [method, tagged(operation, service)]
+            ? [method, withGateway(tagged(operation, service, sectionOf(path)), path)]
             : [method, operation],
         ),
       );
@@ -45,7 +79,7 @@ export function mergeOpenApiDocuments(
     Object.assign(schemas, document.components?.schemas ?? {});
   }
   return {
-    openapi: '3.0.0',
+    openapi: '3.1.0',
     info: {
       title: 'Workspace platform API',
       version: '1',
@@ -55,7 +89,9 @@ export function mergeOpenApiDocuments(
       ...(unavailable.length > 0 ? { 'x-unavailable-services': unavailable } : {}),
     },
     servers: [{ url: '/' }],
-    tags: [...new Set(routes.map((r) => r.service))].map((name) => ({ name })),
+    tags: API_SECTIONS.filter((s, i, all) => all.findIndex((o) => o.tag === s.tag) === i)
+      .filter((s) => Object.keys(paths).some((path) => sectionOf(path).tag === s.tag))
+      .map((s) => ({ name: s.tag, description: `docs/api.md § ${s.section}` })),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
       schemas,
@@ -63,13 +99,56 @@ export function mergeOpenApiDocuments(
         apiKey: { type: 'apiKey', in: 'header', name: 'Api-Key' },
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         adminAccess: { type: 'apiKey', in: 'header', name: 'Admin-Access' },
+        basic: {
+          type: 'http',
+          scheme: 'basic',
+          description: "A project key pair's public:secret.",
+        },
       },
     },
-    security: [{ apiKey: [], bearer: [] }],
   };
 }
 
-function tagged(operation: unknown, service: string): Record<string, unknown> {
-  const op = operation as { tags?: string[] };
-  return { ...op, tags: [service, ...(op.tags ?? [])] };
+function withGateway(operation: Record<string, unknown>, path: string): Record<string, unknown> {
+  if (operation['responses']) withGatewayAnswers(operation, path);
+  return operation;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/**
+ * Answers the gateway gives itself on every route, in the JSON:API error body: 401/403 for a
+ * missing or unknown `Api-Key` (also on `/api/public`, beside the service's own errors), 502
+ * when the service cannot be reached, 504 when it does not answer in time.
+ */
+function withGatewayAnswers(operation: Record<string, unknown>, path: string): void {
+  const responses = (operation['responses'] ??= {}) as Record<string, Record<string, unknown>>;
+  const jsonApi = { 'application/json': { schema: ref('ErrorDocument') } };
+  responses['502'] = { description: 'The gateway could not reach the service.', content: jsonApi };
+  responses['504'] = { description: 'The service did not answer in time.', content: jsonApi };
+  if (!path.startsWith('/api/public')) return;
+  for (const status of ['401', '403']) {
+    responses[status] = {
+      description: `${status === '401' ? 'Missing or invalid credentials' : 'Not allowed'}: the service's error, or the gateway's Api-Key refusal (JSON:API).`,
+      content: {
+        'application/json': { schema: { anyOf: [ref('LangfuseErrorBody'), ref('ErrorDocument')] } },
+      },
+    };
+  }
+}
+
+/** The operation with its contract-area tag, the section it implements and its service. */
+function tagged(
+  operation: unknown,
+  service: string,
+  { section, tag }: { section: string; tag: string },
+): Record<string, unknown> {
+  const op = operation as { tags?: string[]; description?: string; summary?: string };
+  const implemented = `Implements docs/api.md § ${section}.`;
+  return {
+    ...op,
+    tags: [tag],
+    description: op.description ? `${op.description}\n\n${implemented}` : implemented,
+    'x-service': service,
+  };
 }

@@ -17,6 +17,7 @@ import { MetricsService } from './metrics.service.js';
 export class MetricsController {
   constructor(private readonly metrics: MetricsService) {}
 
+  /** Daily usage of the project (traces, observations, cost per model): `{data, meta}`. */
   @Get('daily')
   daily(
     @AuthedProject() projectId: number,

@@ -16,6 +16,7 @@ import { OtelService } from './otel.service.js';
 export class OtelController {
   constructor(private readonly otel: OtelService) {}
 
+  /** OTLP/HTTP trace export (JSON or protobuf, optionally gzip/deflate): 200 OTLP answer. */
   @Post('traces')
   @HttpCode(200)
   async traces(

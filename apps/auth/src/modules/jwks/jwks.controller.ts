@@ -17,6 +17,7 @@ export class JwksController {
     this.jwks = publicJwks(parsePublicKeys(config.JWT_PUBLIC_KEY));
   }
 
+  /** The public key set (RFC 7517) that verifies access tokens; no credentials needed. */
   @Get('jwks.json')
   @NoApiKey()
   keys(): { keys: JsonWebKey[] } {

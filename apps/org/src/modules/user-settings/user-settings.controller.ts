@@ -21,7 +21,8 @@ export class UserSettingsController {
   constructor(private readonly settings: UserSettingsService) {}
 
   /**
-   * `GET /user_settings?client=web&includes=dashboard`; one resource per user and client: weak
+   * `GET /user_settings?client=web&includes=dashboard`: the user's settings for one client
+   * (sidebar, current organization and project, language, theme). One resource per user and client: weak
    * `ETag`, `If-None-Match` → 304 (docs/org.md § ETags).
    */
   @Get()

@@ -30,6 +30,10 @@ import { TransactionsService, type MovementOutcome } from './transactions.servic
 export class TransactionsController {
   constructor(private readonly transactions: TransactionsService) {}
 
+  /**
+   * Moves an amount between two wallets, or converts between assets inside one wallet, as one
+   * balanced posting: 201 `{transaction}`.
+   */
   @Post('transact')
   @AgentAccess()
   @HttpCode(201)
@@ -43,6 +47,7 @@ export class TransactionsController {
     return { transaction: answer(outcome, reply) };
   }
 
+  /** Takes an amount out of a wallet (idempotent per `reference_id`): 201 `{debit}`. */
   @Post(':addressHash/debits')
   @AgentAccess()
   @HttpCode(201)

@@ -36,6 +36,7 @@ export class TransfersController {
     return this.transfers.pending(principal);
   }
 
+  /** The sender confirms a transfer request with the emailed code: 200 `{transfer}`. */
   @Post(':transferId/verify_sender')
   @HttpCode(200)
   async verifySender(
@@ -48,6 +49,7 @@ export class TransfersController {
     };
   }
 
+  /** The recipient accepts with their code; the held amount moves: 200 `{transfer}`. */
   @Post(':transferId/accept')
   @HttpCode(200)
   async accept(
@@ -58,6 +60,7 @@ export class TransfersController {
     return { transfer: await this.transfers.accept(principal, id, body.verification_code) };
   }
 
+  /** The recipient declines; the held amount returns to the sender: 200 `{transfer}`. */
   @Post(':transferId/reject')
   @HttpCode(200)
   async reject(

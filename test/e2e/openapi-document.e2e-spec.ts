@@ -1,0 +1,163 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { IS_PUBLIC, NO_API_KEY } from '@wp/http';
+import { auditRoutes } from '@wp/testing';
+import { OpenApiContract } from '../support/openapi-contract.js';
+import {
+  createPreviewApps,
+  generateOpenApiDocument,
+  OPENAPI_FILE,
+  type PreviewServices,
+} from '../support/openapi-document.js';
+import { PlatformStack } from '../support/stack.js';
+
+/**
+ * Routes the services register that are deliberately not part of the published API (the
+ * gateway does not route them; health and metrics stay outside the global prefix):
+ * `METHOD /path` as Nest registers it, before the global prefix.
+ * Add a route here only when clients must not call it; anything else must be documented.
+ */
+const UNPUBLISHED_ROUTES = new Set<string>([
+  'GET /health/live',
+  'GET /health/ready',
+  'GET /metrics',
+]);
+
+/** Global prefix of each service's routes (analytics serves `/api/public` itself). */
+const PREFIX: Record<keyof PreviewServices, string> = {
+  auth: '/v1/api',
+  org: '/v1/api',
+  wallet: '/v1/api',
+  analytics: '',
+};
+
+type Document = {
+  paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+  tags: { name: string }[];
+};
+const committed = (): Document =>
+  JSON.parse(readFileSync(join(__dirname, '..', '..', OPENAPI_FILE), 'utf8')) as Document;
+
+describe('the published OpenAPI document (docs/api-documentation.md)', () => {
+  let services: PreviewServices;
+
+  beforeAll(async () => {
+    services = await createPreviewApps();
+  });
+  afterAll(async () => {
+    for (const { app } of Object.values(services ?? {})) await app.close();
+  });
+
+  it('docs/openapi.json is what the code generates (else run `npm run openapi`)', async () => {
+    const generated = JSON.parse(JSON.stringify(await generateOpenApiDocument(services)));
+    expect(committed()).toEqual(generated);
+  });
+
+  it('documents every route the services register', () => {
+    const document = committed();
+    const documented = new Set(
+      Object.entries(document.paths).flatMap(([path, item]) =>
+        Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+      ),
+    );
+    const undocumented: string[] = [];
+    for (const [name, { app }] of Object.entries(services) as [
+      keyof PreviewServices,
+      PreviewServices[keyof PreviewServices],
+    ][]) {
+      for (const { route } of auditRoutes(app, { isPublic: IS_PUBLIC, noApiKey: NO_API_KEY })) {
+        if (UNPUBLISHED_ROUTES.has(route)) continue;
+        const [method, path] = route.split(' ');
+        const published = `${method} ${PREFIX[name]}${path.replace(/:(\w+)/g, '{$1}')}`;
+        if (!documented.has(published)) undocumented.push(`${name}: ${published}`);
+      }
+    }
+    expect(undocumented).toEqual([]);
+    expect(documented.size).toBeGreaterThan(90);
+  });
+
+  it('every operation has a summary, a tag, security and a schema per JSON answer', () => {
+    const problems: string[] = [];
+    const tags = new Set(committed().tags.map((t) => t.name));
+    for (const [path, item] of Object.entries(committed().paths)) {
+      for (const [method, op] of Object.entries(item) as [string, Record<string, unknown>][]) {
+        const name = `${method.toUpperCase()} ${path}`;
+        if (!op['summary']) problems.push(`${name}: no summary`);
+        if (!(op['tags'] as string[]).every((t) => tags.has(t))) problems.push(`${name}: tag`);
+        if (!Array.isArray(op['security'])) problems.push(`${name}: no security`);
+        for (const [status, response] of Object.entries(op['responses'] as object)) {
+          const content = (response as { content?: Record<string, { schema?: unknown }> }).content;
+          if (content && !Object.values(content).every((media) => media.schema !== undefined)) {
+            problems.push(`${name} ${status}: no schema`);
+          }
+        }
+        for (const status of ['400', '503']) {
+          if (!(op['responses'] as object)[status as never]) problems.push(`${name}: no ${status}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('puts the security the code enforces on each operation', () => {
+    const { paths } = committed();
+    expect(paths['/v1/api/oauth/token']?.['post']).toHaveProperty('security', [{ apiKey: [] }]);
+    expect(paths['/v1/api/wallets/{addressHash}/credits']?.['post']).toHaveProperty('security', [
+      { apiKey: [], bearer: [], adminAccess: [] },
+    ]);
+    expect(paths['/api/public/traces']?.['get']).toHaveProperty('security', [{ basic: [] }]);
+    expect(paths['/v1/api/organizations']?.['get']).toHaveProperty('security', [
+      { apiKey: [], bearer: [] },
+    ]);
+  });
+});
+
+describe('the contract check of every answer (test/support/openapi-contract.ts)', () => {
+  const contract = OpenApiContract.fromFile();
+  const error = JSON.stringify({
+    errors: [{ status: '404', code: 'NOT_FOUND', title: 'Not found' }],
+  });
+  const json = 'application/json; charset=utf-8';
+
+  it('accepts a documented error answer and an unknown route answered 404', () => {
+    expect(contract.check('GET', '/v1/api/organizations/7', 404, json, error)).toEqual([]);
+    expect(contract.check('GET', '/v1/api/nowhere', 404, json, error)).toEqual([]);
+  });
+
+  it('refuses an undocumented route, status, field or shape', () => {
+    expect(contract.check('GET', '/v1/api/nowhere', 200, json, '{}')).toEqual([
+      'GET /v1/api/nowhere → 200: undocumented route',
+    ]);
+    expect(contract.check('GET', '/v1/api/organizations', 418, json, error)[0]).toMatch(
+      /status not documented/,
+    );
+    const extra = JSON.stringify({ errors: [{ status: '404', code: 'X', title: 'x', extra: 1 }] });
+    expect(contract.check('GET', '/v1/api/organizations/7', 404, json, extra)[0]).toMatch(/extra/);
+    expect(contract.check('GET', '/v1/api/organizations/7', 404, json, '{"data":1}')).not.toEqual(
+      [],
+    );
+  });
+
+  it('prefers a literal path segment over a parameter', () => {
+    expect(
+      contract.check('POST', '/v1/api/wallets/transact', 201, json, '{"transaction":{}}')[0],
+    ).toMatch(/\/transaction must have required property/);
+  });
+});
+
+describe('GET /docs/openapi.json on the gateway', () => {
+  let stack: PlatformStack;
+
+  beforeAll(async () => {
+    stack = await PlatformStack.start();
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  it('serves the document docs/openapi.json holds', async () => {
+    const res = await fetch(`${stack.gatewayUrl}/docs/openapi.json`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(committed());
+  });
+});
