@@ -37,7 +37,7 @@ export default async () => {
                         PageQuery: { page: { required: false, type: () => Number, minimum: 1, maximum: 1000000 }, per_page: { required: false, type: () => Number, minimum: 1, maximum: 100 } }
                     }],
                 [import("./modules/transactions/dto/transact.dto.js"), {
-                        TransactionDto: { from_wallet: { required: true, type: () => String }, to_wallet: { required: true, type: () => String }, from_asset: { required: true, type: () => String }, to_asset: { required: true, type: () => String }, amount: { required: true, type: () => Number, description: "A JSON number: > 0, \u2264 1e15, at most 8 decimals (docs/architecture.md \u00A7 4 \"Amounts\")." }, description: { required: false, type: () => String, maxLength: 500 }, metadata: { required: false, type: () => Object, description: "At most 8 KB." } },
+                        TransactionDto: { from_wallet: { required: true, type: () => String }, to_wallet: { required: true, type: () => String }, from_asset: { required: true, type: () => String }, to_asset: { required: true, type: () => String }, amount: { required: true, type: () => Number, description: "A JSON number: > 0, \u2264 1e15, at most 8 decimals (docs/architecture.md \u00A7 Amounts)." }, description: { required: false, type: () => String, maxLength: 500 }, metadata: { required: false, type: () => Object, description: "At most 8 KB." } },
                         TransactBody: { transaction: { required: true, type: () => t["./modules/transactions/dto/transact.dto.js"].TransactionDto } }
                     }],
                 [import("./modules/transfers/dto/transfer.dto.js"), {
@@ -59,7 +59,7 @@ export default async () => {
                         TransactionsController: {
                             transact: { summary: "Moves an amount between two wallets, or converts between assets inside one wallet, as one\nbalanced posting: 201 `{transaction}`." },
                             debit: { summary: "Takes an amount out of a wallet (idempotent per `reference_id`): 201 `{debit}`." },
-                            credit: { summary: "Contract \u00A7 Authentication 8: `Admin-Access` required besides the usual headers." },
+                            credit: { summary: "docs/api.md \u00A7 Authentication 8: `Admin-Access` required besides the usual headers." },
                             history: { summary: "`?page&per_page` (defaults 1 / 20, at most 100): `{data, meta}`, newest first." }
                         }
                     }],
