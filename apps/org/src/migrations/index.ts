@@ -1,3 +1,4 @@
+import { SentinelPassCredentialEpoch1796100000300 } from './1796100000300-sentinel-pass-credential-epoch.js';
 import { OrganizationPermissionVersion1796100000001 } from './1796100000001-organization-permission-version.js';
 import { InvitationResendBudget1795672616438 } from './1795672616438-invitation-resend-budget.js';
 import { SecurityPolicyAndAuditLog1795672662299 } from './1795672662299-security-policy-and-audit-log.js';
@@ -17,4 +18,5 @@ export const ORG_MIGRATIONS: (new () => unknown)[] = [
   InvitationResendBudget1795672616438,
   SecurityPolicyAndAuditLog1795672662299,
   OrganizationPermissionVersion1796100000001,
+  SentinelPassCredentialEpoch1796100000300,
 ];

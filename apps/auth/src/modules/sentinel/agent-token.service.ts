@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { grantedAgentPermissions } from '@wp/contracts';
 import { ActivityRecorder } from '@wp/platform';
-import { refererAllowed, sentinelKeyMatches } from '@wp/security';
+import { agentSessionId, refererAllowed, sentinelKeyMatches } from '@wp/security';
 import { TokenService } from '../sessions/token.service.js';
-import { agentSessionId } from './agent-session-id.js';
 import { InvalidClientError, RefererNotAllowedError } from './sentinel.errors.js';
 import { SentinelPassRepository } from './sentinel-pass.repository.js';
 

@@ -149,8 +149,9 @@ export class SentinelPassesService {
   }
 
   /**
-   * `POST S/{id}/rotate_key`: a new key; the old one is refused at once (auth swaps the hash
-   * and deny-lists tokens issued with the old key). `lastRotated` = now.
+   * `POST S/{id}/rotate_key`: a new key; the agent tokens issued so far are refused everywhere
+   * before the answer (`SentinelPassEvents`), the old key as soon as auth has the event.
+   * `lastRotated` = now. 503 when the deny-list store does not answer (nothing changed).
    * @throws 409 `SENTINEL_PASS_REVOKED` for a revoked pass; 404; 403
    */
   async rotateKey(where: Where, passId: string): Promise<PassWithKey> {
@@ -162,7 +163,10 @@ export class SentinelPassesService {
     return { pass, key };
   }
 
-  /** `POST S/{id}/revoke`: `active` false, record kept. @throws 409 `SENTINEL_PASS_ALREADY_REVOKED` */
+  /**
+   * `POST S/{id}/revoke`: `active` false, record kept; its agent tokens are refused everywhere
+   * before the answer. @throws 409 `SENTINEL_PASS_ALREADY_REVOKED`; 503 deny-list store down
+   */
   revoke(where: Where, passId: string): Promise<SentinelPass> {
     return this.command(where, passId, 'sentinel_pass.revoked', (pass, manager) => {
       if (!pass.active) throw new SentinelPassAlreadyRevokedError();
@@ -178,7 +182,10 @@ export class SentinelPassesService {
     });
   }
 
-  /** `DELETE S/{id}`: permanent; announced with `deleted: true`. @throws 404; 403 */
+  /**
+   * `DELETE S/{id}`: permanent; announced with `deleted: true`; its agent tokens are refused
+   * everywhere before the answer. @throws 404; 403; 503 deny-list store down
+   */
   async delete(where: Where, passId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await this.manageable(where, manager);
@@ -203,9 +210,9 @@ export class SentinelPassesService {
       if (!current) throw new SentinelPassNotFoundError();
       const pass = await change(current, manager);
       await this.projects.touch(where.projectId, manager);
-      await this.events.changed(pass, manager);
       await this.note(where, action, pass, manager);
-      return pass;
+      // Last: it may deny-list the agent tokens of the pass (nothing may fail after it).
+      return this.events.changed(pass, manager, current);
     });
   }
 
