@@ -169,6 +169,40 @@ describe('Sentinel Pass withdrawn at once', () => {
     }
   });
 
+  it('refuses the agent tokens of every pass of a project right after the project is deleted', async () => {
+    const doomed = await stack.request('POST', `/v1/api/organizations/${orgId}/projects`, {
+      token: owner,
+      body: { data: { type: 'project', attributes: { name: 'Doomed' } } },
+    });
+    expect(doomed.status).toBe(201);
+    const doomedId = doomed.body.data.id as string;
+    const tokens: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const created = await stack.request(
+        'POST',
+        `/v1/api/organizations/${orgId}/projects/${doomedId}/sentinel_passes`,
+        { token: owner, body: { sentinelPass: { title: `doomed ${i}`, permissions: ['read'] } } },
+      );
+      expect(created.status).toBe(201);
+      tokens.push(await exchange(created.body.data.id, created.body.meta.secret));
+    }
+    const info = (token: string) => stack.request('GET', '/v1/api/oauth/token/info', { token });
+    for (const token of tokens) expect((await info(token)).status).toBe(200);
+    const deleted = await stack.request(
+      'DELETE',
+      `/v1/api/organizations/${orgId}/projects/${doomedId}`,
+      {
+        token: owner,
+      },
+    );
+    expect(deleted.status).toBe(204);
+    for (const token of tokens) {
+      for (const res of [await info(token), await stack.request('GET', P(), { token })]) {
+        expect([res.status, res.body.errors?.[0]?.code]).toEqual([401, 'TOKEN_REVOKED']);
+      }
+    }
+  });
+
   it('refuses the agent token on wallet and org after revoke, rotate_key or delete while auth is stopped', async () => {
     const revoked = await newAgent('auth down, revoked');
     const rotated = await newAgent('auth down, rotated');
