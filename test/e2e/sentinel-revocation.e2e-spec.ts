@@ -14,8 +14,9 @@ interface Agent {
  * request answers (docs/architecture.md § Withdrawn permissions at once): org deny-lists the
  * agent tokens of the ended credential epoch in the command's transaction, so the very next
  * request with such a token is 401 `TOKEN_REVOKED` on wallet, org and auth — whether or not
- * auth has consumed `org.sentinel_pass.changed`, even while auth is stopped. Tokens of the next
- * epoch (after activate, with the rotated key) work: org and auth count the same epochs.
+ * auth has consumed `org.sentinel_pass.changed`, even while auth is stopped; auth refuses the
+ * key at once too (the epoch is deny-listed). Tokens of the next epoch (after activate, with the
+ * rotated key) work: org and auth count the same epochs.
  */
 describe('Sentinel Pass withdrawn at once', () => {
   let stack: PlatformStack;
@@ -83,6 +84,13 @@ describe('Sentinel Pass withdrawn at once', () => {
       },
       { timeoutMs: 10_000, what: 'auth exchanging the key' },
     );
+  /** One exchange, no waiting: must be refused. */
+  const expectKeyRefused = async (passId: string, key: string) => {
+    const res = await stack.request('POST', '/v1/api/oauth/token', {
+      body: { grant_type: 'client_credentials', client_id: passId, client_secret: key },
+    });
+    expect([res.status, res.body.errors?.[0]?.code]).toEqual([401, 'INVALID_CLIENT']);
+  };
   const newAgent = async (title: string): Promise<Agent> => {
     const created = await stack.request('POST', S(), {
       token: owner,
@@ -130,6 +138,7 @@ describe('Sentinel Pass withdrawn at once', () => {
       });
       expect(revoked.status).toBe(200);
       await expectRefused(agent.token);
+      await expectKeyRefused(agent.passId, agent.key);
       const activated = await stack.request('POST', `${S()}/${agent.passId}/activate`, {
         token: owner,
       });
@@ -148,6 +157,7 @@ describe('Sentinel Pass withdrawn at once', () => {
       });
       expect(rotated.status).toBe(200);
       await expectRefused(agent.token);
+      await expectKeyRefused(agent.passId, agent.key);
       const renewed = await exchange(agent.passId, rotated.body.meta.secret as string);
       await expectWorks(renewed);
       // a second rotation ends the second epoch too
@@ -166,6 +176,7 @@ describe('Sentinel Pass withdrawn at once', () => {
       const deleted = await stack.request('DELETE', `${S()}/${agent.passId}`, { token: owner });
       expect(deleted.status).toBe(204);
       await expectRefused(agent.token);
+      await expectKeyRefused(agent.passId, agent.key);
     }
   });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { agentSessionId } from '@wp/security';
+import { agentSessionId, RevocationList } from '@wp/security';
 import { waitFor } from '@wp/testing';
 import jwt from 'jsonwebtoken';
 import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app.js';
@@ -361,6 +361,19 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     // an event carrying a lower epoch (published before org counted) never lowers it
     await upsertPass(ctx, events, { ...pass, version: 4, credentialEpoch: 0 });
     expect(sidOf(await tokenOf())).toBe(agentSessionId(pass.passId, 1));
+  });
+
+  it('refuses the key with 401 INVALID_CLIENT while org has deny-listed its current epoch, before the event arrives', async () => {
+    const pass = await upsertPass(ctx, events, {});
+    expect((await exchange(pass.passId, pass.key)).statusCode).toBe(200);
+    // what org's revoke does before answering (docs/org.md § Sentinel Pass)
+    await ctx.app.get(RevocationList).revokeSession(agentSessionId(pass.passId, 0), 60);
+    const refused = await exchange(pass.passId, pass.key);
+    expect([refused.statusCode, refused.json().errors[0].code]).toEqual([401, 'INVALID_CLIENT']);
+    // the event of that revoke and a re-activation: the next epoch exchanges again
+    await upsertPass(ctx, events, { ...pass, active: false, version: 2, credentialEpoch: 1 });
+    await upsertPass(ctx, events, { ...pass, active: true, version: 3, credentialEpoch: 1 });
+    expect((await exchange(pass.passId, pass.key)).statusCode).toBe(200);
   });
 
   it('makes every service refuse agent tokens issued before the pass was deleted', async () => {
