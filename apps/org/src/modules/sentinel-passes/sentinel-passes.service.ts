@@ -150,7 +150,7 @@ export class SentinelPassesService {
 
   /**
    * `POST S/{id}/rotate_key`: a new key; the agent tokens issued so far are refused everywhere
-   * before the answer (`SentinelPassEvents`), the old key as soon as auth has the event.
+   * before the answer (`SentinelPassEvents`), and auth refuses the old key at once.
    * `lastRotated` = now. 503 when the deny-list store does not answer (nothing changed).
    * @throws 409 `SENTINEL_PASS_REVOKED` for a revoked pass; 404; 403
    */
@@ -211,7 +211,7 @@ export class SentinelPassesService {
       const pass = await change(current, manager);
       await this.projects.touch(where.projectId, manager);
       await this.note(where, action, pass, manager);
-      // Last: it may deny-list the agent tokens of the pass (nothing may fail after it).
+      // Last, so that only the commit can fail after it deny-lists the pass's agent tokens.
       return this.events.changed(pass, manager, current);
     });
   }
