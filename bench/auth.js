@@ -1,5 +1,5 @@
-// Auth service benchmarks through the gateway (issue 3 § Benchmark). Each figure is printed next
-// to a ceiling measured in the same invocation, as the median of several short runs:
+// Auth service benchmarks through the gateway (docs/auth.md § Performance). Each figure is printed
+// next to a ceiling measured in the same invocation, as the median of several short runs:
 //
 // - login       POST /v1/api/oauth/token      ceiling: argon2id verifications/s on all cores
 //                                             (same parameters as PasswordHasher); target ≥ 70%

@@ -19,7 +19,7 @@ export const description =
   'GET /organizations/{id}/projects through the gateway, 1,000 of 21,000 projects';
 
 /**
- * `GET /organizations/{id}/projects` through the gateway (issue 5 § Benchmark; results and
+ * `GET /organizations/{id}/projects` through the gateway (docs/org.md § Performance; results and
  * analysis in docs/org.md § Performance).
  *
  * Migrates and starts org + a gateway (bench/lib harness: isolated databases, private NATS),
@@ -332,7 +332,7 @@ const SCENARIOS: Record<string, (s: Seeded) => Scenario> = {
     filter: combinedFilter(s.yearAgo),
     explain: true,
   }),
-  // GET P is not paginated (contract § Projects): "deep in the list" is a window of 50
+  // GET P is not paginated (docs/api.md § Projects): "deep in the list" is a window of 50
   // projects at ranks 901-950 of the creation order, selected by created_after/created_before.
   'admin-deep': (s) => ({
     caller: 'admin',

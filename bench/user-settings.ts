@@ -15,7 +15,7 @@ export const description =
   'GET /user_settings (org service, with and without the gateway): req/s, p50/p99';
 
 /**
- * `GET /user_settings` benchmark (issue 6; results in docs/org.md § User settings, Benchmark).
+ * `GET /user_settings` benchmark (results in docs/org.md § User settings, Benchmark).
  *
  * Starts the org service and a gateway in front of it as child processes on a fresh database
  * and seeds one user in `--organizations` organizations × `--projects` projects straight in

@@ -32,7 +32,7 @@ export const description =
   'wallet transfers through the gateway (random and hot wallets) against pgbench ceilings';
 
 /**
- * Wallet transfer benchmark (issue 7 § Benchmark; results in docs/wallet.md).
+ * Wallet transfer benchmark (docs/wallet.md § Benchmark; results in docs/wallet.md).
  *
  * Starts the wallet service and the gateway as child processes on a fresh database, opens
  * `--wallets` personal wallets through `auth.user.activated` events, funds them with credits,

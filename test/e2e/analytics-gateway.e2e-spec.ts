@@ -8,10 +8,11 @@ import { ProjectKeyCache } from '../../apps/analytics/src/modules/projects/proje
 import { PlatformStack } from '../support/stack.js';
 
 /**
- * Issue 9 through the gateway (ARCHITECTURE § 1: `/api/public/*` → analytics, no `/v1/api`
- * prefix): a Langfuse client, which never sends `Api-Key`, ingests and reads a trace at the
- * public origin with the project key pair (contract § Authentication 7). The key pair arrives as
- * the org service will announce it: `org.project.created` and `org.project.keys.changed`.
+ * The analytics feature through the gateway (docs/architecture.md § Shape: `/api/public/*` →
+ * analytics, no `/v1/api` prefix): a Langfuse client, which never sends `Api-Key`, ingests and
+ * reads a trace at the public origin with the project key pair (docs/api.md § Authentication 7).
+ * The key pair arrives as the org service will announce it: `org.project.created` and
+ * `org.project.keys.changed`.
  */
 describe('analytics through the gateway', () => {
   let stack: PlatformStack;

@@ -3,11 +3,13 @@ import { PlatformStack } from '../support/stack.js';
 
 /**
  * Contract conformance of the features that landed last, exercised as a client that reads only
- * the contract and ARCHITECTURE would: through the gateway (`/v1/api`, `Api-Key`), with the
+ * the contract and docs/architecture.md would: through the gateway (`/v1/api`, `Api-Key`), with the
  * field names, casing, wrappers, statuses, defaults, error bodies and pagination meta they give.
- * Contract § Resources "User settings", § User settings, § "Sentinel Pass (unified asset
- * format)", § States and transitions (Sentinel Pass rows), § "the service", § Errors, § Limits,
- * § Authentication; ARCHITECTURE § 4 (error body, statuses, ids, "Sentinel Pass key").
+ * docs/api.md § User settings object, docs/api.md § User settings,
+ * docs/api.md § Sentinel Pass (unified asset format), docs/api.md § States and transitions
+ * (Sentinel Pass rows), docs/api.md § Sentinel Passes, docs/api.md § Errors, docs/api.md § Limits,
+ * docs/api.md § Authentication; docs/architecture.md § Decisions where the contract is silent
+ * (error body, statuses, ids, "Sentinel Pass key").
  */
 describe('contract conformance: user settings, Sentinel Pass, agent activity', () => {
   let stack: PlatformStack;
@@ -21,7 +23,7 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
   const TOKEN = /^[A-Za-z0-9._-]+$/;
 
-  /** ARCHITECTURE § 4 "Error body": `{errors: [{status: "<string>", code, title, …}]}`. */
+  /** docs/architecture.md § Error body: `{errors: [{status: "<string>", code, title, …}]}`. */
   function expectError(res: { status: number; body: any }, status: number, code?: string) {
     expect(res.status).toBe(status);
     expect(Array.isArray(res.body.errors)).toBe(true);
@@ -34,7 +36,7 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
     if (code) expect(res.body.errors.map((e: any) => e.code)).toContain(code);
   }
 
-  /** ARCHITECTURE § 4 "Caching": a single resource's GET carries an ETag; a match is 304. */
+  /** docs/architecture.md § Caching: a single resource's GET carries an ETag; a match is 304. */
   async function expectEtag(path: string): Promise<string> {
     const headers = { 'api-key': stack.apiKey, authorization: `Bearer ${token}` };
     const first = await fetch(`${stack.gatewayUrl}${path}`, { headers });

@@ -2,9 +2,9 @@ import { waitFor } from '@wp/testing';
 import { PlatformStack } from '../support/stack.js';
 
 /**
- * The first real path (issue 2) through the gateway, over real PostgreSQL, Redis and NATS:
- * register → log in → create an organization → its wallet appears, exactly once, also when the
- * wallet service restarts in between.
+ * The first real path (docs/architecture.md § Routing at the gateway) through the gateway, over
+ * real PostgreSQL, Redis and NATS: register → log in → create an organization → its wallet appears,
+ * exactly once, also when the wallet service restarts in between.
  */
 describe('first real path through the gateway', () => {
   let stack: PlatformStack;

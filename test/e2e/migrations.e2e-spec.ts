@@ -7,9 +7,9 @@ import { orgDataSource } from '../../apps/org/src/database/data-source.js';
 import { walletDataSource } from '../../apps/wallet/src/database/data-source.js';
 
 /**
- * Migration discipline (STYLE § Habits): on an empty database every service's migrations apply,
- * leave no drift from the entities (generating a migration would yield nothing), and revert
- * completely with their `down()`.
+ * Migration discipline (docs/decisions.md § Development): on an empty database every service's
+ * migrations apply, leave no drift from the entities (generating a migration would yield nothing),
+ * and revert completely with their `down()`.
  */
 describe.each([
   ['auth', authDataSource],

@@ -2,7 +2,7 @@ import { waitFor } from '@wp/testing';
 import { PlatformStack } from '../support/stack.js';
 
 /**
- * Project wallets across org and wallet, all through the gateway (issue 5 with issue 7; access
+ * Project wallets across org and wallet, all through the gateway (access
  * rules in docs/wallet.md § Who may do what, § Read models, § Closed wallets): org announces a
  * project (`org.project.created`) and its members (`org.membership.changed` with `projectId`);
  * wallet lets a project ADMIN open the project's wallet and its members read it; org learns of

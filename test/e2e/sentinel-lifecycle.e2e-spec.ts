@@ -3,7 +3,7 @@ import { PlatformStack } from '../support/stack.js';
 
 /**
  * A Sentinel Pass across services, through the gateway, over real PostgreSQL, Redis and NATS
- * (contract § "the service"; ARCHITECTURE § 4 "Sentinel Pass key"): org creates the pass →
+ * (docs/api.md § Sentinel Passes; docs/architecture.md § Sentinel Pass key): org creates the pass →
  * auth exchanges its key (`client_credentials`) for an agent token → the agent reads its
  * project on org → auth's activity log shows the `token_generation` and the `api_request`, and
  * org's `usageCount` counts the request → `rotate_key` makes auth refuse the old key at once

@@ -2,8 +2,8 @@ import { waitFor } from '@wp/testing';
 import { PlatformStack } from '../support/stack.js';
 
 /**
- * Money through the whole platform (issue 7): auth registers two users (personal wallets from
- * `auth.user.activated`), org creates an organization (operating wallet from
+ * Money through the whole platform (docs/wallet.md § Ledger): auth registers two users (personal
+ * wallets from `auth.user.activated`), org creates an organization (operating wallet from
  * `org.organization.created`, its owner from `org.membership.changed`), an operator credits it
  * with `Admin-Access`, its owner pays a member, all through the gateway.
  */

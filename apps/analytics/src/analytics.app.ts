@@ -9,7 +9,7 @@ import { langfuseErrorBody } from './modules/common/langfuse-errors.js';
 
 /**
  * The analytics service application, not yet listening (main and tests). Its paths begin with
- * `/api/public` (contract § Versioning), so it has no `v1/api` prefix. Besides the platform's
+ * `/api/public` (docs/api.md § Versioning), so it has no `v1/api` prefix. Besides the platform's
  * HTTP behaviour it
  * - answers every error in Langfuse's shape (its filter is registered last, so it wins; the
  *   router's, the HTTP parser's and the shutdown 503 through `errorBody`),

@@ -7,8 +7,8 @@ import { GATEWAY_CONFIG, type GatewayConfig } from './config/gateway.config.js';
 import { proxyRoutes, upstreamUrl } from './proxy/routes.js';
 
 /**
- * The gateway: one public origin for every service (ARCHITECTURE § 1). Its Nest part serves
- * health and metrics; the proxying itself is Fastify plugins installed by `installProxy`.
+ * The gateway: one public origin for every service (docs/architecture.md § Shape). Its Nest part
+ * serves health and metrics; the proxying itself is Fastify plugins installed by `installProxy`.
  * Readiness: the mode's store (Redis, or the platform database in embedded mode) answers and
  * every upstream's `/health/live` answers. The mode's stores come from `platformBackend`.
  */

@@ -1,4 +1,4 @@
-/** HTTP header names of the contract (§ "Authentication") and of ARCHITECTURE.md. */
+/** HTTP header names of the contract (docs/api.md § Authentication) and of docs/architecture.md. */
 export const HEADERS = {
   apiKey: 'api-key',
   authorization: 'authorization',

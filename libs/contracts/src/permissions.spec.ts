@@ -19,7 +19,7 @@ describe('permission table', () => {
     expect(organizationCan('OWNER', 'organization.delete')).toBe(true);
   });
 
-  it('renders meta.can as nested booleans (contract § Organization, sidebar form)', () => {
+  it('renders meta.can as nested booleans (docs/api.md § Organization, sidebar form)', () => {
     const can = organizationCanMap('MEMBER');
     expect(can['organization']?.['manageSettings']).toBe(false);
     expect(can['project']?.['create']).toBe(false);

@@ -1,8 +1,9 @@
 import { roleAtLeast, type Role } from './roles.js';
 
 /**
- * The single permission table (ARCHITECTURE § 3 "Authorization"): guards and `meta.can` maps are
- * both computed from it, so what a client is told it can do is exactly what the server allows.
+ * The single permission table (docs/architecture.md § Identity and access ("Authorization")):
+ * guards and `meta.can` maps are both computed from it, so what a client is told it can do is
+ * exactly what the server allows.
  *
  * Each permission names the weakest role that holds it. Organization OWNER/ADMIN hold implicit
  * ADMIN on every project of their organization (see {@link effectiveProjectRole}).

@@ -1,5 +1,5 @@
 /**
- * Membership roles (contract § "Roles").
+ * Membership roles (docs/api.md § Roles).
  *
  * Organization and project roles travel in `role` / `organization_role` fields as upper case;
  * invitation role fields (`orgRole`, `projectRole`) are lower case. Ranks order the roles:

@@ -4,7 +4,7 @@ export const IS_PUBLIC = 'wp:isPublic';
 export const NO_API_KEY = 'wp:noApiKey';
 
 /**
- * The route needs no bearer token (contract § Endpoints, header set **K**): the Api-Key alone.
+ * The route needs no bearer token (docs/api.md § Endpoints, header set **K**): the Api-Key alone.
  */
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(IS_PUBLIC, true);
 

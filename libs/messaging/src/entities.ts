@@ -1,8 +1,9 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * The transactional outbox (ARCHITECTURE § 2): written in the same transaction as the state
- * change it announces; the relay publishes it to JetStream with `Nats-Msg-Id` = `id`.
+ * The transactional outbox (docs/architecture.md § Data ownership and events): written in the same
+ * transaction as the state change it announces; the relay publishes it to JetStream with
+ * `Nats-Msg-Id` = `id`.
  */
 @Entity('outbox_message')
 @Index('outbox_message_unpublished_idx', ['seq'], { where: 'published_at IS NULL' })

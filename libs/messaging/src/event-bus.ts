@@ -16,11 +16,11 @@ export type EventHandler<S extends EventSubject> = (
 ) => Promise<void>;
 
 /**
- * Consuming side of the event bus (STYLE § Events): `on(subject, name, handler)` registers a
- * durable consumer `<service>.<name>`. Each delivery's payload is validated against the
- * contracts catalog, then the handler runs in one database transaction together with the
- * processed-event row, so a redelivered event is skipped and the broker is acked only after
- * commit. Invalid payloads are logged and dropped (redelivering them cannot succeed).
+ * Consuming side of the event bus (docs/architecture.md § Data ownership and events): `on(subject,
+ * name, handler)` registers a durable consumer `<service>.<name>`. Each delivery's payload is
+ * validated against the contracts catalog, then the handler runs in one database transaction
+ * together with the processed-event row, so a redelivered event is skipped and the broker is acked
+ * only after commit. Invalid payloads are logged and dropped (redelivering them cannot succeed).
  */
 @Injectable()
 export class EventBus implements OnApplicationBootstrap, OnApplicationShutdown {

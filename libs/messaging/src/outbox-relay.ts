@@ -21,11 +21,11 @@ interface OutboxRow {
 }
 
 /**
- * Publishes outbox rows to the event transport (STYLE § Events): claims a batch with
- * `FOR UPDATE SKIP LOCKED` (several replicas never publish the same row twice at once),
- * publishes each with its id as `Nats-Msg-Id` (JetStream drops duplicates within its window),
- * stamps `published_at`, commits. Woken right after a producing transaction commits, and polls
- * every second for anything left over (a crash, NATS down). Published rows are deleted after
+ * Publishes outbox rows to the event transport (docs/architecture.md § Data ownership and events):
+ * claims a batch with `FOR UPDATE SKIP LOCKED` (several replicas never publish the same row twice
+ * at once), publishes each with its id as `Nats-Msg-Id` (JetStream drops duplicates within its
+ * window), stamps `published_at`, commits. Woken right after a producing transaction commits, and
+ * polls every second for anything left over (a crash, NATS down). Published rows are deleted after
  * 24 hours.
  */
 @Injectable()

@@ -4,7 +4,7 @@ import type { DynamicModule, ValueProvider } from '@nestjs/common';
 import { PARAMS_PROVIDER_TOKEN, type Params } from 'nestjs-pino';
 import { LoggingModule, REDACTED_PATHS, logsInfo } from './logging.module.js';
 
-describe('log redaction (ARCHITECTURE § 5)', () => {
+describe('log redaction (docs/architecture.md § Operations)', () => {
   it('removes credentials from headers and secrets from logged objects', () => {
     const lines: string[] = [];
     const sink = new Writable({

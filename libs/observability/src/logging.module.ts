@@ -4,8 +4,8 @@ import { LoggerModule } from 'nestjs-pino';
 import pino from 'pino';
 
 /**
- * Paths pino removes from every log line (ARCHITECTURE § 5): credentials in headers, and any
- * password, code, token or secret field of a logged object.
+ * Paths pino removes from every log line (docs/architecture.md § Operations): credentials in
+ * headers, and any password, code, token or secret field of a logged object.
  */
 export const REDACTED_PATHS = [
   'req.headers.authorization',

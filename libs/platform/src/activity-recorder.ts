@@ -26,15 +26,16 @@ export interface ActivityOptions {
 }
 
 /**
- * Sentinel Pass agent activity of one service (ARCHITECTURE § 4): a Fastify `onResponse` hook
- * notes every response to a request authenticated with an agent token as `api_request`
- * (status < 400) or `error` (status ≥ 400): route template, method, status, latency, client
- * address. Entries wait in a bounded in-memory buffer, off the request path; a timer flushes
- * them in batches as `<service>.activity.recorded` events through the service's outbox (one
- * transaction per batch), so once flushed nothing is lost. When the buffer is full new entries
- * are dropped and counted (logged once per flush) — activity is telemetry, it must never slow or
- * fail the request. Entries still buffered at a crash are lost; a graceful shutdown flushes.
- * Services without an `<service>.activity.recorded` subject record nothing.
+ * Sentinel Pass agent activity of one service
+ * (docs/architecture.md § Decisions where the contract is silent): a Fastify `onResponse` hook
+ * notes every response to a request authenticated with an agent token as `api_request` (status <
+ * 400) or `error` (status ≥ 400): route template, method, status, latency, client address. Entries
+ * wait in a bounded in-memory buffer, off the request path; a timer flushes them in batches as
+ * `<service>.activity.recorded` events through the service's outbox (one transaction per batch), so
+ * once flushed nothing is lost. When the buffer is full new entries are dropped and counted (logged
+ * once per flush) — activity is telemetry, it must never slow or fail the request. Entries still
+ * buffered at a crash are lost; a graceful shutdown flushes. Services without an
+ * `<service>.activity.recorded` subject record nothing.
  */
 @Injectable()
 export class ActivityRecorder implements OnModuleInit, BeforeApplicationShutdown {

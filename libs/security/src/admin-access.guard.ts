@@ -5,7 +5,7 @@ import { DomainError } from '@wp/http';
 import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
 
 /**
- * Contract § Authentication 8: wallet credits require `Admin-Access: <ADMIN_ACCESS_TOKEN>`
+ * docs/api.md § Authentication 8: wallet credits require `Admin-Access: <ADMIN_ACCESS_TOKEN>`
  * besides the usual headers. Tokens come from `ADMIN_ACCESS_TOKENS` and are compared in constant
  * time (digests of equal length). Missing or wrong → 403 `ADMIN_ACCESS_REQUIRED`.
  */

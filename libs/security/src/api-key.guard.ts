@@ -8,7 +8,7 @@ import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
 export const API_KEY_OPTIONAL = 'wp:apiKeyOptional';
 
 /**
- * Contract § Authentication 1: every request carries `Api-Key`, identifying the client
+ * docs/api.md § Authentication 1: every request carries `Api-Key`, identifying the client
  * application. Missing → 403 `API_KEY_MISSING`; unknown → 403 `API_KEY_INVALID` (JSON:API body).
  * Routes marked `@NoApiKey()` skip the check; with `requireApiKey` false (analytics), a key is
  * optional but must be valid when sent.

@@ -19,7 +19,7 @@ interface AuthRequest {
 }
 
 /**
- * Bearer authentication on every route not marked `@Public()` (contract § Authentication 2-3).
+ * Bearer authentication on every route not marked `@Public()` (docs/api.md § Authentication 2-3).
  * Order: header present → character rule (`TOKEN_MALFORMED`, before any parsing) → verified
  * token cache, else passport-jwt verification → deny-list (`TOKEN_REVOKED`). Verified tokens are
  * cached by SHA-256 until their `exp` so a service pays the ES256 verification once per token;

@@ -6,8 +6,8 @@ import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
 
 /**
  * passport-jwt strategy: ES256 signatures checked with a `KeyObject` (never a PEM string: see
- * ARCHITECTURE § 6, jsonwebtoken re-parses string keys on every call), issuer checked, `exp`
- * enforced.
+ * docs/architecture.md § Measured limits, jsonwebtoken re-parses string keys on every call), issuer
+ * checked, `exp` enforced.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {

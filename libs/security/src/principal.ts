@@ -1,9 +1,10 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 
 /**
- * Access token claims (ARCHITECTURE § 3): `sub` user id (or Sentinel Pass id for agents),
- * `jti`, `sid` refresh token family (session) id, `iat`/`exp` seconds, `typ`, `app` client
- * application id, `email`. Agent tokens add `org`, `prj`, `scp` (scopes) and `prm` (permissions).
+ * Access token claims (docs/architecture.md § Identity and access): `sub` user id (or Sentinel Pass
+ * id for agents), `jti`, `sid` refresh token family (session) id, `iat`/`exp` seconds, `typ`, `app`
+ * client application id, `email`. Agent tokens add `org`, `prj`, `scp` (scopes) and `prm`
+ * (permissions).
  */
 export interface AccessTokenClaims {
   sub: string;

@@ -10,17 +10,21 @@ import {
 import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
 import { RevocationStore, type RevocationKind } from './stores/revocation.store.js';
 
-/** The longest a revoked token may still be accepted (ARCHITECTURE § 3: within 1 s). */
+/**
+ * The longest a revoked token may still be accepted (docs/architecture.md § Identity and access:
+ * within 1 s).
+ */
 export const DEFAULT_REVOCATION_CACHE_MS = 1000;
 /** How often each process sends itself a heartbeat through the channel. */
 const HEARTBEAT_MS = 200;
 const MAX_CACHED = 50_000;
 
 /**
- * The access token deny-list (ARCHITECTURE § 3 "Revocation"): a revoked token id (`jti`) or
- * session (`sid`, a refresh token family) is kept in the {@link RevocationStore} (Redis, or the
- * platform database in embedded mode) until the token would have expired anyway. Every service
- * checks it on every authenticated request, so a logout takes effect everywhere.
+ * The access token deny-list (docs/architecture.md § Identity and access ("Revocation")): a revoked
+ * token id (`jti`) or session (`sid`, a refresh token family) is kept in the {@link
+ * RevocationStore} (Redis, or the platform database in embedded mode) until the token would have
+ * expired anyway. Every service checks it on every authenticated request, so a logout takes effect
+ * everywhere.
  *
  * "Not revoked" answers are remembered per token, because every revocation is also announced
  * on the store's announcement channel and each process forgets the answers it concerns (or all,

@@ -1,6 +1,6 @@
 import { bearerToken, isWellFormedToken } from './token-format.js';
 
-describe('token format (contract § Authentication 3)', () => {
+describe('token format (docs/api.md § Authentication 3)', () => {
   it('accepts letters, digits, dot, dash and underscore only', () => {
     expect(isWellFormedToken('eyJhbGciOi.J9-_x')).toBe(true);
     for (const bad of ['a b', 'a+b', 'a/b', 'a=b', 'tök', ''])

@@ -1,4 +1,4 @@
-/** Contract § Authentication 3: a token may contain only letters, digits, `.`, `-` and `_`. */
+/** docs/api.md § Authentication 3: a token may contain only letters, digits, `.`, `-` and `_`. */
 export const TOKEN_CHARACTERS = /^[A-Za-z0-9._-]+$/;
 
 export function isWellFormedToken(token: string): boolean {

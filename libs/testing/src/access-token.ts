@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 /**
- * An access token as auth signs one (ARCHITECTURE § 3 claims: `sub`, `jti`, `sid`, `iat`, `exp`,
- * `iss`, `typ`, `app`, `email`; ES256), for tests and benchmarks that need a caller without
- * running auth. Defaults: a user token (`typ` user, no email) of the `bench` application, valid
- * 6 h; `claims` override or add (e.g. agent `org`/`prj`/`prm`).
+ * An access token as auth signs one (docs/architecture.md § Identity and access claims: `sub`,
+ * `jti`, `sid`, `iat`, `exp`, `iss`, `typ`, `app`, `email`; ES256), for tests and benchmarks that
+ * need a caller without running auth. Defaults: a user token (`typ` user, no email) of the `bench`
+ * application, valid 6 h; `claims` override or add (e.g. agent `org`/`prj`/`prm`).
  * @param privateKey PEM of the environment's key (`TestEnvironment.keys.jwtPrivateKey`)
  */
 export function signAccessToken(

@@ -17,7 +17,7 @@ export interface RouteAccess {
 
 /**
  * Every route of an application with what it requires, read from the same metadata the global
- * guards read (STYLE § Habits: every route is guarded or explicitly public).
+ * guards read (docs/decisions.md § Development: every route is guarded or explicitly public).
  */
 export function auditRoutes(
   app: INestApplication,

@@ -1,6 +1,7 @@
 /**
  * Polls `probe` until it returns a value other than undefined/false, or fails after `timeoutMs`
- * with the last error. For eventually consistent read models (ARCHITECTURE § 4: ≤ 2 s).
+ * with the last error. For eventually consistent read models
+ * (docs/architecture.md § Decisions where the contract is silent: ≤ 2 s).
  */
 export async function waitFor<T>(
   probe: () => Promise<T | undefined | false> | T | undefined | false,

@@ -4,7 +4,7 @@ import { databaseUrlField, env, platformSchema } from '@wp/config';
 /**
  * Analytics service settings (docs/analytics.md § Configuration).
  *
- * - `ANALYTICS_REQUIRE_API_KEY`: require `Api-Key` on analytics paths too (contract
+ * - `ANALYTICS_REQUIRE_API_KEY`: require `Api-Key` on analytics paths too (docs/api.md
  *   § Authentication 1, literally); by default it is optional there but validated when sent.
  * - `ANALYTICS_INGESTION_MAX_BYTES`: Langfuse's batch limit (3.5 MB); larger bodies answer 413.
  * - `ANALYTICS_KEY_REFRESH_MS`: how often a replica re-reads project key changes that another

@@ -16,10 +16,10 @@ import {
 } from '../support/analytics-test-app.js';
 
 /**
- * Contract § Authentication 7 and ARCHITECTURE § 3 for analytics: HTTP Basic with any unexpired
- * key pair of the project, key pairs fed by `org.project.*` events, 401 in Langfuse's shape for
- * anything else; `Api-Key` optional here but validated when sent, required with
- * `ANALYTICS_REQUIRE_API_KEY=true`.
+ * docs/api.md § Authentication 7 and docs/architecture.md § Identity and access for analytics: HTTP
+ * Basic with any unexpired key pair of the project, key pairs fed by `org.project.*` events, 401 in
+ * Langfuse's shape for anything else; `Api-Key` optional here but validated when sent, required
+ * with `ANALYTICS_REQUIRE_API_KEY=true`.
  */
 describe('analytics authentication', () => {
   let ctx: AnalyticsTestApp;

@@ -4,9 +4,9 @@ import { NotFoundError, UnauthorizedError } from '@langfuse/core';
 import { AnalyticsTestApp, event, type TestProject } from '../support/analytics-test-app.js';
 
 /**
- * Issue 9 with the official `@langfuse/client` (5.11.1: the issue names v4; v5 is the current
- * major, runs on Node 20 and has the same `api.ingestion.batch`, `api.trace.list`,
- * `api.trace.get` and typed errors). Contract § Analytics: `GET /api/public/traces` (filters,
+ * The analytics feature with the official `@langfuse/client` (5.11.1: the issue names v4; v5 is the
+ * current major, runs on Node 20 and has the same `api.ingestion.batch`, `api.trace.list`,
+ * `api.trace.get` and typed errors). docs/api.md § Analytics: `GET /api/public/traces` (filters,
  * paging, ordering, tags, time bounds) and `GET /api/public/traces/{traceId}`.
  */
 describe('@langfuse/client against the analytics service', () => {

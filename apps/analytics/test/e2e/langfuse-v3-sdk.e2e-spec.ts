@@ -6,10 +6,11 @@ import { loadLangfuseV3 } from '../support/langfuse-v3.js';
 const { Langfuse } = loadLangfuseV3();
 
 /**
- * Issue 9, "Tests with the real clients": the official `langfuse` v3 SDK (3.37.4, the last v3
- * with `api.metricsDaily`) writes through `POST /api/public/ingestion` and reads back through the
- * contract's three endpoints (contract § Analytics; Authentication 7: HTTP Basic with the
- * project key pair). No hand-written imitation of the client.
+ * docs/analytics.md § Endpoints and the Langfuse definitions they follow ("Tests with the real
+ * clients"): the official `langfuse` v3 SDK (3.37.4, the last v3 with `api.metricsDaily`) writes
+ * through `POST /api/public/ingestion` and reads back through the contract's three endpoints
+ * (docs/api.md § Analytics; Authentication 7: HTTP Basic with the project key pair). No
+ * hand-written imitation of the client.
  */
 describe('langfuse v3 SDK against the analytics service', () => {
   let ctx: AnalyticsTestApp;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AnalyticsTestApp, event, type TestProject } from '../support/analytics-test-app.js';
 
 /**
- * Contract § Analytics: `GET /api/public/metrics/daily` with `fromTimestamp` and `toTimestamp`
+ * docs/api.md § Analytics: `GET /api/public/metrics/daily` with `fromTimestamp` and `toTimestamp`
  * required, shaped exactly as Langfuse's metrics.yml DailyMetrics. The answer for whole days comes
  * from the rollup maintained on ingest; partial days at the edges from the base tables. These
  * tests check it against what was ingested, including after updates that move data between

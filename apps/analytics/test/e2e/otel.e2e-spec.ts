@@ -8,9 +8,9 @@ import { waitFor } from '@wp/testing';
 import { AnalyticsTestApp, type TestProject } from '../support/analytics-test-app.js';
 
 /**
- * Issue 9: `POST /api/public/otel/v1/traces` (Langfuse opentelemetry.yml, OTLP/HTTP) with the
- * current Langfuse tracing stack — `@langfuse/otel`'s span processor in the OpenTelemetry Node
- * SDK — then the traces read back through the contract's endpoints. JSON (the processor's
+ * The analytics feature: `POST /api/public/otel/v1/traces` (Langfuse opentelemetry.yml, OTLP/HTTP)
+ * with the current Langfuse tracing stack — `@langfuse/otel`'s span processor in the OpenTelemetry
+ * Node SDK — then the traces read back through the contract's endpoints. JSON (the processor's
  * default exporter) and protobuf with gzip (OpenTelemetry's own proto exporter).
  */
 const run = promisify(execFile);

@@ -12,8 +12,8 @@ const seconds = (fallback: number) => env.int(fallback, 1);
  * Every variable has a local default except the keys and secrets: `JWT_PRIVATE_KEY`,
  * `JWT_PUBLIC_KEY`, `SECRETS_ENCRYPTION_KEY` and `AUTH_CODE_SECRET`.
  *
- * Lifetimes and limits follow ARCHITECTURE § 4 "Lifetimes and limits" (contract § Authentication
- * 9 leaves them open; § Limits names which limits exist).
+ * Lifetimes and limits follow docs/architecture.md § Lifetimes and limits
+ * (docs/api.md § Authentication 9 leaves them open; docs/api.md § Limits names which limits exist).
  */
 export const authConfigSchema = platformSchema.extend({
   AUTH_PORT: env.port(8081),
@@ -25,8 +25,9 @@ export const authConfigSchema = platformSchema.extend({
   /** Refresh token family lifetime, seconds (default 30 days). */
   REFRESH_TOKEN_TTL_SECONDS: env.int(30 * 24 * 3600, 60),
   /**
-   * Multi-tab grace window, seconds (ARCHITECTURE § 3 "Refresh token"): a replay of the refresh
-   * token rotated last, within this window, answers the same new pair instead of revoking.
+   * Multi-tab grace window, seconds (docs/architecture.md § Identity and access ("Refresh token")):
+   * a replay of the refresh token rotated last, within this window, answers the same new pair
+   * instead of revoking.
    */
   REFRESH_GRACE_SECONDS: env.int(20, 0),
   /**

@@ -2,8 +2,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Activation codes, password reset tokens, and the refresh token history that lets a replayed
- * old token revoke its family (ARCHITECTURE § 3); the family's `previous_token_hash` gives way
- * to the generation recorded per token.
+ * old token revoke its family (docs/architecture.md § Identity and access); the family's
+ * `previous_token_hash` gives way to the generation recorded per token.
  */
 export class ActivationResetAndRotation1795330472893 implements MigrationInterface {
   name = 'ActivationResetAndRotation1795330472893';

@@ -1,9 +1,10 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Sentinel Pass (issue 8): the credential read model of `org.sentinel_pass.changed`, the
- * membership read model of `org.membership.changed` (who may read a pass's activity), and the
- * agent activity log with an index per filter of the activity endpoints.
+ * Sentinel Pass (docs/org.md § Sentinel Pass): the credential read model of
+ * `org.sentinel_pass.changed`, the membership read model of `org.membership.changed` (who may read
+ * a pass's activity), and the agent activity log with an index per filter of the activity
+ * endpoints.
  */
 export class SentinelPassActivity1795400000000 implements MigrationInterface {
   name = 'SentinelPassActivity1795400000000';

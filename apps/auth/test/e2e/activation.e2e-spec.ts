@@ -11,9 +11,10 @@ import {
 } from '../support/flows.js';
 
 /**
- * Contract § Accounts and sessions (`POST /users`, `/activate/email|phone`,
- * `/resend_activation`) and § States and transitions (Account rows), with ARCHITECTURE § 4
- * lifetimes: codes expire after 15 min and lock after 5 wrong tries.
+ * docs/api.md § Accounts and sessions (`POST /users`, `/activate/email|phone`,
+ * `/resend_activation`) and docs/api.md § States and transitions (Account rows), with
+ * docs/architecture.md § Decisions where the contract is silent lifetimes: codes expire after 15
+ * min and lock after 5 wrong tries.
  */
 describe('auth: activation by 6-digit code (email and phone)', () => {
   let ctx: AuthTestContext;

@@ -2,8 +2,9 @@ import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app
 import { countRows, registerActive } from '../support/flows.js';
 
 /**
- * ARCHITECTURE § 4: every body, query and path parameter is validated; a failure is a 400
- * JSON:API `VALIDATION_FAILED` naming the field, never a 500, and writes nothing.
+ * docs/architecture.md § Decisions where the contract is silent: every body, query and path
+ * parameter is validated; a failure is a 400 JSON:API `VALIDATION_FAILED` naming the field, never a
+ * 500, and writes nothing.
  */
 describe('auth: input validation of every field (400, nothing written)', () => {
   let ctx: AuthTestContext;

@@ -6,10 +6,10 @@ import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app
 import { codeIn, newEmail } from '../support/flows.js';
 
 /**
- * ARCHITECTURE § 2 (`notify.requested`, consumed by auth) and § 4 "Mail and SMS": any service
- * asks for a mail or SMS through the event; auth delivers it by SMTP or the SMS webhook,
- * retries transient failures through JetStream redelivery, and never makes an HTTP request
- * wait for it.
+ * docs/architecture.md § Data ownership and events (`notify.requested`, consumed by auth) and
+ * docs/architecture.md § Mail and SMS: any service asks for a mail or SMS through the event; auth
+ * delivers it by SMTP or the SMS webhook, retries transient failures through JetStream redelivery,
+ * and never makes an HTTP request wait for it.
  */
 describe('auth: notification delivery (notify.requested → SMTP / SMS webhook)', () => {
   let ctx: AuthTestContext;

@@ -3,9 +3,10 @@ import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app
 import { login, newEmail, registerActive, type Tokens } from '../support/flows.js';
 
 /**
- * Contract § Accounts and sessions (`/users/password/reset_request`, `/reset`, `/change`),
- * § Errors "Other rules" (same 200 whether or not the email exists), § Limits (per email),
- * § Authentication 10 (tokens never in URLs); ARCHITECTURE § 4 "Mail and SMS".
+ * docs/api.md § Accounts and sessions (`/users/password/reset_request`, `/reset`, `/change`),
+ * docs/api.md § Errors "Other rules" (same 200 whether or not the email exists),
+ * docs/api.md § Limits (per email), docs/api.md § Authentication 10 (tokens never in URLs);
+ * docs/architecture.md § Mail and SMS.
  */
 describe('auth: password reset and change', () => {
   let ctx: AuthTestContext;

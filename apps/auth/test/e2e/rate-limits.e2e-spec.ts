@@ -3,9 +3,10 @@ import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app
 import { newEmail, registerActive } from '../support/flows.js';
 
 /**
- * Contract § Limits and § Errors (429 for login attempts over the per-username limit), with
- * ARCHITECTURE § 4 defaults: login 5 per username per 15 min, registration 5 per username per
- * hour, validation 30 per address per minute; 429 carries Retry-After.
+ * docs/api.md § Limits and docs/api.md § Errors (429 for login attempts over the per-username
+ * limit), with docs/architecture.md § Decisions where the contract is silent defaults: login 5 per
+ * username per 15 min, registration 5 per username per hour, validation 30 per address per minute;
+ * 429 carries Retry-After.
  */
 describe('auth: rate limits (login, registration, validation)', () => {
   let ctx: AuthTestContext;

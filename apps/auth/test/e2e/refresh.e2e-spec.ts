@@ -8,9 +8,10 @@ import { TokenService } from '../../src/modules/sessions/token.service.js';
 import { UsersRepository } from '../../src/modules/users/users.repository.js';
 
 /**
- * Contract § Authentication 4-6 (`POST /oauth/token/refresh`, `GET /oauth/token/revoke`) with
- * ARCHITECTURE § 3 "Refresh token": rotation in families with one conditional UPDATE, a 20 s
- * grace window answering the same pair, re-use revoking the family, revoke always winning.
+ * docs/api.md § Authentication 4-6 (`POST /oauth/token/refresh`, `GET /oauth/token/revoke`) with
+ * docs/architecture.md § Identity and access ("Refresh token"): rotation in families with one
+ * conditional UPDATE, a 20 s grace window answering the same pair, re-use revoking the family,
+ * revoke always winning.
  */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

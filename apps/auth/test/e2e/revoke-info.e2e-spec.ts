@@ -6,9 +6,9 @@ import { UUID, login, registerActive, tokensOf } from '../support/flows.js';
 import { startProbeApp } from '../support/probe-app.js';
 
 /**
- * Contract § Accounts and sessions (`GET /oauth/token/revoke`, `GET /oauth/token/info`) and
- * § Authentication 2, 3, 6; ARCHITECTURE § 3 "Revocation": a revoked token is refused by every
- * service.
+ * docs/api.md § Accounts and sessions (`GET /oauth/token/revoke`, `GET /oauth/token/info`) and
+ * docs/api.md § Authentication 2, 3, 6; docs/architecture.md § Identity and access ("Revocation"):
+ * a revoked token is refused by every service.
  */
 describe('auth: logout (revoke), token info and the token rules, across services', () => {
   let ctx: AuthTestContext;

@@ -4,7 +4,7 @@ import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app
 
 /**
  * Every auth route needs Api-Key + bearer token except the contract's header set K
- * (contract § Endpoints) and the infrastructure routes. A route added without a decision fails
+ * (docs/api.md § Endpoints) and the infrastructure routes. A route added without a decision fails
  * here.
  */
 describe('auth route access', () => {

@@ -16,9 +16,10 @@ interface Seed {
 }
 
 /**
- * Contract § "the service" (activity endpoints on {auth_url}) and § "Activity log entry and
- * usage metric": paged and filtered logs, streamed exports in three formats, metrics buckets.
- * Rows are seeded with SQL; recording itself is proven in sentinel-exchange.e2e-spec.ts.
+ * docs/api.md § Sentinel Passes (activity endpoints on {auth_url}) and
+ * docs/api.md § Activity log entry and usage metric: paged and filtered logs, streamed exports in
+ * three formats, metrics buckets. Rows are seeded with SQL; recording itself is proven in
+ * sentinel-exchange.e2e-spec.ts.
  */
 describe('auth: Sentinel Pass activity logs, export and metrics', () => {
   let ctx: AuthTestContext;

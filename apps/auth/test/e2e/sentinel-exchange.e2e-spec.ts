@@ -26,7 +26,7 @@ interface LogEntry {
 }
 
 /**
- * ARCHITECTURE § 4 "Sentinel Pass key": agents exchange a pass id and key for an agent access
+ * docs/architecture.md § Sentinel Pass key: agents exchange a pass id and key for an agent access
  * token at `POST /oauth/token` (client_credentials); every exchange, refusal and agent call of
  * any service is recorded and readable by members of the pass's project only.
  */

@@ -21,7 +21,7 @@ export const gatewayConfigSchema = platformSchema
     CORS_ORIGINS: env.list([]),
     /** Trust `X-Forwarded-For` from an ingress in front of the gateway (default: the gateway is the edge). */
     TRUST_PROXY: env.bool(false),
-    /** Require `Api-Key` on analytics paths too (contract § Authentication 1, literally). */
+    /** Require `Api-Key` on analytics paths too (docs/api.md § Authentication 1, literally). */
     ANALYTICS_REQUIRE_API_KEY: env.bool(false),
   });
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

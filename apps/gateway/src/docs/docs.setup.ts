@@ -42,10 +42,10 @@ const INIT = `window.ui = SwaggerUIBundle({
 `;
 
 /**
- * `/docs` on the gateway (ARCHITECTURE § 1): Swagger UI (swagger-ui-dist, served from memory)
- * over `/docs/openapi.json`, the services' own documents (`GET /openapi.json` on each) merged
- * by {@link mergeOpenApiDocuments}. Fetched on demand with a 2 s deadline per service and kept
- * for 60 s when complete; a service that is down is listed in `info.x-unavailable-services`
+ * `/docs` on the gateway (docs/architecture.md § Shape): Swagger UI (swagger-ui-dist, served from
+ * memory) over `/docs/openapi.json`, the services' own documents (`GET /openapi.json` on each)
+ * merged by {@link mergeOpenApiDocuments}. Fetched on demand with a 2 s deadline per service and
+ * kept for 60 s when complete; a service that is down is listed in `info.x-unavailable-services`
  * instead of failing the page. No Api-Key needed: the documentation is public.
  */
 export function installDocs(app: NestFastifyApplication, config: GatewayConfig): void {

@@ -16,8 +16,8 @@ const OPERATION_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'h
  * Merges the services' OpenAPI documents into the one the gateway publishes at
  * `/docs/openapi.json`: only paths the gateway routes to that service are kept (health,
  * metrics and internal routes drop out), every operation is tagged with its service, and the
- * security schemes of the contract (§ Authentication: `Api-Key` header, Bearer access token,
- * `Admin-Access` header) are declared. Services that did not answer are named in
+ * security schemes of the contract (docs/api.md § Authentication: `Api-Key` header, Bearer access
+ * token, `Admin-Access` header) are declared. Services that did not answer are named in
  * `info.x-unavailable-services`. Pure: no I/O.
  */
 export function mergeOpenApiDocuments(

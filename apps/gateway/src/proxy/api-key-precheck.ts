@@ -5,8 +5,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProxyRoute } from './routes.js';
 
 /**
- * The gateway's Api-Key pre-check (ARCHITECTURE § 1): refuses requests without a valid key
- * before they cost an upstream hop. Services check again (defence in depth); both read the same
+ * The gateway's Api-Key pre-check (docs/architecture.md § Shape): refuses requests without a valid
+ * key before they cost an upstream hop. Services check again (defence in depth); both read the same
  * Redis registry through a short local cache.
  */
 export function apiKeyPrecheck(registry: ApiKeyRegistry, mode: ProxyRoute['apiKey']) {

@@ -7,13 +7,13 @@ export interface ProxyRoute {
   prefix: string;
   service: UpstreamService;
   /**
-   * `required`: Api-Key needed (contract § Authentication 1); `optional`: checked when sent;
+   * `required`: Api-Key needed (docs/api.md § Authentication 1); `optional`: checked when sent;
    * `none`: public infrastructure (JWKS).
    */
   apiKey: 'required' | 'optional' | 'none';
 }
 
-/** Routing by first path segment (ARCHITECTURE § 1). */
+/** Routing by first path segment (docs/architecture.md § Shape). */
 export function proxyRoutes(config: GatewayConfig): ProxyRoute[] {
   const analyticsKey = config.ANALYTICS_REQUIRE_API_KEY ? 'required' : 'optional';
   return [

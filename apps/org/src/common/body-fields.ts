@@ -1,11 +1,11 @@
 import { ValidationFailedError } from '@wp/http';
 
 /**
- * ARCHITECTURE § 4 "Request bodies": where the contract lists a field beside `data.attributes.*`
- * without that prefix (project `add_user`: `role`, `organization_role`, `project_only`; project
- * invitations: `projectRole`, `orgRole`, `projectOnly`; member role changes: `role`), it is
- * accepted both at the top level and inside `data.attributes`. `data.attributes` wins when both
- * are sent.
+ * docs/architecture.md § Request bodies: where the contract lists a field beside
+ * `data.attributes.*` without that prefix (project `add_user`: `role`, `organization_role`,
+ * `project_only`; project invitations: `projectRole`, `orgRole`, `projectOnly`; member role
+ * changes: `role`), it is accepted both at the top level and inside `data.attributes`.
+ * `data.attributes` wins when both are sent.
  */
 export function eitherForm<T>(attributes: T | undefined, topLevel: T | undefined): T | undefined {
   return attributes !== undefined ? attributes : topLevel;

@@ -8,7 +8,7 @@ export const orgConfigSchema = platformSchema.extend({
   ORG_DATABASE_URL: databaseUrlField('org'),
   /**
    * AES-256-GCM key(s) for secrets at rest: base64 of 32 bytes, or `v2:<b64>,v1:<b64>` with
-   * the current key first (ARCHITECTURE § 4 "Project key pair").
+   * the current key first (docs/architecture.md § Project key pair).
    */
   SECRETS_ENCRYPTION_KEY: z
     .string({ message: 'expected base64 of 32 bytes (run `npm start` once to generate one)' })
@@ -25,7 +25,7 @@ export const orgConfigSchema = platformSchema.extend({
   /**
    * Page of the web client that accepts invitations. The mail links to
    * `<url>#invitation_id=<id>&token=<token>`: the token stays in the fragment, which browsers
-   * never send to a server (contract § Authentication 10).
+   * never send to a server (docs/api.md § Authentication 10).
    */
   INVITATION_ACCEPT_URL: env.url('http://localhost:3000/invitations', ['http', 'https']),
   /**

@@ -5,7 +5,7 @@ import { auditRoutes, signAccessToken, waitFor } from '@wp/testing';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
- * Sentinel Pass agent tokens on the org service (issue 8; docs/org.md § Agent tokens): an agent
+ * Sentinel Pass agent tokens on the org service (docs/org.md § Agent tokens): an agent
  * is confined to its project. Routes opened to agents (`@AgentAccess`) check the pass's
  * permissions through the project permission table (`projects:read` → `GET P/{id}`,
  * `GET P/{id}/users`); a permission the pass lacks is 403 `AGENT_FORBIDDEN`, as is any route not

@@ -1,7 +1,7 @@
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
- * ARCHITECTURE § 4 "Caching" (single resources carry `ETag`) and docs/org.md § ETags: the
+ * docs/architecture.md § Caching (single resources carry `ETag`) and docs/org.md § ETags: the
  * single-resource GETs of org answer a weak `ETag`; `If-None-Match` with it (weak comparison,
  * RFC 9110 § 13.1.2) gives 304 with no body; a change makes the old tag stale. Lists carry none,
  * and errors are never turned into 304.

@@ -4,9 +4,10 @@ import { TEST_SERVERS, waitFor } from '@wp/testing';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
- * Contract § Organizations (invitations, `/me/…`), § States and transitions (Invitation rows),
- * § Errors (422 `redirect_to_add_member`); ARCHITECTURE § 4 "Mail and SMS" (mail through
- * `notify.requested`). Invitation tokens: 256 random bits, only their SHA-256 stored, 7 days.
+ * docs/api.md § Organizations (invitations, `/me/…`), docs/api.md § States and transitions
+ * (Invitation rows), docs/api.md § Errors (422 `redirect_to_add_member`);
+ * docs/architecture.md § Mail and SMS (mail through `notify.requested`). Invitation tokens: 256
+ * random bits, only their SHA-256 stored, 7 days.
  */
 describe('organization invitations', () => {
   let ctx: OrgTestContext;

@@ -1,9 +1,11 @@
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
- * Contract § Organizations (users, add_user, members/{userId}/role, remove_user) and § Errors
- * (`CANNOT_CHANGE_OWN_ROLE`, `INVALID_ROLE_TRANSITION`, `INSUFFICIENT_PERMISSIONS`), with
- * ARCHITECTURE § 2 (`org.membership.changed` for every change) and § 4 (statuses).
+ * docs/api.md § Organizations (users, add_user, members/{userId}/role, remove_user) and
+ * docs/api.md § Errors (`CANNOT_CHANGE_OWN_ROLE`, `INVALID_ROLE_TRANSITION`,
+ * `INSUFFICIENT_PERMISSIONS`), with docs/architecture.md § Data ownership and events
+ * (`org.membership.changed` for every change) and
+ * docs/architecture.md § Decisions where the contract is silent (statuses).
  */
 describe('organization members and roles', () => {
   let ctx: OrgTestContext;

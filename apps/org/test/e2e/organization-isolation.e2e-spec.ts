@@ -1,11 +1,12 @@
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
- * Tenant isolation and role matrix of issue 4: every organization endpoint × {non-member,
- * VIEWER, MEMBER, ADMIN, OWNER}. A non-member gets 404 on every path of a foreign organization
- * (ARCHITECTURE § 3: never 403, and the same body as for an organization that does not exist);
- * a member without the permission gets 403. A refused request changes nothing (database rows
- * and outbox); an allowed mutation does change something (so the snapshot can tell).
+ * Tenant isolation and role matrix of the organizations feature: every organization endpoint ×
+ * {non-member, VIEWER, MEMBER, ADMIN, OWNER}. A non-member gets 404 on every path of a foreign
+ * organization (docs/architecture.md § Identity and access: never 403, and the same body as for an
+ * organization that does not exist); a member without the permission gets 403. A refused request
+ * changes nothing (database rows and outbox); an allowed mutation does change something (so the
+ * snapshot can tell).
  */
 type Caller = 'non-member' | 'VIEWER' | 'MEMBER' | 'ADMIN' | 'OWNER';
 const CALLERS: Caller[] = ['non-member', 'VIEWER', 'MEMBER', 'ADMIN', 'OWNER'];

@@ -1,9 +1,10 @@
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
- * Contract § Organizations: `GET/POST /organizations`, `GET/PATCH /organizations/{id}`, with
- * ARCHITECTURE § 3 (404 for foreign tenants, `meta.can` from the permission table) and § 4
- * (statuses, ids as strings, default project).
+ * docs/api.md § Organizations: `GET/POST /organizations`, `GET/PATCH /organizations/{id}`, with
+ * docs/architecture.md § Identity and access (404 for foreign tenants, `meta.can` from the
+ * permission table) and docs/architecture.md § Decisions where the contract is silent (statuses,
+ * ids as strings, default project).
  */
 describe('organizations', () => {
   let ctx: OrgTestContext;

@@ -1,10 +1,10 @@
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
- * Contract § Projects (invitations: create, list, resend, cancel) with `projectRole` default
- * `member`, `orgRole`, `projectOnly` (top level or data.attributes, ARCHITECTURE § 4), and
- * acceptance through `/me/accept_invitation/{id}`: the project role and, unless project-only,
- * the organization role.
+ * docs/api.md § Projects (invitations: create, list, resend, cancel) with `projectRole` default
+ * `member`, `orgRole`, `projectOnly` (top level or data.attributes,
+ * docs/architecture.md § Decisions where the contract is silent), and acceptance through
+ * `/me/accept_invitation/{id}`: the project role and, unless project-only, the organization role.
  */
 describe('project invitations', () => {
   let ctx: OrgTestContext;

@@ -1,11 +1,11 @@
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
- * Isolation and role matrix of issue 5: every project endpoint (and the organization-level key
- * listings) × the caller's standing. A caller outside the organization gets 404 as for an
- * organization that does not exist; a member of the organization who cannot see the project
- * (no project membership, or access denied) gets 404 as for a project that does not exist; a
- * member lacking the permission gets 403. Refused requests change nothing.
+ * Isolation and role matrix of the projects feature: every project endpoint (and the
+ * organization-level key listings) × the caller's standing. A caller outside the organization gets
+ * 404 as for an organization that does not exist; a member of the organization who cannot see the
+ * project (no project membership, or access denied) gets 404 as for a project that does not exist;
+ * a member lacking the permission gets 403. Refused requests change nothing.
  */
 const CALLERS = [
   'non-member',

@@ -3,10 +3,11 @@ import { AesGcmEnvelope } from '@wp/security';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
- * Contract § Projects (`api_keys`, `llm_api_keys`), § Organizations (`api_keys`,
- * `llm_api_keys` listings), § "Project API key", § "LLM API key"; ARCHITECTURE § 4: secrets
- * sealed with AES-256-GCM (key version stored), LLM keys only ever masked, and
- * `org.project.keys.changed` carrying the full current set after every change.
+ * docs/api.md § Projects (`api_keys`, `llm_api_keys`), docs/api.md § Organizations (`api_keys`,
+ * `llm_api_keys` listings), docs/api.md § Project API key, docs/api.md § LLM API key;
+ * docs/architecture.md § Decisions where the contract is silent: secrets sealed with AES-256-GCM
+ * (key version stored), LLM keys only ever masked, and `org.project.keys.changed` carrying the full
+ * current set after every change.
  */
 describe('project API keys and LLM keys', () => {
   let ctx: OrgTestContext;

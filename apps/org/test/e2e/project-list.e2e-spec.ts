@@ -6,7 +6,7 @@ import { effectiveRoleSql } from '../../src/modules/projects/project-list.js';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
- * `GET /organizations/{id}/projects` (contract § Projects): every filter and sort, checked
+ * `GET /organizations/{id}/projects` (docs/api.md § Projects): every filter and sort, checked
  * against an independent computation over a seeded model of 33 projects with varied members,
  * roles (denied included), wallets, tools, notebooks and dates. The model is what the test
  * wrote, never what the server answers.
@@ -140,8 +140,8 @@ describe('project list: filters and sorting', () => {
       { what: 'has_wallet from wallet.wallet.created' },
     );
 
-    // Sentinel Pass and notebook counters have no producer yet (issues 8 and later): set them,
-    // and fix the dates the list sorts on, directly.
+    // Sentinel Pass and notebook counters have no producer yet (the Sentinel Pass feature and
+    // later): set them, and fix the dates the list sorts on, directly.
     for (const m of model) {
       await ctx.db.query(
         `UPDATE project SET tools_count = $2, notebooks_count = $3, created_at = $4,

@@ -1,10 +1,11 @@
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
- * Contract § Projects (users, add_user, members/{userId}/role, remove_user, deny_access,
- * restore_access), § States and transitions (Project access), § Errors (role codes);
- * ARCHITECTURE § 3 (denied access hides the project, takes effect on the next request) and
- * § 4 "Request bodies" (top-level and data.attributes forms).
+ * docs/api.md § Projects (users, add_user, members/{userId}/role, remove_user, deny_access,
+ * restore_access), docs/api.md § States and transitions (Project access), docs/api.md § Errors
+ * (role codes); docs/architecture.md § Identity and access (denied access hides the project, takes
+ * effect on the next request) and docs/architecture.md § Request bodies (top-level and
+ * data.attributes forms).
  */
 describe('project members and access', () => {
   let ctx: OrgTestContext;

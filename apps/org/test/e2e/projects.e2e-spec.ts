@@ -5,9 +5,10 @@ import { TEST_SERVERS, waitFor } from '@wp/testing';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
- * Contract § Projects (P = /organizations/{organizationId}/projects): create, get with `secret`
- * and `include`, update (data.id rule), delete; ARCHITECTURE § 4 "Default project" and "Project
- * key pair"; `has_wallet` from `wallet.wallet.created` (§ 2).
+ * docs/api.md § Projects (P = /organizations/{organizationId}/projects): create, get with `secret`
+ * and `include`, update (data.id rule), delete; docs/architecture.md § Default project and "Project
+ * key pair"; `has_wallet` from `wallet.wallet.created`
+ * (docs/architecture.md § Data ownership and events).
  */
 describe('projects', () => {
   let ctx: OrgTestContext;

@@ -5,11 +5,13 @@ import { TEST_SERVERS, waitFor } from '@wp/testing';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
- * Contract § "the service" (S = /organizations/{orgId}/projects/{projectId}/sentinel_passes),
- * § "Sentinel Pass (unified asset format)", the Sentinel Pass rows of § States and transitions,
- * § Organizations (`GET /organizations/{id}/sentinel_passes`), § Projects (`has_tools`,
- * `tools_count`, `include=sentinelPasses`); ARCHITECTURE § 4 (key shown once at `meta.secret`,
- * hashed at rest) and § 2 (`org.sentinel_pass.changed`, `*.activity.recorded`).
+ * docs/api.md § Sentinel Passes (S = /organizations/{orgId}/projects/{projectId}/sentinel_passes),
+ * docs/api.md § Sentinel Pass (unified asset format), the Sentinel Pass rows of
+ * docs/api.md § States and transitions, docs/api.md § Organizations (`GET
+ * /organizations/{id}/sentinel_passes`), docs/api.md § Projects (`has_tools`, `tools_count`,
+ * `include=sentinelPasses`); docs/architecture.md § Decisions where the contract is silent (key
+ * shown once at `meta.secret`, hashed at rest) and docs/architecture.md § Data ownership and events
+ * (`org.sentinel_pass.changed`, `*.activity.recorded`).
  */
 describe('Sentinel Passes', () => {
   let ctx: OrgTestContext;

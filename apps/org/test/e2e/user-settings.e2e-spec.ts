@@ -2,8 +2,8 @@ import { organizationCan, type Role } from '@wp/contracts';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
- * Contract § Resources "User settings" and § User settings ({org_url}); docs/org.md § User
- * settings: defaults, per-client fields, shared pins, onboarding, the live sidebar after
+ * docs/api.md § User settings object and docs/api.md § User settings ({org_url}); docs/org.md §
+ * User settings: defaults, per-client fields, shared pins, onboarding, the live sidebar after
  * membership and project changes, `meta.can` against the permission table, validation (400,
  * nothing written), foreign organizations and projects (422, alike for unknown ones), tenant
  * isolation, the dashboard and the query count.

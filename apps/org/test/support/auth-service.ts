@@ -1,5 +1,5 @@
 // The org e2e tests run the real auth service next to org: it answers the synchronous account
-// look-ups (`auth.rpc.users.*`, ARCHITECTURE § 4 "Consistency"), issues the access tokens and
+// look-ups (`auth.rpc.users.*`, docs/architecture.md § Consistency), issues the access tokens and
 // publishes the `auth.user.*` events that feed org's user directory. Apps never import apps in
 // production code; this test-only file is the one place org's tests reach into auth.
 /* eslint-disable @nx/enforce-module-boundaries */

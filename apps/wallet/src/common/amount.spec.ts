@@ -1,6 +1,6 @@
 import { Amount, amountProblem, plainDecimal } from './amount.js';
 
-describe('amountProblem (ARCHITECTURE § 4 "Amounts")', () => {
+describe('amountProblem (docs/architecture.md § Amounts)', () => {
   it.each([1, 0.5, 0.00000001, 12345678.12345678, 1e15, 999999999999999.9])('accepts %p', (value) =>
     expect(amountProblem(value)).toBeNull(),
   );

@@ -1,5 +1,5 @@
 /**
- * Money amounts (ARCHITECTURE § 4 "Amounts"): JSON numbers on the wire, `NUMERIC(38,8)` in
+ * Money amounts (docs/architecture.md § Amounts): JSON numbers on the wire, `NUMERIC(38,8)` in
  * PostgreSQL, > 0, at most 8 decimals, at most 1e15. In between they travel as exact decimal
  * text, never as floating-point arithmetic.
  */

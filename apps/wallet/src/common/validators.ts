@@ -5,7 +5,7 @@ import { WALLET_ADDRESS } from '../modules/wallets/address.js';
 import { amountProblem } from './amount.js';
 
 /**
- * An amount (ARCHITECTURE § 4 "Amounts"): a JSON number > 0, ≤ 1e15, at most 8 decimals.
+ * An amount (docs/architecture.md § Amounts): a JSON number > 0, ≤ 1e15, at most 8 decimals.
  * Strings are refused. The message says which rule failed.
  */
 export function IsAmount(options?: ValidationOptions): PropertyDecorator {

@@ -65,9 +65,14 @@ export const walletConfigSchema = platformSchema
     WALLET_DATABASE_URL: databaseUrlField('wallet'),
     /** Connections of the wallet's PostgreSQL pool. */
     WALLET_DATABASE_POOL_SIZE: env.int(10, 1),
-    /** Operator secrets accepted in `Admin-Access` (contract § Authentication 8), comma separated. */
+    /**
+     * Operator secrets accepted in `Admin-Access` (docs/api.md § Authentication 8), comma
+     * separated.
+     */
     ADMIN_ACCESS_TOKENS: env.list([]),
-    /** Assets seeded into the asset table at boot (ARCHITECTURE § 4 "Assets and conversion"). */
+    /**
+     * Assets seeded into the asset table at boot (docs/architecture.md § Assets and conversion).
+     */
     WALLET_ASSETS: assetList,
     /** Conversion rates mirrored into the rate table at boot. */
     WALLET_CONVERSION_RATES: conversionRates,

@@ -9,7 +9,7 @@ import {
 } from '../support/wallet-test-context.js';
 
 /**
- * Sentinel Pass agent tokens on the wallet service (issue 8; docs/wallet.md § Agent tokens): an
+ * Sentinel Pass agent tokens on the wallet service (docs/wallet.md § Agent tokens): an
  * agent is confined to its project. It sees the project's wallets (entity `project`, id = its
  * project) and its own agent wallet, and its pass's permissions decide what it may do there
  * through the project permission table: `wallets:read` list/read/history, `wallets:debit`

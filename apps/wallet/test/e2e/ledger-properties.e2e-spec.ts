@@ -3,7 +3,7 @@ import { histogramTotals } from '@wp/testing';
 import { WalletTestContext, type TestUser } from '../support/wallet-test-context.js';
 
 /**
- * The ledger's properties under concurrency, against the real database (issue 7 § Tests):
+ * The ledger's properties under concurrency, against the real database (docs/wallet.md § Tests):
  * (1) parallel random transfers keep every sum and balance right, (2) parallel debits never
  * overdraw, (3) parallel retries of one reference move money once; plus opposite transfers
  * (no deadlock) and a hot destination wallet.

@@ -13,7 +13,7 @@ interface Sent {
 }
 
 /**
- * Issue 7 § Tests (5): killing the wallet service (SIGKILL, no graceful shutdown) while
+ * docs/wallet.md § Tests (5): killing the wallet service (SIGKILL, no graceful shutdown) while
  * transfers are in flight loses no committed movement and leaves none half-applied. Clients
  * retry what they never heard back about with the same Idempotency-Key; every movement then
  * exists exactly once, and the ledger's invariants hold.

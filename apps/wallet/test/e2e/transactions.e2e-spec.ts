@@ -6,10 +6,11 @@ import {
 } from '../support/wallet-test-context.js';
 
 /**
- * Contract § Wallets ({wallet_url}): POST /wallets/transact, /debits, /credits (Authentication
- * 8: `Admin-Access`), GET /wallets/{addressHash}/transactions; ARCHITECTURE § 4 (amounts,
- * assets and conversion, who may move money, idempotency). Conversion rates from config:
- * USD→CREDITS 100, CREDITS→USD 0.01, EUR offered but never convertible.
+ * docs/api.md § Wallets ({wallet_url}): POST /wallets/transact, /debits, /credits (Authentication
+ * 8: `Admin-Access`), GET /wallets/{addressHash}/transactions;
+ * docs/architecture.md § Decisions where the contract is silent (amounts, assets and conversion,
+ * who may move money, idempotency). Conversion rates from config: USD→CREDITS 100, CREDITS→USD
+ * 0.01, EUR offered but never convertible.
  */
 describe('transactions', () => {
   let ctx: WalletTestContext;

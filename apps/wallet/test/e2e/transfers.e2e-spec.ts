@@ -2,8 +2,8 @@ import { TransfersSweeper } from '../../src/modules/transfers/transfers.sweeper.
 import { WalletTestContext, type TestUser } from '../support/wallet-test-context.js';
 
 /**
- * Contract § Wallets: /wallet_transfers (list, create, pending, verify_sender, accept, reject);
- * ARCHITECTURE § 4 "Transfer requests": two-phase (reserve on verify_sender, post on accept,
+ * docs/api.md § Wallets: /wallet_transfers (list, create, pending, verify_sender, accept, reject);
+ * docs/architecture.md § Transfer requests: two-phase (reserve on verify_sender, post on accept,
  * void on reject / expiry / too many wrong codes), HMAC'd 6-digit codes mailed through
  * `notify.requested`, 10-minute codes (shortened here), 5 attempts.
  */

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { WalletTestContext, type TestUser } from '../support/wallet-test-context.js';
 
 /**
- * Contract § Wallets ({wallet_url}): GET /wallets, GET/PUT /wallets/{addressHash},
- * POST /wallets/create_entity_wallet; ARCHITECTURE § 3 (visibility from the membership read
- * model, 404 for foreign wallets) and § 4 (wallet record). Memberships arrive as org's events.
+ * docs/api.md § Wallets ({wallet_url}): GET /wallets, GET/PUT /wallets/{addressHash},
+ * POST /wallets/create_entity_wallet; docs/architecture.md § Identity and access (visibility from
+ * the membership read model, 404 for foreign wallets) and
+ * docs/architecture.md § Decisions where the contract is silent (wallet record). Memberships arrive
+ * as org's events.
  */
 describe('wallets', () => {
   let ctx: WalletTestContext;

@@ -32,7 +32,8 @@ export type UserTwoFactorChanged = z.infer<typeof UserTwoFactorChanged>;
 
 /**
  * `auth.activity.recorded` (and `org.activity.recorded`, `wallet.activity.recorded`): one or more
- * Sentinel Pass agent activity entries, stored by auth (contract § "the service", activity logs).
+ * Sentinel Pass agent activity entries, stored by auth (docs/api.md § Sentinel Passes, activity
+ * logs).
  */
 export const ActivityEntry = z.object({
   id: z.uuid(),

@@ -22,8 +22,9 @@ import {
 import { WalletCreated } from './wallet.events.js';
 
 /**
- * Every event subject with its payload schema (ARCHITECTURE § 2). Subjects follow
- * `<service>.<aggregate>.<past-tense-event>`; the first segment names the JetStream stream.
+ * Every event subject with its payload schema (docs/architecture.md § Data ownership and events).
+ * Subjects follow `<service>.<aggregate>.<past-tense-event>`; the first segment names the JetStream
+ * stream.
  */
 export const EVENT_CATALOG = {
   'auth.user.registered': UserRegistered,

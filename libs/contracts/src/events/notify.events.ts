@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * `notify.requested`: a mail or SMS to send (ARCHITECTURE § 4 "Mail and SMS"). The producer
+ * `notify.requested`: a mail or SMS to send (docs/architecture.md § Mail and SMS). The producer
  * renders the text; auth's notification consumer delivers it with retries.
  */
 export const NotificationRequested = z.discriminatedUnion('channel', [

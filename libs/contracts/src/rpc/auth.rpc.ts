@@ -3,7 +3,7 @@ import { UserSnapshot } from '../events/auth.events.js';
 import { ROLES } from '../roles.js';
 
 /**
- * Synchronous questions to auth over NATS request/reply (ARCHITECTURE § 4 "Consistency"): used
+ * Synchronous questions to auth over NATS request/reply (docs/architecture.md § Consistency): used
  * where a command needs an authoritative answer, never a possibly stale read model.
  */
 export const RPC_CATALOG = {

@@ -1,6 +1,6 @@
 /**
  * JSON:API-style envelopes used by organization, project, member and invitation payloads
- * (contract § "Payload conventions"): `{data, included?, meta?}` with resources
+ * (docs/api.md § Payload conventions): `{data, included?, meta?}` with resources
  * `{type, id, attributes, relationships?, meta?}`. Ids are always strings in envelopes.
  */
 export interface Resource<A extends object = Record<string, unknown>> {

@@ -1,5 +1,5 @@
 /**
- * Error categories and the HTTP status each maps to (ARCHITECTURE § 4 "Error body"):
+ * Error categories and the HTTP status each maps to (docs/architecture.md § Error body):
  * invalid 400, unauthenticated 401, forbidden 403, not_found 404, conflict 409,
  * too_large 413, rule 422, rate_limited 429, unavailable 503.
  */
@@ -49,8 +49,8 @@ export interface DomainErrorOptions {
 }
 
 /**
- * The one base class for errors services throw (STYLE § Errors). Services never throw
- * `HttpException`; the exception filter turns a DomainError into the JSON:API error body.
+ * The one base class for errors services throw (docs/architecture.md § Errors). Services never
+ * throw `HttpException`; the exception filter turns a DomainError into the JSON:API error body.
  */
 export class DomainError extends Error {
   readonly status: number;

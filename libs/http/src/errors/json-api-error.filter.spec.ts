@@ -32,7 +32,7 @@ function host() {
   return { sent, argumentsHost };
 }
 
-describe('JsonApiErrorFilter (ARCHITECTURE § 4 error body)', () => {
+describe('JsonApiErrorFilter (docs/architecture.md § Decisions where the contract is silent error body)', () => {
   const filter = new JsonApiErrorFilter();
   beforeAll(() => jest.spyOn(console, 'error').mockImplementation(() => undefined));
 

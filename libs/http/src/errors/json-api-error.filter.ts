@@ -49,12 +49,13 @@ export function errorDocument(status: number, detail?: string, code?: string): E
 }
 
 /**
- * Maps anything thrown during a request to the JSON:API error body of ARCHITECTURE § 4:
- * DomainError → its category's status; Nest/Fastify HTTP errors (unknown route, malformed JSON,
- * body too large, wrong content type) → their 4xx; PostgreSQL unreachable (restart, shutdown,
- * failover, refused or timed-out connection; database-unavailable.ts) → 503 `UNAVAILABLE` with
- * `Retry-After`, logged as a warning and counted (docs/architecture.md § Errors); anything
- * else → 500 with the request id and no internals, logged once with its stack.
+ * Maps anything thrown during a request to the JSON:API error body of
+ * docs/architecture.md § Decisions where the contract is silent: DomainError → its category's
+ * status; Nest/Fastify HTTP errors (unknown route, malformed JSON, body too large, wrong content
+ * type) → their 4xx; PostgreSQL unreachable (restart, shutdown, failover, refused or timed-out
+ * connection; database-unavailable.ts) → 503 `UNAVAILABLE` with `Retry-After`, logged as a warning
+ * and counted (docs/architecture.md § Errors); anything else → 500 with the request id and no
+ * internals, logged once with its stack.
  */
 @Catch()
 export class JsonApiErrorFilter implements ExceptionFilter {

@@ -10,8 +10,8 @@ import { map, type Observable } from 'rxjs';
 import { ifNoneMatchMatches, weakETag } from './etag.js';
 
 /**
- * Conditional GET for single-resource routes (ARCHITECTURE § 4 "Caching": single resources carry
- * `ETag`). On a 200 answer to GET or HEAD: `ETag` = weak tag of the JSON body (so it changes
+ * Conditional GET for single-resource routes (docs/architecture.md § Caching: single resources
+ * carry `ETag`). On a 200 answer to GET or HEAD: `ETag` = weak tag of the JSON body (so it changes
  * with anything the caller sees: attributes, `meta.role`/`meta.can`, includes) and
  * `Cache-Control: private, no-cache` unless the handler set a `Cache-Control`; when the
  * request's `If-None-Match` matches it by weak comparison (RFC 9110 § 13.1.2; `*` matches), the

@@ -20,7 +20,7 @@ export interface FastValidated {
 
 /**
  * The global validation pipe: class-validator DTOs for bodies and queries. Unknown fields are
- * stripped (ARCHITECTURE § 4 "Request bodies"), no implicit type conversion happens (a JSON
+ * stripped (docs/architecture.md § Request bodies), no implicit type conversion happens (a JSON
  * string is never accepted where a number is required; query DTOs convert explicitly with the
  * `To*` decorators), and every failure becomes a 400 `VALIDATION_FAILED` with one error per field:
  * `source.pointer` (`/data/attributes/name`) for bodies, `source.parameter` for queries.

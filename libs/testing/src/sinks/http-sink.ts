@@ -10,7 +10,7 @@ export interface ReceivedRequest {
   body: unknown;
 }
 
-/** The body an SMS webhook receives (ARCHITECTURE § 4 "Mail and SMS"). */
+/** The body an SMS webhook receives (docs/architecture.md § Mail and SMS). */
 export interface SmsMessage {
   to: string;
   body: string;

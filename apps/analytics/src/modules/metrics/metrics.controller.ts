@@ -8,7 +8,7 @@ import { DailyMetricsQuery } from './metrics.query.js';
 import { MetricsService } from './metrics.service.js';
 
 /**
- * Contract § Analytics: `GET /api/public/metrics/daily` → `{data: DailyMetricsDetails[], meta}`
+ * docs/api.md § Analytics: `GET /api/public/metrics/daily` → `{data: DailyMetricsDetails[], meta}`
  * exactly as Langfuse's metrics.yml (no other keys). HTTP Basic with a project key pair.
  */
 @Controller('api/public/metrics')

@@ -4,7 +4,7 @@ import { StorageModule } from '../storage/storage.module.js';
 import { MetricsController } from './metrics.controller.js';
 import { MetricsService } from './metrics.service.js';
 
-/** Daily metrics (contract § Analytics). */
+/** Daily metrics (docs/api.md § Analytics). */
 @Module({
   imports: [StorageModule, ProjectsModule],
   controllers: [MetricsController],

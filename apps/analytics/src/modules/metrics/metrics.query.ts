@@ -9,7 +9,8 @@ import {
 
 /**
  * `GET /api/public/metrics/daily` query (Langfuse metrics.yml GetDailyMetricsRequest). Our
- * contract (§ Analytics) makes `fromTimestamp` and `toTimestamp` required: 400 without them.
+ * contract (docs/api.md § Analytics) makes `fromTimestamp` and `toTimestamp` required: 400 without
+ * them.
  */
 export const DailyMetricsQuery = z
   .object({

@@ -5,7 +5,7 @@ import type { MetaResponse } from '../traces/traces.service.js';
 import type { DailyMetricsQuery } from './metrics.query.js';
 
 /**
- * Daily metrics (contract § Analytics; Langfuse metrics.yml DailyMetrics): one entry per UTC day
+ * Daily metrics (docs/api.md § Analytics; Langfuse metrics.yml DailyMetrics): one entry per UTC day
  * with data in `[fromTimestamp, toTimestamp)`, newest first, paginated by day. Traces count on the
  * day of their timestamp, observations on the day they started; `traceName`, `userId` and `tags`
  * (all required) filter by the observation's trace.

@@ -13,7 +13,7 @@ interface AuthedRequest {
 }
 
 /**
- * HTTP Basic authentication with a project key pair (contract § Authentication 7): user name the
+ * HTTP Basic authentication with a project key pair (docs/api.md § Authentication 7): user name the
  * public key, password the secret key, checked against the in-memory key cache. Missing,
  * malformed, unknown, wrong, expired or deleted pairs → 401 in Langfuse's shape, with Langfuse's
  * messages. On success the project id is on the request (`@AuthedProject()`).

@@ -24,7 +24,7 @@ interface CachedKey {
 }
 
 /**
- * The analytics auth cache (contract § Authentication 7, docs/analytics.md § Authentication):
+ * The analytics auth cache (docs/api.md § Authentication 7, docs/analytics.md § Authentication):
  * every live project key pair in memory, so checking a request costs no database round trip.
  * Filled at boot, updated right after this replica consumed a key event, and re-read
  * incrementally every `ANALYTICS_KEY_REFRESH_MS` for changes other replicas consumed.

@@ -1,9 +1,10 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * A project as analytics knows it from `org.project.*` events (ARCHITECTURE § 2). `keysVersion`
- * is the version of the last applied `org.project.keys.changed` (-1: none yet); a deleted
- * project is terminal: its keys are gone and its data is purged in the background.
+ * A project as analytics knows it from `org.project.*` events
+ * (docs/architecture.md § Data ownership and events). `keysVersion` is the version of the last
+ * applied `org.project.keys.changed` (-1: none yet); a deleted project is terminal: its keys are
+ * gone and its data is purged in the background.
  */
 @Entity('analytics_project')
 @Index('analytics_project_updated_at_idx', ['updatedAt'])

@@ -5,10 +5,11 @@ import { KEYS_CHANGED_FLAG } from './project-key-cache.js';
 import { ProjectsRepository } from './projects.repository.js';
 
 /**
- * Project key pairs arrive by events (ARCHITECTURE § 2): `org.project.created` records the
- * project, `org.project.keys.changed` replaces its key set (event-carried state transfer, newer
- * `version` wins), `org.project.deleted` ends it. Each runs in the bus's transaction with its
- * processed-event row, and flags the transaction so the key cache re-reads right after commit.
+ * Project key pairs arrive by events (docs/architecture.md § Data ownership and events):
+ * `org.project.created` records the project, `org.project.keys.changed` replaces its key set
+ * (event-carried state transfer, newer `version` wins), `org.project.deleted` ends it. Each runs in
+ * the bus's transaction with its processed-event row, and flags the transaction so the key cache
+ * re-reads right after commit.
  */
 @Injectable()
 export class ProjectsHandlers implements OnModuleInit {

@@ -12,9 +12,9 @@ import { ListTracesQuery } from './traces.query.js';
 import { TracesService, type MetaResponse } from './traces.service.js';
 
 /**
- * Contract § Analytics: `GET /api/public/traces` and `GET /api/public/traces/{traceId}`, shaped
+ * docs/api.md § Analytics: `GET /api/public/traces` and `GET /api/public/traces/{traceId}`, shaped
  * as Langfuse's `trace.yml` (Traces, TraceWithFullDetails). HTTP Basic with a project key pair
- * (contract § Authentication 7); `Api-Key` optional but validated when sent.
+ * (docs/api.md § Authentication 7); `Api-Key` optional but validated when sent.
  */
 @Controller('api/public/traces')
 @Public()

@@ -4,7 +4,7 @@ import { StorageModule } from '../storage/storage.module.js';
 import { TracesController } from './traces.controller.js';
 import { TracesService } from './traces.service.js';
 
-/** Trace reads (contract § Analytics). */
+/** Trace reads (docs/api.md § Analytics). */
 @Module({
   imports: [StorageModule, ProjectsModule],
   controllers: [TracesController],

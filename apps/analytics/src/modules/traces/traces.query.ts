@@ -3,7 +3,7 @@ import { TRACE_ORDER_FIELDS } from '../storage/records.js';
 import { datetimeField, limitField, listField, pageField, stringField } from '../common/query.js';
 
 /**
- * `GET /api/public/traces` query (trace.yml GetTracesRequest; contract § Analytics): page,
+ * `GET /api/public/traces` query (trace.yml GetTracesRequest; docs/api.md § Analytics): page,
  * limit, userId, name, sessionId, fromTimestamp (inclusive), toTimestamp (exclusive), orderBy
  * `field.asc|desc`, tags (all must be present), and Langfuse's version, release, environment.
  */

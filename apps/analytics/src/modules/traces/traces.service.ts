@@ -12,7 +12,7 @@ export interface MetaResponse {
   totalPages: number;
 }
 
-/** Reads of traces, always scoped to the authenticated project (contract § Analytics). */
+/** Reads of traces, always scoped to the authenticated project (docs/api.md § Analytics). */
 @Injectable()
 export class TracesService {
   constructor(private readonly store: AnalyticsStore) {}

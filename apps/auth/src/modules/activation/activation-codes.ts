@@ -3,8 +3,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 
 /**
- * 6-digit activation codes (ARCHITECTURE § 4): drawn uniformly with the CSPRNG, stored as
- * HMAC-SHA256 keyed with `AUTH_CODE_SECRET` and bound to the account, compared in constant time.
+ * 6-digit activation codes (docs/architecture.md § Decisions where the contract is silent): drawn
+ * uniformly with the CSPRNG, stored as HMAC-SHA256 keyed with `AUTH_CODE_SECRET` and bound to the
+ * account, compared in constant time.
  */
 @Injectable()
 export class ActivationCodes {

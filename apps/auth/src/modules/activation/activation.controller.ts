@@ -7,7 +7,7 @@ import { ActivationService } from './activation.service.js';
 import { ActivateDto } from './dto/activate.dto.js';
 
 /**
- * Activation on {auth_url} (contract § Accounts and sessions): all three routes use header set
+ * Activation on {auth_url} (docs/api.md § Accounts and sessions): all three routes use header set
  * K. Errors: 400 malformed `userId` or `code`; 404 unknown account; 422 `ALREADY_ACTIVE`,
  * `ACTIVATION_METHOD_MISMATCH`, `INVALID_CODE`, `CODE_EXPIRED`, `CODE_LOCKED`; 429 resend limit.
  */

@@ -32,7 +32,7 @@ export function channelOf(user: Pick<User, 'phone'>): ActivationChannel {
 }
 
 /**
- * Account activation (contract § States and transitions, Account rows): 6-digit codes that
+ * Account activation (docs/api.md § States and transitions, Account rows): 6-digit codes that
  * expire (`ACTIVATION_CODE_TTL_SECONDS`, 15 min) and lock after `ACTIVATION_CODE_MAX_ATTEMPTS`
  * (5) wrong tries. Every operation on one account holds its row lock, so two concurrent tries
  * never both count as the last allowed one and one code never activates twice.

@@ -20,8 +20,8 @@ export interface CliIo {
 }
 
 /**
- * Operator commands (ARCHITECTURE § 3): `npm run cli -- apps:create NAME` registers a client
- * application and prints its Api-Key once; `apps:list` lists them.
+ * Operator commands (docs/architecture.md § Identity and access): `npm run cli -- apps:create NAME`
+ * registers a client application and prints its Api-Key once; `apps:list` lists them.
  * @returns the process exit code (0 ok, 2 usage error)
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {

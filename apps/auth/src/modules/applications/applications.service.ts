@@ -14,10 +14,10 @@ import type { ClientApplication } from './client-application.entity.js';
 const RESYNC_MS = 30_000;
 
 /**
- * Client applications and their Api-Keys (ARCHITECTURE § 3): registers `BOOTSTRAP_API_KEY` at
- * boot, creates applications for the CLI, and keeps the shared registry (Redis, or the platform
- * database in embedded mode) that every service's Api-Key guard reads in line with the database
- * (at boot and every 30 s, so a flushed store heals by itself).
+ * Client applications and their Api-Keys (docs/architecture.md § Identity and access): registers
+ * `BOOTSTRAP_API_KEY` at boot, creates applications for the CLI, and keeps the shared registry
+ * (Redis, or the platform database in embedded mode) that every service's Api-Key guard reads in
+ * line with the database (at boot and every 30 s, so a flushed store heals by itself).
  */
 @Injectable()
 export class ApplicationsService implements OnApplicationBootstrap, OnApplicationShutdown {

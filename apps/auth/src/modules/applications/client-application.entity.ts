@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * A client application (contract § Authentication 1): what an `Api-Key` identifies. The key
+ * A client application (docs/api.md § Authentication 1): what an `Api-Key` identifies. The key
  * itself is never stored, only its SHA-256 hex hash; `keyPrefix` helps operators recognise it.
  */
 @Entity('client_application')

@@ -13,7 +13,7 @@ export const AUTH_TEMPLATES = {
 /**
  * Renders the messages auth itself requests, as `notify.requested` payloads (contracts
  * `NotificationRequested`). Producers render, the notification consumer only delivers
- * (ARCHITECTURE § 4 "Mail and SMS").
+ * (docs/architecture.md § Mail and SMS).
  */
 @Injectable()
 export class NotificationComposer {
@@ -47,8 +47,8 @@ export class NotificationComposer {
 
   /**
    * The reset mail. The token travels only in the link's fragment, which browsers never send
-   * to a server, and in an `X-Reset-Token` header; never in a query string (contract §
-   * Authentication 10; ARCHITECTURE § 4 "Mail and SMS").
+   * to a server, and in an `X-Reset-Token` header; never in a query string
+   * (docs/api.md § Authentication 10; docs/architecture.md § Mail and SMS).
    */
   passwordReset(email: string, token: string): NotificationRequested {
     const link = resetLink(this.config.PUBLIC_WEB_URL, token, email);

@@ -8,7 +8,7 @@ type EmailNotification = Extract<NotificationRequested, { channel: 'email' }>;
 type SmsNotification = Extract<NotificationRequested, { channel: 'sms' }>;
 
 /**
- * Hands one notification to the outside world (ARCHITECTURE § 4 "Mail and SMS"): mail through
+ * Hands one notification to the outside world (docs/architecture.md § Mail and SMS): mail through
  * SMTP (`SMTP_URL`, nodemailer), SMS as `POST {"to","body"}` JSON to `SMS_WEBHOOK_URL`. Each
  * attempt is bounded by `NOTIFY_SEND_TIMEOUT_MS`. Throws {@link PermanentDeliveryError} when a
  * retry cannot help, any other error when it can.

@@ -13,7 +13,7 @@ import { CurrentPasswordInvalidError } from './password-reset.errors.js';
 import { PasswordResetRepository } from './password-reset.repository.js';
 import { passwordOperation, type PasswordOperationResource } from './password-reset.serializer.js';
 
-/** `POST /users/password/change` (contract § Accounts and sessions, header set B). */
+/** `POST /users/password/change` (docs/api.md § Accounts and sessions, header set B). */
 @Injectable()
 export class PasswordChangeService {
   constructor(

@@ -6,7 +6,7 @@ import { PasswordChangeService } from './password-change.service.js';
 import { PasswordResetService } from './password-reset.service.js';
 import type { PasswordOperationResource } from './password-reset.serializer.js';
 
-/** Password operations on {auth_url} (contract § Accounts and sessions). */
+/** Password operations on {auth_url} (docs/api.md § Accounts and sessions). */
 @Controller('users/password')
 export class PasswordResetController {
   constructor(

@@ -13,7 +13,7 @@ export class ResetTokenInvalidError extends DomainError {
 }
 
 /**
- * 422 (not 401, which would make clients refresh and retry, contract § Authentication 5):
+ * 422 (not 401, which would make clients refresh and retry, docs/api.md § Authentication 5):
  * `current_password` was sent and is wrong.
  */
 export class CurrentPasswordInvalidError extends DomainError {

@@ -30,8 +30,8 @@ function hashToken(token: string): string {
 }
 
 /**
- * Forgotten passwords (contract § Accounts and sessions: `reset_request`, `reset`; § Errors
- * "Other rules"): enumeration-safe requests, single-use tokens with a lifetime
+ * Forgotten passwords (docs/api.md § Accounts and sessions: `reset_request`, `reset`;
+ * docs/api.md § Errors "Other rules"): enumeration-safe requests, single-use tokens with a lifetime
  * (`PASSWORD_RESET_TOKEN_TTL_SECONDS`, 1 h), and a reset that ends every session of the account.
  */
 @Injectable()

@@ -18,9 +18,9 @@ export const ARGON2_OPTIONS = {
 };
 
 /**
- * argon2id hashing with bounded concurrency (ARCHITECTURE § 6): at most one hash per core runs
- * at once, the rest wait in line, so a burst of logins never starves the thread pool that token
- * checks and I/O also use.
+ * argon2id hashing with bounded concurrency (docs/architecture.md § Measured limits): at most one
+ * hash per core runs at once, the rest wait in line, so a burst of logins never starves the thread
+ * pool that token checks and I/O also use.
  */
 @Injectable()
 export class PasswordHasher {

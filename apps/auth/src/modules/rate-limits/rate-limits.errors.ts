@@ -13,7 +13,7 @@ const WHAT: Record<RateLimitName, string> = {
 
 /**
  * 429 `RATE_LIMITED` with a `Retry-After` header (seconds) and `meta.limit` naming the limit
- * (ARCHITECTURE § 4; contract § Limits).
+ * (docs/architecture.md § Decisions where the contract is silent; docs/api.md § Limits).
  */
 export class RateLimitedError extends DomainError {
   constructor(limit: RateLimitName, retryAfterSeconds: number) {

@@ -7,10 +7,11 @@ import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { RateLimitedError, type RateLimitName } from './rate-limits.errors.js';
 
 /**
- * The auth service's rate limits (contract § Limits; ARCHITECTURE § 4 "Lifetimes and limits"),
- * fixed windows kept with rate-limiter-flexible in the mode's shared store (`RateLimiterFactory`:
- * Redis, or the platform database in embedded mode), so every replica shares them and they
- * survive a restart. Keys are SHA-256 digests: no email or phone number is stored there.
+ * The auth service's rate limits (docs/api.md § Limits;
+ * docs/architecture.md § Lifetimes and limits), fixed windows kept with rate-limiter-flexible in
+ * the mode's shared store (`RateLimiterFactory`: Redis, or the platform database in embedded mode),
+ * so every replica shares them and they survive a restart. Keys are SHA-256 digests: no email or
+ * phone number is stored there.
  *
  * `consume` RESERVES a point before the guarded work runs: with 5 points, 100 concurrent login
  * attempts run at most 5 password verifications; the rest are refused without touching argon2.

@@ -12,8 +12,8 @@ export interface ActivityWindow {
 }
 
 /**
- * Reads `start_date` / `end_date` of the activity endpoints (contract § "the service", "ISO 8601";
- * docs/auth.md § Activity endpoints):
+ * Reads `start_date` / `end_date` of the activity endpoints (docs/api.md § Sentinel Passes, "ISO
+ * 8601"; docs/auth.md § Activity endpoints):
  * - a calendar date `YYYY-MM-DD` is the whole UTC day: as `start_date` from its 00:00Z, as
  *   `end_date` up to the end of that day (so `start_date=D&end_date=D` is the day D);
  * - a date-time (`YYYY-MM-DDTHH:MM[:SS[.fff]]`) with `Z` or an offset is that instant; without

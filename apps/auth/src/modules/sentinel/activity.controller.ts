@@ -12,8 +12,9 @@ import { EXPORT_CONTENT_TYPES, exportChunks } from './export-format.js';
 import type { PageMeta } from '@wp/http';
 
 /**
- * Sentinel Pass agent activity on {auth_url} (header set B, user tokens; contract § "the
- * service"): only members of the pass's project may read; anyone else gets 404.
+ * Sentinel Pass agent activity on {auth_url} (header set B, user tokens;
+ * docs/api.md § Sentinel Passes): only members of the pass's project may read; anyone else gets
+ * 404.
  */
 @Controller('oauth/agent/activity')
 export class ActivityController {

@@ -11,10 +11,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ENDPOINT = '/v1/api/oauth/token';
 
 /**
- * The answer to a `client_credentials` exchange: the contract's Session shape (§ Resources
- * "Session": `data.id`, `data.type` `session`, `accessToken`, and `email`/`firstName`/`lastName`
- * as strings — `""` for an agent, which has none; ARCHITECTURE § 4 "Session names") plus
- * `tokenType`/`expiresIn`, without `refreshToken` (docs/auth.md § Token exchange).
+ * The answer to a `client_credentials` exchange: the contract's Session shape
+ * (docs/api.md § Session: `data.id`, `data.type` `session`, `accessToken`, and
+ * `email`/`firstName`/`lastName` as strings — `""` for an agent, which has none;
+ * docs/architecture.md § Session names) plus `tokenType`/`expiresIn`, without `refreshToken`
+ * (docs/auth.md § Token exchange).
  */
 export interface AgentSessionResource {
   data: {
@@ -46,11 +47,11 @@ export interface ExchangeRequest {
 }
 
 /**
- * Sentinel Pass token exchange (ARCHITECTURE § 4): `client_credentials` with the pass id and
- * key → an agent access token (`typ` agent, `sub` pass id, `org`, `prj`, `scp`, `prm`), no
- * refresh token (the agent holds the key and exchanges again); `exp` is capped at the pass's
- * `expiresAt`, so `expiresIn` may be shorter than the usual lifetime. Each exchange is recorded as
- * `token_generation`, each refusal of a known pass as `error`.
+ * Sentinel Pass token exchange (docs/architecture.md § Decisions where the contract is silent):
+ * `client_credentials` with the pass id and key → an agent access token (`typ` agent, `sub` pass
+ * id, `org`, `prj`, `scp`, `prm`), no refresh token (the agent holds the key and exchanges again);
+ * `exp` is capped at the pass's `expiresAt`, so `expiresIn` may be shorter than the usual lifetime.
+ * Each exchange is recorded as `token_generation`, each refusal of a known pass as `error`.
  */
 @Injectable()
 export class AgentTokenService {

@@ -5,11 +5,11 @@ import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { SentinelPassRepository } from './sentinel-pass.repository.js';
 
 /**
- * Consumers of the Sentinel Pass read models (ARCHITECTURE § 2): `org.sentinel_pass.changed`
- * (credentials; newer versions only; a revocation, deletion or key rotation deny-lists the
- * `sid` of every agent token issued before it, in every service), `org.membership.changed` (who may read activity;
- * newer versions only), and the activity of every service (`auth|org|wallet.activity.recorded`),
- * stored idempotently by entry id.
+ * Consumers of the Sentinel Pass read models (docs/architecture.md § Data ownership and events):
+ * `org.sentinel_pass.changed` (credentials; newer versions only; a revocation, deletion or key
+ * rotation deny-lists the `sid` of every agent token issued before it, in every service),
+ * `org.membership.changed` (who may read activity; newer versions only), and the activity of every
+ * service (`auth|org|wallet.activity.recorded`), stored idempotently by entry id.
  */
 @Injectable()
 export class SentinelEventsHandler implements OnModuleInit {

@@ -7,8 +7,9 @@ import { SentinelEventsHandler } from './sentinel-events.handler.js';
 import { SentinelPassRepository } from './sentinel-pass.repository.js';
 
 /**
- * Sentinel Pass on the auth side (issue 8): credential and membership read models, agent token
- * exchange (used by `POST /oauth/token` of the sessions module, which imports this one), activity storage and the activity endpoints.
+ * Sentinel Pass on the auth side (docs/org.md § Sentinel Pass): credential and membership read
+ * models, agent token exchange (used by `POST /oauth/token` of the sessions module, which imports
+ * this one), activity storage and the activity endpoints.
  */
 @Module({
   controllers: [ActivityController],

@@ -11,7 +11,7 @@ import type { SessionResource } from './session.serializer.js';
 import { ActivationRequiredError, InvalidCredentialsError } from './sessions.errors.js';
 import { SessionsService } from './sessions.service.js';
 
-/** `POST /oauth/token` with username and password (contract § Accounts and sessions). */
+/** `POST /oauth/token` with username and password (docs/api.md § Accounts and sessions). */
 @Injectable()
 export class LoginService {
   constructor(
@@ -24,7 +24,7 @@ export class LoginService {
   ) {}
 
   /**
-   * Reserves a point of the per-username login limit BEFORE verifying (contract § Limits), so
+   * Reserves a point of the per-username login limit BEFORE verifying (docs/api.md § Limits), so
    * concurrent guesses beyond the limit never reach argon2; a correct password clears the count
    * — except for an account with two-factor on, whose count is cleared only by the second step
    * (docs/auth.md § Two-factor login), so wrong codes share the same limit.

@@ -19,7 +19,7 @@ import { UnsupportedGrantTypeError } from './sessions.errors.js';
 import { SessionsService } from './sessions.service.js';
 import { toTokenInfo, type TokenInfoResource } from './token-info.serializer.js';
 
-/** Sessions on {auth_url} (contract § Accounts and sessions, Authentication 2-6). */
+/** Sessions on {auth_url} (docs/api.md § Accounts and sessions, Authentication 2-6). */
 @Controller('oauth')
 export class OAuthController {
   constructor(
@@ -104,7 +104,7 @@ export class OAuthController {
   /**
    * `GET /oauth/token/revoke` (B): 200 `{"revoked": true}`; the access token and its session
    * are refused by every service from now on. An expired, revoked or invalid token: 401 (the
-   * shared guard), which per contract § Authentication 6 also means the session is over.
+   * shared guard), which per docs/api.md § Authentication 6 also means the session is over.
    */
   @Get('token/revoke')
   async revoke(@CurrentPrincipal() principal: Principal): Promise<{ revoked: true }> {

@@ -5,7 +5,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
  * claim of every access token issued in it. Only the current refresh token's SHA-256 is kept
  * here (single use, rotated on each refresh with one conditional UPDATE); every token ever issued
  * in the family is listed in `refresh_token` with its generation, so a replayed old token is
- * recognised and revokes the family (ARCHITECTURE § 3 "Refresh token").
+ * recognised and revokes the family (docs/architecture.md § Identity and access ("Refresh token")).
  */
 @Entity('refresh_token_family')
 @Index('refresh_token_family_user_idx', ['userId'])

@@ -13,8 +13,9 @@ import { SessionsService } from './sessions.service.js';
 import { TokenService } from './token.service.js';
 
 /**
- * `POST /oauth/token/refresh` (contract § Accounts and sessions; Authentication 4): refresh
- * token rotation in families (ARCHITECTURE § 3 "Refresh token", OAuth 2.0 Security BCP § 4.14).
+ * `POST /oauth/token/refresh` (docs/api.md § Accounts and sessions; Authentication 4): refresh
+ * token rotation in families (docs/architecture.md § Identity and access ("Refresh token"), OAuth
+ * 2.0 Security BCP § 4.14).
  *
  * - The current token rotates with one conditional UPDATE: exactly one of any number of
  *   concurrent callers wins; no read-then-write race.

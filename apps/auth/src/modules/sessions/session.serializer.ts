@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { User } from '../users/user.entity.js';
 
 /**
- * The session resource (contract § "Session"): `data.id` user id, `data.type` `session`,
+ * The session resource (docs/api.md § Session): `data.id` user id, `data.type` `session`,
  * `attributes.accessToken`, `refreshToken`, `email`, `firstName`, `lastName` (strings, `""`
  * when unknown), plus `tokenType` and `expiresIn` (seconds) as OAuth clients expect.
  */

@@ -37,7 +37,7 @@ export class UnsupportedGrantTypeError extends DomainError {
 }
 
 /**
- * 401 (contract § Errors: "refresh failure means the session expired"): unknown, expired or
+ * 401 (docs/api.md § Errors: "refresh failure means the session expired"): unknown, expired or
  * revoked refresh token.
  */
 export class RefreshTokenInvalidError extends DomainError {

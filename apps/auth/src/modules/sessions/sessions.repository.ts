@@ -191,11 +191,11 @@ export class SessionsRepository {
   }
 
   /**
-   * The rotation (ARCHITECTURE § 3): ONE conditional statement that replaces the current token
-   * if and only if the presented one is still current, the family is live and the user is
-   * active with the profile given, and records the new token. The row lock it takes is the one
-   * logout takes, so a concurrent logout either waits for it (and then revokes the new token
-   * too) or wins (and this matches nothing).
+   * The rotation (docs/architecture.md § Identity and access): ONE conditional statement that
+   * replaces the current token if and only if the presented one is still current, the family is
+   * live and the user is active with the profile given, and records the new token. The row lock it
+   * takes is the one logout takes, so a concurrent logout either waits for it (and then revokes the
+   * new token too) or wins (and this matches nothing).
    * @returns true when this call rotated the family
    */
   async rotate(rotation: Rotation): Promise<boolean> {

@@ -28,7 +28,7 @@ export type SessionEndReason =
 
 /**
  * Sessions (refresh token families): opening one at login/activation, ending one at logout
- * (contract § Authentication 6) or all of a user's at password reset/change. Ending a session
+ * (docs/api.md § Authentication 6) or all of a user's at password reset/change. Ending a session
  * revokes its family in PostgreSQL (under the row lock refresh rotation also takes, so revoke
  * always wins) and puts its `sid` on the Redis deny-list every service checks, so its access
  * tokens stop working everywhere at once.
@@ -122,13 +122,14 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /**
-   * `GET /oauth/token/revoke` (contract § Accounts and sessions; Authentication 6): the access
+   * `GET /oauth/token/revoke` (docs/api.md § Accounts and sessions; Authentication 6): the access
    * token's `jti` goes on the deny-list until its `exp`, and its session (refresh token family
    * `sid`) is revoked and deny-listed.
    */
   async logout(principal: Principal): Promise<void> {
     await this.revocations.revokeToken(principal.tokenId, principal.expiresAt);
-    // Agent tokens (issue 8) have no refresh token family: their jti is all there is to revoke.
+    // Agent tokens (docs/org.md § Sentinel Pass) have no refresh token family: their jti is all
+    // there is to revoke.
     if (principal.type === 'user') await this.end(principal.sessionId, 'logout');
   }
 

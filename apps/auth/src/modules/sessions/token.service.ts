@@ -21,10 +21,10 @@ const ES256_HEADER = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT' })).t
 );
 
 /**
- * Issues ES256 access tokens (ARCHITECTURE § 3 claims) and opaque refresh tokens. The private
- * key is parsed once into a `KeyObject`; tokens are compact JWS (RFC 7515) signed directly with
- * `crypto.sign` (ECDSA P-256 / SHA-256, signature as raw `r‖s`, RFC 7518 § 3.4), which is what
- * jsonwebtoken produces, without its per-call option validation.
+ * Issues ES256 access tokens (docs/architecture.md § Identity and access claims) and opaque refresh
+ * tokens. The private key is parsed once into a `KeyObject`; tokens are compact JWS (RFC 7515)
+ * signed directly with `crypto.sign` (ECDSA P-256 / SHA-256, signature as raw `r‖s`, RFC 7518 §
+ * 3.4), which is what jsonwebtoken produces, without its per-call option validation.
  */
 @Injectable()
 export class TokenService {

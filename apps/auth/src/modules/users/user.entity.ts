@@ -4,7 +4,7 @@ export type UserStatus = 'pending_activation' | 'active' | 'disabled';
 
 /**
  * An account. Its username is an email (stored lower case) or a phone number in E.164.
- * Ids are UUIDs (ARCHITECTURE § 4 "Ids").
+ * Ids are UUIDs (docs/architecture.md § Ids).
  */
 @Entity('app_user')
 @Index('app_user_email_key', ['email'], { unique: true, where: 'email IS NOT NULL' })

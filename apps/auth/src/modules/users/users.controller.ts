@@ -8,7 +8,7 @@ import { ValidateEmailQueryDto, ValidatePhoneQueryDto } from './dto/validate-que
 import type { ActivationRequiredResource, ValidationResource } from './users.serializer.js';
 import { UsersService } from './users.service.js';
 
-/** Accounts on {auth_url} (contract § Accounts and sessions); header set K throughout. */
+/** Accounts on {auth_url} (docs/api.md § Accounts and sessions); header set K throughout. */
 @Controller('users')
 export class UsersController {
   constructor(private readonly users: UsersService) {}

@@ -40,7 +40,7 @@ export class UsersService {
   ) {}
 
   /**
-   * `POST /users` (contract § Accounts and sessions; States and transitions, Account rows).
+   * `POST /users` (docs/api.md § Accounts and sessions; States and transitions, Account rows).
    * Phone accounts always need activation; email accounts when `AUTH_EMAIL_ACTIVATION_REQUIRED`.
    * One transaction creates the account, its activation code, `auth.user.registered`, and
    * either `notify.requested` (the code) or `auth.user.activated` and a session.
@@ -95,7 +95,7 @@ export class UsersService {
 
   /**
    * `GET /users/validate/email`: `valid` syntactically (validator.js), `exists` an account has
-   * it. Rate limited per client address (contract § Limits).
+   * it. Rate limited per client address (docs/api.md § Limits).
    */
   async validateEmail(value: string, clientAddress: string): Promise<ValidationResource> {
     await this.limits.consume('validation', clientAddress);

@@ -4,7 +4,8 @@ export type AccessErrorCode = 'NOT_FOUND' | 'FORBIDDEN' | 'ORGANIZATION_REQUIRES
 
 /**
  * 404 for an organization that does not exist or that the caller does not belong to
- * (ARCHITECTURE § 3: never 403 for a foreign tenant, so existence does not leak).
+ * (docs/architecture.md § Identity and access: never 403 for a foreign tenant, so existence does
+ * not leak).
  */
 export class OrganizationNotFoundError extends DomainError {
   constructor() {

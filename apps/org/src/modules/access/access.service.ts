@@ -22,9 +22,10 @@ import {
 import { AccessRepository } from './access.repository.js';
 
 /**
- * What a Sentinel Pass agent token may do in the one project it is confined to (contract § "the
- * service"; docs/org.md § Agent tokens): its pass's `permissions`, read through `agentCan` of
- * `@wp/contracts` onto the same project permission table users are checked against.
+ * What a Sentinel Pass agent token may do in the one project it is confined to
+ * (docs/api.md § Sentinel Passes; docs/org.md § Agent tokens): its pass's `permissions`, read
+ * through `agentCan` of `@wp/contracts` onto the same project permission table users are checked
+ * against.
  */
 export interface AgentGrant {
   /** The pass id (the agent's user id, the token's `sub`). */
@@ -70,10 +71,10 @@ interface AccessOptions {
 }
 
 /**
- * Authorization (ARCHITECTURE § 3): permissions are resolved per request from the database (no
- * token claims, no cache), so a role change or a denied access takes effect on the very next
- * request. Whether a caller may do something is asked of the single permission table in
- * `@wp/contracts`, the same table `meta.can` is computed from.
+ * Authorization (docs/architecture.md § Identity and access): permissions are resolved per request
+ * from the database (no token claims, no cache), so a role change or a denied access takes effect
+ * on the very next request. Whether a caller may do something is asked of the single permission
+ * table in `@wp/contracts`, the same table `meta.can` is computed from.
  *
  * Visibility: an organization is visible to its members and to project-only members (a project
  * membership with access); anyone else gets 404, exactly as for an organization that does not

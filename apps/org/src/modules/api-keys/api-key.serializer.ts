@@ -14,8 +14,8 @@ export type ApiKeyAttributes = {
 };
 
 /**
- * API key object (contract § "Project API key" and § Project `included`): `type` `apiKey`,
- * `attributes.note`, `expires_at`, `publicKey`, `encryptedSecretKey`.
+ * API key object (docs/api.md § Project API key and docs/api.md § Project `included`): `type`
+ * `apiKey`, `attributes.note`, `expires_at`, `publicKey`, `encryptedSecretKey`.
  */
 export function toApiKeyResource(key: ProjectApiKey, now = new Date()): Resource<ApiKeyAttributes> {
   return resource('apiKey', key.id, {

@@ -5,7 +5,7 @@ import { toApiKeyResource, type ApiKeyAttributes } from './api-key.serializer.js
 import { ApiKeysService } from './api-keys.service.js';
 import { CreateApiKeyDto, UpdateApiKeyDto } from './dto/api-key.dto.js';
 
-/** Project API keys (contract § Projects, P = /organizations/{organizationId}/projects). */
+/** Project API keys (docs/api.md § Projects, P = /organizations/{organizationId}/projects). */
 @Controller('organizations/:organizationId')
 export class ApiKeysController {
   constructor(private readonly apiKeys: ApiKeysService) {}

@@ -11,8 +11,8 @@ import type { ProjectApiKey } from './project-api-key.entity.js';
 import { ProjectKeys, type NewKeyPair } from './project-keys.js';
 
 /**
- * Project API keys (contract § Projects: `P/{id}/api_keys`; § Organizations: `api_keys`).
- * Changes need `project.manageKeys` (effective project ADMIN or OWNER) and publish
+ * Project API keys (docs/api.md § Projects: `P/{id}/api_keys`; docs/api.md § Organizations:
+ * `api_keys`). Changes need `project.manageKeys` (effective project ADMIN or OWNER) and publish
  * `org.project.keys.changed` in the same transaction.
  */
 @Injectable()

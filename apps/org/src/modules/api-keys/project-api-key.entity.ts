@@ -12,7 +12,7 @@ import {
 import { Project } from '../projects/project.entity.js';
 
 /**
- * A project API key pair (contract § "Project API key"; ARCHITECTURE § 4 "Project key pair"):
+ * A project API key pair (docs/api.md § Project API key; docs/architecture.md § Project key pair):
  * `pk_…` public key in clear, `sk_…` secret sealed with `AesGcmEnvelope` (AES-256-GCM) in
  * `encrypted_secret_key`, with the master key version in `secret_key_version` so keys can
  * rotate. `secret_key_sha256` is what `org.project.keys.changed` carries to analytics.

@@ -14,7 +14,7 @@ export interface NewKeyPair {
 }
 
 /**
- * Project key pairs (ARCHITECTURE § 4 "Project key pair"): `pk_` + 32 hex characters (128
+ * Project key pairs (docs/architecture.md § Project key pair): `pk_` + 32 hex characters (128
  * random bits) and `sk_` + 64 hex characters (256 bits). The secret is sealed with the
  * service's `AesGcmEnvelope` (AES-256-GCM, key version stored) and its SHA-256 kept for
  * `org.project.keys.changed`, which carries the project's full current set after every change

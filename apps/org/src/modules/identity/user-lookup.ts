@@ -4,7 +4,7 @@ import { RpcClient } from '@wp/messaging';
 
 /**
  * Authoritative account look-ups, asked of auth synchronously over NATS request/reply
- * (ARCHITECTURE § 4 "Consistency"): whether an email has an account decides between adding a
+ * (docs/architecture.md § Consistency): whether an email has an account decides between adding a
  * member and inviting, so it must not come from the eventually consistent user directory. A
  * user who registered a moment ago is found. Auth not answering is a 503, never a guess.
  */

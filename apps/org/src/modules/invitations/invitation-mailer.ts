@@ -17,7 +17,7 @@ export const INVITATION_TEMPLATE = 'org.invitation';
 
 /**
  * Renders the invitation mail and enqueues it as `notify.requested` in the caller's
- * transaction (ARCHITECTURE § 4 "Mail and SMS"): auth's notification consumer delivers it. The
+ * transaction (docs/architecture.md § Mail and SMS): auth's notification consumer delivers it. The
  * link carries the token in the URL fragment, which never reaches a server.
  */
 @Injectable()

@@ -21,9 +21,10 @@ export const INVITATION_STATUSES = ['pending', 'accepted', 'rejected', 'cancelle
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
 /**
- * An invitation to an organization (`projectId` null) or to one project (contract § Invitations
- * and members; States and transitions, Invitation rows). The mailed token is 256 random bits;
- * only its SHA-256 is stored. At most one pending invitation per (organization, project, email).
+ * An invitation to an organization (`projectId` null) or to one project
+ * (docs/api.md § Invitations and members; States and transitions, Invitation rows). The mailed
+ * token is 256 random bits; only its SHA-256 is stored. At most one pending invitation per
+ * (organization, project, email).
  */
 @Entity('invitation')
 @Index('invitation_organization_idx', ['organizationId', 'projectId'])

@@ -30,7 +30,7 @@ export function invitationState(invitation: Invitation, now = new Date()): Invit
 }
 
 /**
- * Invitation resource (contract § Invitations and members; the record fields are not shown by
+ * Invitation resource (docs/api.md § Invitations and members; the record fields are not shown by
  * the contract, see docs/org.md): `type` `membershipInvitation`, roles in the invitation wire
  * form (lower case). The token is never part of it.
  */

@@ -19,7 +19,7 @@ export class InvitationNotFoundError extends DomainError {
 }
 
 /**
- * 422 `redirect_to_add_member` (contract § Errors): the email already has a platform account,
+ * 422 `redirect_to_add_member` (docs/api.md § Errors): the email already has a platform account,
  * so the client should add the user with `add_user` instead. The code is in `errors[0].code`,
  * and `meta.redirect_to_add_member` is true both in `errors[0].meta` and in the document `meta`.
  */

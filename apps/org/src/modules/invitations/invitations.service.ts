@@ -54,8 +54,8 @@ export type ScopeAuthorizer = (
 ) => Promise<Role>;
 
 /**
- * Invitations (contract § Organizations and § Projects, invitation endpoints; States and
- * transitions, Invitation rows). States: `pending` → `accepted` | `rejected` (by the invitee)
+ * Invitations (docs/api.md § Organizations and docs/api.md § Projects, invitation endpoints; States
+ * and transitions, Invitation rows). States: `pending` → `accepted` | `rejected` (by the invitee)
  * | `cancelled` (by an inviter); a pending invitation past `expiresAt` shows as `expired` and a
  * resend renews it. One transaction per command, with its `notify.requested` mail and
  * `org.membership.changed` events.

@@ -5,7 +5,7 @@ import { toInvitationResource, type InvitationAttributes } from './invitation.se
 import { InvitationsService } from './invitations.service.js';
 
 /**
- * The invitee's side (contract § Organizations, `/me/…`; States and transitions, Invitation).
+ * The invitee's side (docs/api.md § Organizations, `/me/…`; States and transitions, Invitation).
  * Only invitations sent to the caller's account email (case-insensitive) are visible; any other
  * id is a 404.
  */

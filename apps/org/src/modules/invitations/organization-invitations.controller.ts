@@ -10,7 +10,7 @@ import { InvitationsService } from './invitations.service.js';
 type InvitationDocument = Document<Resource<InvitationAttributes>>;
 
 /**
- * Organization invitations (contract § Organizations). Every route: 404 for non-members,
+ * Organization invitations (docs/api.md § Organizations). Every route: 404 for non-members,
  * 403 `FORBIDDEN` for members without `organization.manageMembers` (MEMBER, VIEWER).
  */
 @Controller('organizations/:organizationId/invitations')

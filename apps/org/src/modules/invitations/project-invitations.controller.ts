@@ -11,7 +11,7 @@ import { InvitationsService } from './invitations.service.js';
 type InvitationDocument = Document<Resource<InvitationAttributes>>;
 
 /**
- * Project invitations (contract § Projects, P = /organizations/{organizationId}/projects).
+ * Project invitations (docs/api.md § Projects, P = /organizations/{organizationId}/projects).
  * Every route needs `project.manageMembers`; an invitation that also grants an organization
  * role (not `projectOnly`) needs `organization.manageMembers` as well. Accepted through
  * `/me/accept_invitation/{id}`.

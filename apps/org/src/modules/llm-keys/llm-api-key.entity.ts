@@ -11,9 +11,9 @@ import {
 import { Project } from '../projects/project.entity.js';
 
 /**
- * An LLM provider key of a project (contract § "LLM API key"; ARCHITECTURE § 4 "LLM API keys"):
- * the provider's secret sealed with `AesGcmEnvelope` (key version stored), and only its masked form
- * (`sk-…abcd`) ever leaves the service.
+ * An LLM provider key of a project (docs/api.md § LLM API key;
+ * docs/architecture.md § LLM API keys): the provider's secret sealed with `AesGcmEnvelope` (key
+ * version stored), and only its masked form (`sk-…abcd`) ever leaves the service.
  */
 @Entity('llm_api_key')
 @Index('llm_api_key_project_idx', ['projectId', 'createdAt'])

@@ -11,7 +11,7 @@ export type LlmApiKeyAttributes = {
   createdAt: string;
 };
 
-/** LLM API key (contract § "LLM API key"): `type` `llm_api_keys`, as in the create body. */
+/** LLM API key (docs/api.md § LLM API key): `type` `llm_api_keys`, as in the create body. */
 export function toLlmApiKeyResource(key: LlmApiKey): Resource<LlmApiKeyAttributes> {
   return resource('llm_api_keys', key.id, {
     provider: key.provider,

@@ -5,7 +5,10 @@ import { CreateLlmApiKeyDto } from './dto/create-llm-api-key.dto.js';
 import { toLlmApiKeyResource, type LlmApiKeyAttributes } from './llm-api-key.serializer.js';
 import { LlmKeysService } from './llm-keys.service.js';
 
-/** LLM API keys (contract § Projects `P/{id}/llm_api_keys`, § Organizations `llm_api_keys`). */
+/**
+ * LLM API keys (docs/api.md § Projects `P/{id}/llm_api_keys`, docs/api.md § Organizations
+ * `llm_api_keys`).
+ */
 @Controller('organizations/:organizationId')
 export class LlmKeysController {
   constructor(private readonly llmKeys: LlmKeysService) {}

@@ -19,9 +19,10 @@ export interface NewLlmApiKey {
 }
 
 /**
- * LLM provider keys of a project (contract § Projects `llm_api_keys`; ARCHITECTURE § 4 "LLM API
- * keys"): sealed with the service's `AesGcmEnvelope`, only ever returned masked. Changes need
- * `project.manageKeys`; listing across the organization needs `organization.viewKeys`.
+ * LLM provider keys of a project (docs/api.md § Projects `llm_api_keys`;
+ * docs/architecture.md § Decisions where the contract is silent "LLM API keys"): sealed with the
+ * service's `AesGcmEnvelope`, only ever returned masked. Changes need `project.manageKeys`; listing
+ * across the organization needs `organization.viewKeys`.
  */
 @Injectable()
 export class LlmKeysService {

@@ -12,7 +12,7 @@ import { RoleBodyDto } from './dto/change-role.dto.js';
 import { MembersService } from './members.service.js';
 
 /**
- * Organization members (contract § Organizations). 404 for non-members on every route; 403
+ * Organization members (docs/api.md § Organizations). 404 for non-members on every route; 403
  * `FORBIDDEN` for MEMBER and VIEWER on the managing routes.
  */
 @Controller('organizations/:organizationId')

@@ -22,9 +22,9 @@ export type AddMemberResult =
   { kind: 'member_added'; member: MemberRow } | { kind: 'invitation_sent'; invitation: Invitation };
 
 /**
- * Organization members (contract § Organizations: users, add_user, members/{userId}/role,
- * remove_user; § Errors for the role codes). Every change runs under the organization row lock
- * and publishes `org.membership.changed`.
+ * Organization members (docs/api.md § Organizations: users, add_user, members/{userId}/role,
+ * remove_user; docs/api.md § Errors for the role codes). Every change runs under the organization
+ * row lock and publishes `org.membership.changed`.
  */
 @Injectable()
 export class MembersService {

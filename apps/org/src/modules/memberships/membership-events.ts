@@ -17,9 +17,10 @@ export interface MembershipChange {
 }
 
 /**
- * Publishes `org.membership.changed` (ARCHITECTURE § 2) for one (organization, project, user)
- * in the caller's transaction, with the next version of that triple. Every membership write
- * goes through here, so consumers (wallet, auth) can rely on strictly increasing versions.
+ * Publishes `org.membership.changed` (docs/architecture.md § Data ownership and events) for one
+ * (organization, project, user) in the caller's transaction, with the next version of that triple.
+ * Every membership write goes through here, so consumers (wallet, auth) can rely on strictly
+ * increasing versions.
  *
  * Each change also takes the organization's next permission version (`organizationVersion`)
  * and raises the organization's required version in the {@link TenantVersionStore} to it

@@ -1,8 +1,9 @@
 import { DomainError, ForbiddenError } from '@wp/http';
 
 /**
- * Codes of the role rules shared by organization and project members (contract § Errors;
- * ARCHITECTURE § 4 statuses). The contract's own codes are verbatim.
+ * Codes of the role rules shared by organization and project members (docs/api.md § Errors;
+ * docs/architecture.md § Decisions where the contract is silent statuses). The contract's own codes
+ * are verbatim.
  */
 export type MembershipErrorCode =
   | 'CANNOT_CHANGE_OWN_ROLE'

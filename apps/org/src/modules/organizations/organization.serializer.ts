@@ -31,7 +31,7 @@ export type MembershipAttributes = {
 export type OrganizationRelationships = Record<string, { data: ResourceIdentifier[] }>;
 
 /**
- * Organization resource (contract § "Organization"): `type` `organization`, string `id` (equal
+ * Organization resource (docs/api.md § Organization): `type` `organization`, string `id` (equal
  * to the requested id), `attributes.name`, and `meta.can` (the caller's permission map from the
  * shared permission table, docs/org.md § Permissions) plus `meta.role` (the caller's role).
  * An organization that requires two-factor adds `meta.twoFactorRequired: true`; for a caller it

@@ -15,7 +15,7 @@ import {
 } from './organization.serializer.js';
 import { OrganizationsService, type OrganizationView } from './organizations.service.js';
 
-/** Contract § Organizations ({org_url}): the organization resource itself. */
+/** docs/api.md § Organizations ({org_url}): the organization resource itself. */
 @Controller('organizations')
 export class OrganizationsController {
   constructor(private readonly organizations: OrganizationsService) {}

@@ -17,7 +17,9 @@ import type { Organization } from './organization.entity.js';
 import { OrganizationIdMismatchError } from './organizations.errors.js';
 import { OrganizationsRepository, type OrganizationWithRole } from './organizations.repository.js';
 
-/** Name of the project every new organization starts with (ARCHITECTURE § 4 "Default project"). */
+/**
+ * Name of the project every new organization starts with (docs/architecture.md § Default project).
+ */
 export const DEFAULT_PROJECT_NAME = 'Default project';
 
 /** A project with the caller's effective role in it. */
@@ -50,7 +52,7 @@ export class OrganizationsService {
   ) {}
 
   /**
-   * `POST /organizations` (contract § Organizations): the creator becomes OWNER and a default
+   * `POST /organizations` (docs/api.md § Organizations): the creator becomes OWNER and a default
    * project is made (with its first key pair, the creator as its OWNER), all in one transaction
    * with `org.organization.created` (the wallet service opens the organization wallet from it),
    * `org.membership.changed`, `org.project.created` and `org.project.keys.changed`.

@@ -9,7 +9,7 @@ const pointer = (fn: () => unknown): string | undefined => {
   }
 };
 
-describe('projectGrant (contract § Projects add_user: organization_role)', () => {
+describe('projectGrant (docs/api.md § Projects add_user: organization_role)', () => {
   it('ignores organization_role when project_only', () => {
     expect(projectGrant('ADMIN', 'VIEWER', true)).toEqual({
       role: 'ADMIN',

@@ -10,7 +10,7 @@ export interface ProjectGrant {
 }
 
 /**
- * The contract's rule on `organization_role` (§ Projects, add_user): required when
+ * The contract's rule on `organization_role` (docs/api.md § Projects, add_user): required when
  * `project_only` is false, and equal to or higher than the project role (400 otherwise).
  * Ignored when `project_only` is true.
  */

@@ -17,9 +17,9 @@ import { ProjectMembersService } from './project-members.service.js';
 type MemberDocument = Document<Resource<ProjectMemberAttributes>>;
 
 /**
- * Project members and access (contract § Projects, P = /organizations/{organizationId}/projects).
- * 404 when the organization or project is not visible to the caller; 403 `FORBIDDEN` without
- * `project.manageMembers` on the managing routes.
+ * Project members and access (docs/api.md § Projects, P =
+ * /organizations/{organizationId}/projects). 404 when the organization or project is not visible to
+ * the caller; 403 `FORBIDDEN` without `project.manageMembers` on the managing routes.
  */
 @Controller('organizations/:organizationId/projects/:projectId')
 export class ProjectMembersController {

@@ -39,7 +39,7 @@ export type AddProjectMemberResult =
   | { kind: 'invitation_sent'; invitation: Invitation };
 
 /**
- * Project members and access (contract § Projects: users, add_user, members/{userId}/role,
+ * Project members and access (docs/api.md § Projects: users, add_user, members/{userId}/role,
  * remove_user, deny_access, restore_access; States and transitions, Project access). Managing
  * needs `project.manageMembers` (effective project ADMIN or OWNER); the role codes are those of
  * organizations. Every change runs under the organization lock and goes through

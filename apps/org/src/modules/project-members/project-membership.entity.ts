@@ -13,7 +13,7 @@ import type { Role } from '@wp/contracts';
 import { Project } from '../projects/project.entity.js';
 
 /**
- * A user's explicit role in one project (contract § Projects, members). `accessDenied` true is
+ * A user's explicit role in one project (docs/api.md § Projects, members). `accessDenied` true is
  * the "access denied" state of the contract's Project access transitions: the row and its `role`
  * are kept so `restore_access` can give the previous role back. A project member need not be an
  * organization member (`project_only`).

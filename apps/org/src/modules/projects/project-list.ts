@@ -1,7 +1,7 @@
 import type { Role } from '@wp/contracts';
 
 /**
- * `GET /organizations/{id}/projects` sort keys (contract § Projects). Each has a natural
+ * `GET /organizations/{id}/projects` sort keys (docs/api.md § Projects). Each has a natural
  * direction; a leading `-` reverses it. Ties are broken by project id, ascending.
  * `name` and `alphabetical` are synonyms (case-insensitive A→Z); `recent_activity` puts the
  * most recently active first.

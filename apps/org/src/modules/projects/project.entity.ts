@@ -14,7 +14,7 @@ import { Organization } from '../organizations/organization.entity.js';
 const bigintAsNumber = { to: (v: number) => v, from: (v: string) => Number(v) };
 
 /**
- * A project inside an organization (contract § "Project"). One per organization is the default.
+ * A project inside an organization (docs/api.md § Project). One per organization is the default.
  *
  * The list columns (`members_count`, `tools_count`, `notebooks_count`, `has_wallet`,
  * `last_activity_at`) are kept on the row so every filter and sort of `GET P` is plain SQL over
@@ -22,7 +22,7 @@ const bigintAsNumber = { to: (v: number) => v, from: (v: string) => Number(v) };
  * - `members_count`: explicit project members whose access is not denied, recomputed in the
  *   transaction of every project membership change;
  * - `tools_count`: the project's Sentinel Passes (studio tools), kept by the Sentinel Pass
- *   feature (issue 8); 0 until then;
+ *   feature (docs/org.md § Sentinel Pass); 0 until then;
  * - `notebooks_count`: 0 until a notebooks producer exists;
  * - `has_wallet`: set from `wallet.wallet.created` (entity type `project`);
  * - `last_activity_at`: touched by every write to the project or its keys, members, invitations.

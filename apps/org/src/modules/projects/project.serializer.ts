@@ -19,7 +19,7 @@ export type ProjectAttributes = {
 };
 
 /**
- * Project resource (contract § "Project"): `type` `project`, string `id`, `attributes.name`,
+ * Project resource (docs/api.md § Project): `type` `project`, string `id`, `attributes.name`,
  * `attributes.isDefault`, plus the fields the list filters on (docs/org.md § Projects);
  * `meta.role` is the caller's effective project role and `meta.can` the project permission map
  * computed from it (the shared permission table); for an agent `meta.role` is null and

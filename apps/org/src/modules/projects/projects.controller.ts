@@ -37,7 +37,7 @@ import { ProjectsService, type ProjectView } from './projects.service.js';
 
 type ProjectDocument = Document<Resource<ProjectAttributes>>;
 
-/** Projects (contract § Projects, P = /organizations/{organizationId}/projects). */
+/** Projects (docs/api.md § Projects, P = /organizations/{organizationId}/projects). */
 @Controller('organizations/:organizationId/projects')
 export class ProjectsController {
   constructor(private readonly projects: ProjectsService) {}

@@ -4,7 +4,7 @@ export type ProjectErrorCode = 'PROJECT_ID_MISMATCH';
 
 /**
  * 409 `PROJECT_ID_MISMATCH`: `data.id` of a project update differs from the path's
- * `projectId` (contract § Errors, other rules).
+ * `projectId` (docs/api.md § Errors, other rules).
  */
 export class ProjectIdMismatchError extends DomainError {
   constructor() {

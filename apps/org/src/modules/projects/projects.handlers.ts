@@ -5,9 +5,10 @@ import { ProjectsRepository } from './projects.repository.js';
 const MAX_INT4 = 2_147_483_647;
 
 /**
- * `has_wallet` of projects from `wallet.wallet.created` (ARCHITECTURE § 2): a wallet with
- * entity type `project` marks that project. Idempotent (processed-event record; setting true
- * twice changes nothing); a wallet for a project deleted meanwhile is ignored.
+ * `has_wallet` of projects from `wallet.wallet.created`
+ * (docs/architecture.md § Data ownership and events): a wallet with entity type `project` marks
+ * that project. Idempotent (processed-event record; setting true twice changes nothing); a wallet
+ * for a project deleted meanwhile is ignored.
  */
 @Injectable()
 export class ProjectsHandlers implements OnModuleInit {

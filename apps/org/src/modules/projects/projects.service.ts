@@ -41,8 +41,8 @@ export interface ProjectView {
 }
 
 /**
- * Projects (contract § Projects; ARCHITECTURE § 4 "Default project", "Project key pair"). One
- * transaction per command, under the organization row lock, with its events:
+ * Projects (docs/api.md § Projects; docs/architecture.md § Default project, "Project key pair").
+ * One transaction per command, under the organization row lock, with its events:
  * `org.project.created|updated|deleted`, `org.project.keys.changed`, `org.membership.changed`.
  */
 @Injectable()

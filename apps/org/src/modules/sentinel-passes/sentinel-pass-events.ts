@@ -9,10 +9,11 @@ import type { SentinelPass } from './sentinel-pass.entity.js';
 import { SentinelPassesRepository } from './sentinel-passes.repository.js';
 
 /**
- * `org.sentinel_pass.changed` (ARCHITECTURE § 2): the credential state auth needs for agent
- * token exchange, written to the outbox in the transaction of the change. `version` is the
- * pass's row version (1 at creation, +1 per change, under the row lock, so versions follow
- * commit order); a deletion announces `version + 1` with `deleted: true` and `keyHash: null`.
+ * `org.sentinel_pass.changed` (docs/architecture.md § Data ownership and events): the credential
+ * state auth needs for agent token exchange, written to the outbox in the transaction of the
+ * change. `version` is the pass's row version (1 at creation, +1 per change, under the row lock, so
+ * versions follow commit order); a deletion announces `version + 1` with `deleted: true` and
+ * `keyHash: null`.
  *
  * A change that ends the pass's credential epoch (revoke, delete, key rotation:
  * `credentialEpochEnds`) raises `credential_epoch` and deny-lists the agent tokens of the ended

@@ -19,11 +19,12 @@ const bigintAsNumber: ValueTransformer = {
 };
 
 /**
- * A Sentinel Pass (contract § "Sentinel Pass (unified asset format)"; ARCHITECTURE § 4
- * "Sentinel Pass key"): a credential scoped to one project. The id is the agent's user id
- * everywhere. The key is never stored: `key_hash` = `hashSentinelKey(key)` (SHA-256 hex), the
- * value `org.sentinel_pass.changed` carries to auth. `version` numbers those events per pass.
- * `usage_count` / `last_used_at` come from the `*.activity.recorded` events (`api_request`).
+ * A Sentinel Pass (docs/api.md § Sentinel Pass (unified asset format);
+ * docs/architecture.md § Decisions where the contract is silent "Sentinel Pass key"): a credential
+ * scoped to one project. The id is the agent's user id everywhere. The key is never stored:
+ * `key_hash` = `hashSentinelKey(key)` (SHA-256 hex), the value `org.sentinel_pass.changed` carries
+ * to auth. `version` numbers those events per pass. `usage_count` / `last_used_at` come from the
+ * `*.activity.recorded` events (`api_request`).
  */
 @Entity('sentinel_pass')
 @Index('sentinel_pass_project_idx', ['projectId', 'createdAt'])

@@ -33,7 +33,7 @@ export type SentinelPassAttributes = {
 };
 
 /**
- * A pass in the unified asset format (contract § "Sentinel Pass (unified asset format)"):
+ * A pass in the unified asset format (docs/api.md § Sentinel Pass (unified asset format)):
  * `type` `studio_tool`, `attributes.assetType` `security`, `attributes.metadata.*`. Never the
  * key or its hash; the key appears once, at `meta.secret` of the create/rotate responses.
  */

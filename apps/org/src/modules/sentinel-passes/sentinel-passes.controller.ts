@@ -20,9 +20,9 @@ import type { SentinelPassFilter } from './sentinel-passes.repository.js';
 import { SentinelPassesService, type PassWithKey } from './sentinel-passes.service.js';
 
 /**
- * One pass: in `sentinelPass` (contract § Payload conventions: "Sentinel Pass payloads wrap
- * fields in `sentinelPass`", read for responses as ARCHITECTURE reads the wallet rule) and, the
- * same object, in `data` (the JSON:API reading; earlier clients). docs/org.md § Sentinel Pass.
+ * One pass: in `sentinelPass` (docs/api.md § Payload conventions: "Sentinel Pass payloads wrap
+ * fields in `sentinelPass`", read for responses as docs/architecture.md reads the wallet rule) and,
+ * the same object, in `data` (the JSON:API reading; earlier clients). docs/org.md § Sentinel Pass.
  */
 type PassDocument = Document<Resource<SentinelPassAttributes>> & {
   sentinelPass: Resource<SentinelPassAttributes>;
@@ -32,10 +32,10 @@ type PassListDocument = Document<Resource<SentinelPassAttributes>[]>;
 const S = 'projects/:projectId/sentinel_passes';
 
 /**
- * Sentinel Passes (contract § "the service": S = /organizations/{orgId}/projects/{projectId}/
- * sentinel_passes; § Organizations: `GET /organizations/{id}/sentinel_passes`). Every answer is
- * the unified asset format (`studio_tool`); the key appears only at `meta.secret` of the create
- * and `rotate_key` answers.
+ * Sentinel Passes (docs/api.md § Sentinel Passes: S = /organizations/{orgId}/projects/{projectId}/
+ * sentinel_passes; docs/api.md § Organizations: `GET /organizations/{id}/sentinel_passes`). Every
+ * answer is the unified asset format (`studio_tool`); the key appears only at `meta.secret` of the
+ * create and `rotate_key` answers.
  */
 @Controller('organizations/:organizationId')
 export class SentinelPassesController {

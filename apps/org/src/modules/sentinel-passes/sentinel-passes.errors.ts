@@ -32,8 +32,9 @@ export class SentinelPassAlreadyActiveError extends DomainError {
 }
 
 /**
- * 409 `SENTINEL_PASS_REVOKED`: `rotate_key` on a revoked pass (contract § States and
- * transitions: rotation is a transition of an active pass; activate it first).
+ * 409 `SENTINEL_PASS_REVOKED`: `rotate_key` on a revoked pass
+ * (docs/api.md § States and transitions: rotation is a transition of an active pass; activate it
+ * first).
  */
 export class SentinelPassRevokedError extends DomainError {
   constructor() {

@@ -5,7 +5,7 @@ import { SentinelPassesRepository } from './sentinel-passes.repository.js';
 import { SentinelPassesService } from './sentinel-passes.service.js';
 import { SentinelUsageHandler } from './sentinel-usage.handler.js';
 
-/** Sentinel Pass CRUD, rotation, revocation (issue 8) and usage counting. */
+/** Sentinel Pass CRUD, rotation, revocation (docs/org.md § Sentinel Pass) and usage counting. */
 @Module({
   controllers: [SentinelPassesController],
   providers: [

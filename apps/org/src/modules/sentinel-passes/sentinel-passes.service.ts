@@ -44,12 +44,12 @@ export interface PassWithKey {
 type Where = { principal: Principal; organizationId: number; projectId: number };
 
 /**
- * Sentinel Passes (contract § "the service", § States and transitions; ARCHITECTURE § 4
- * "Sentinel Pass key"). Reads need `sentinelPass.read` (VIEWER+), changes
- * `sentinelPass.manage` (ADMIN+) on the caller's effective project role; a project the caller
- * cannot see is 404. Each command is one transaction under the organization lock (as every
- * project command), with its `org.sentinel_pass.changed` in the outbox and, for create and
- * delete, `project.tools_count` recomputed.
+ * Sentinel Passes (docs/api.md § Sentinel Passes, docs/api.md § States and transitions;
+ * docs/architecture.md § Decisions where the contract is silent "Sentinel Pass key"). Reads need
+ * `sentinelPass.read` (VIEWER+), changes `sentinelPass.manage` (ADMIN+) on the caller's effective
+ * project role; a project the caller cannot see is 404. Each command is one transaction under the
+ * organization lock (as every project command), with its `org.sentinel_pass.changed` in the outbox
+ * and, for create and delete, `project.tools_count` recomputed.
  */
 @Injectable()
 export class SentinelPassesService {

@@ -11,11 +11,11 @@ export const ACTIVITY_SUBJECTS = [
 ] as const;
 
 /**
- * `usageCount` / `lastUsedAt` of passes from the activity events of every service (ARCHITECTURE
- * § 2, `*.activity.recorded`): each `api_request` entry counts once for its agent (the pass id).
- * One event carries a batch of entries; it becomes one UPDATE. Idempotent through the bus's
- * processed-event row (a redelivered batch is skipped); entries of deleted passes are ignored.
- * `token_generation` and `error` entries do not count.
+ * `usageCount` / `lastUsedAt` of passes from the activity events of every service
+ * (docs/architecture.md § Data ownership and events, `*.activity.recorded`): each `api_request`
+ * entry counts once for its agent (the pass id). One event carries a batch of entries; it becomes
+ * one UPDATE. Idempotent through the bus's processed-event row (a redelivered batch is skipped);
+ * entries of deleted passes are ignored. `token_generation` and `error` entries do not count.
  */
 @Injectable()
 export class SentinelUsageHandler implements OnModuleInit {

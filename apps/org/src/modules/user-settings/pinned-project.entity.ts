@@ -12,7 +12,7 @@ import { Organization } from '../organizations/organization.entity.js';
 import { Project } from '../projects/project.entity.js';
 
 /**
- * A project pinned in a user's sidebar (contract § User settings: `pinned_items`, shared by
+ * A project pinned in a user's sidebar (docs/api.md § User settings: `pinned_items`, shared by
  * every client). `position` is 0..n-1 per (user, organization) in the order of the last
  * `pinned_project_ids`. Deleting the project (or its organization) deletes the pin in the same
  * transaction (`ON DELETE CASCADE`); pins of projects the user can no longer access are left

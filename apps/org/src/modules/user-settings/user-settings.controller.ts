@@ -12,7 +12,7 @@ import type { UserSettingsResource } from './user-settings.serializer.js';
 import { UserSettingsService } from './user-settings.service.js';
 
 /**
- * Contract § User settings ({org_url}). Every answer is the user settings object of the
+ * docs/api.md § User settings ({org_url}). Every answer is the user settings object of the
  * client, at the top level of the body (docs/org.md § User settings); the PATCHes answer 200
  * with the object as it is after the change.
  */

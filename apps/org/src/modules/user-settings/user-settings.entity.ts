@@ -12,7 +12,7 @@ import {
 import { Organization } from '../organizations/organization.entity.js';
 import { Project } from '../projects/project.entity.js';
 
-/** `theme` values of the contract (§ Resources, User settings). */
+/** `theme` values of the contract (docs/api.md § User settings object). */
 export const THEMES = ['light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
 

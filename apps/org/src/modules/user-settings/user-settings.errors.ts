@@ -6,7 +6,7 @@ export type UserSettingsErrorCode =
 /**
  * 422 `ORGANIZATION_NOT_ACCESSIBLE`: a settings body names an organization the caller does not
  * see in their sidebar. Unknown and foreign organizations answer exactly alike (no existence
- * leak, ARCHITECTURE § 3).
+ * leak, docs/architecture.md § Identity and access).
  */
 export class OrganizationNotAccessibleError extends DomainError {
   constructor(pointer: string) {

@@ -5,7 +5,7 @@ import { THEMES, type Theme } from './user-settings.entity.js';
 /** `client` query parameter (docs/org.md § User settings). */
 export const CLIENT_PATTERN = /^[a-z0-9_-]{1,32}$/;
 export const DEFAULT_CLIENT = 'web';
-/** Onboarding step ids (issue 6). */
+/** Onboarding step ids (docs/org.md § User settings). */
 export const STEP_ID_PATTERN = /^[a-z0-9_]{1,64}$/;
 /** Bound of one onboarding value, in bytes of its JSON text. */
 export const MAX_ONBOARDING_VALUE_BYTES = 4096;
@@ -47,9 +47,9 @@ const SETTINGS_KEYS = [
 const PIN_KEYS = ['setting_key', 'organization_id', 'pinned_project_ids'] as const;
 
 /**
- * Reads the body of `PATCH /user_settings` (contract § User settings). Stricter than the other
- * endpoints (issue 6): an unknown key is a 400, as is any bad value; every problem is reported,
- * each with its pointer, and nothing is written.
+ * Reads the body of `PATCH /user_settings` (docs/api.md § User settings). Stricter than the other
+ * endpoints (docs/org.md § User settings): an unknown key is a 400, as is any bad value; every
+ * problem is reported, each with its pointer, and nothing is written.
  * @throws ValidationFailedError 400 `VALIDATION_FAILED`
  */
 export function parseSettingsBody(body: unknown): SettingsInput | PinsInput {
@@ -165,7 +165,7 @@ export function canonicalLanguage(value: unknown): string | null {
 }
 
 /**
- * Contract § Resources, User settings, identifier rule: an integer, or a string in 8-4-4-4-12
+ * docs/api.md § User settings object, identifier rule: an integer, or a string in 8-4-4-4-12
  * hexadecimal form. Anything else (numeric strings, empty strings, floats) is undefined.
  */
 function settingsId(value: unknown): SettingsId | undefined {

@@ -6,7 +6,7 @@ import { UserSettingsController } from './user-settings.controller.js';
 import { UserSettingsRepository } from './user-settings.repository.js';
 import { UserSettingsService } from './user-settings.service.js';
 
-/** Contract § User settings: per-client settings, sidebar, pinned projects, onboarding. */
+/** docs/api.md § User settings: per-client settings, sidebar, pinned projects, onboarding. */
 @Module({
   imports: [OrganizationsModule, InvitationsModule],
   controllers: [UserSettingsController],

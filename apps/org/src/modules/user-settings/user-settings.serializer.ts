@@ -4,7 +4,7 @@ import { sidebarHasOrganization, sidebarHasProject, type Sidebar } from './sideb
 import type { Theme } from './user-settings.entity.js';
 import type { StoredSettings } from './user-settings.repository.js';
 
-/** `sidebar.organizations[]` entry (contract § Resources, User settings). */
+/** `sidebar.organizations[]` entry (docs/api.md § User settings object). */
 export interface SidebarOrganizationResource {
   id: number;
   name: string;
@@ -38,8 +38,8 @@ export const DEFAULT_SETTINGS: StoredSettings = {
 };
 
 /**
- * The user settings object (contract § Resources, User settings). Ids in the sidebar and the
- * current ids are integers (ARCHITECTURE § 4 "Ids"). A current organization or project the user
+ * The user settings object (docs/api.md § User settings object). Ids in the sidebar and the
+ * current ids are integers (docs/architecture.md § Ids). A current organization or project the user
  * can no longer see is answered as null. `meta.can` comes from the permission table
  * (`organizationCan`), the same one the guards use.
  */

@@ -27,7 +27,7 @@ import { toUserSettingsResource, type UserSettingsResource } from './user-settin
 export const MAX_ONBOARDING_STEPS = 100;
 
 /**
- * User settings (contract § User settings; docs/org.md § User settings): per-client settings,
+ * User settings (docs/api.md § User settings; docs/org.md § User settings): per-client settings,
  * the live sidebar, pinned projects (shared by every client) and onboarding steps. Every
  * command is one transaction that validates everything before writing anything.
  */
@@ -159,7 +159,7 @@ export class UserSettingsService {
 /**
  * An id of the body as stored: undefined (not sent), null (clear), the integer id when
  * `accessible`, or false (refused). A UUID string never matches: organizations and projects
- * have integer ids here (ARCHITECTURE § 4 "Ids").
+ * have integer ids here (docs/architecture.md § Ids).
  */
 function resolveId(
   id: SettingsId | null | undefined,

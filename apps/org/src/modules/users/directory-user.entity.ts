@@ -1,9 +1,9 @@
 import { Column, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 /**
- * Read model of auth's users (ARCHITECTURE § 2), fed by `auth.user.*` events: names and emails
- * to show next to memberships. Never used to decide whether an account exists — that question
- * goes to auth synchronously.
+ * Read model of auth's users (docs/architecture.md § Data ownership and events), fed by
+ * `auth.user.*` events: names and emails to show next to memberships. Never used to decide whether
+ * an account exists — that question goes to auth synchronously.
  */
 @Entity('directory_user')
 @Index('directory_user_email_idx', ['email'])

@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
 } from 'typeorm';
 
-/** An asset wallets can hold (ARCHITECTURE § 4 "Assets and conversion"), seeded from config. */
+/** An asset wallets can hold (docs/architecture.md § Assets and conversion), seeded from config. */
 @Entity('asset')
 export class Asset {
   @PrimaryColumn('text')

@@ -5,7 +5,7 @@ import { LedgerError } from '../ledger/ledger.errors.js';
 import { AssetsRepository } from './assets.repository.js';
 
 /**
- * The assets wallets may hold (ARCHITECTURE § 4 "Assets and conversion"). At boot the asset
+ * The assets wallets may hold (docs/architecture.md § Assets and conversion). At boot the asset
  * and rate tables are seeded from `WALLET_ASSETS` / `WALLET_CONVERSION_RATES`; the known codes
  * are then kept in memory (assets only change at boot).
  */

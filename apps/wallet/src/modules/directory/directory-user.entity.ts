@@ -1,9 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * Read model of accounts (`auth.user.registered` / `.activated` / `.updated`, ARCHITECTURE § 2):
- * where transfer-request codes are mailed. `occurred_at` of the last applied event orders
- * redeliveries (the snapshot carries no version).
+ * Read model of accounts (`auth.user.registered` / `.activated` / `.updated`,
+ * docs/architecture.md § Data ownership and events): where transfer-request codes are mailed.
+ * `occurred_at` of the last applied event orders redeliveries (the snapshot carries no version).
  */
 @Entity('directory_user')
 export class DirectoryUser {

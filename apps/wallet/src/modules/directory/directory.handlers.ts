@@ -2,7 +2,10 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { EventBus } from '@wp/messaging';
 import { DirectoryRepository } from './directory.repository.js';
 
-/** Keeps the user directory read model in line with auth (`auth.user.*`, ARCHITECTURE § 2). */
+/**
+ * Keeps the user directory read model in line with auth (`auth.user.*`,
+ * docs/architecture.md § Data ownership and events).
+ */
 @Injectable()
 export class DirectoryHandlers implements OnModuleInit {
   constructor(

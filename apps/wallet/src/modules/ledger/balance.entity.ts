@@ -4,7 +4,7 @@ import { Wallet } from '../wallets/wallet.entity.js';
 
 /**
  * The balance of one wallet in one asset. `available` can be spent; `held` is reserved by
- * transfer requests awaiting the recipient (ARCHITECTURE § 4 "Transfer requests"). Their sum
+ * transfer requests awaiting the recipient (docs/architecture.md § Transfer requests). Their sum
  * always equals the sum of the wallet's postings in the asset. Neither may go below zero: the
  * CHECK constraints hold even against a bug in the code that writes them.
  *

@@ -9,7 +9,10 @@ import {
 } from 'typeorm';
 import { JournalEntry } from './journal-entry.entity.js';
 
-/** The issuance account: counterpart of credits, debits and conversions (ARCHITECTURE § 4). */
+/**
+ * The issuance account: counterpart of credits, debits and conversions
+ * (docs/architecture.md § Decisions where the contract is silent).
+ */
 export const ISSUANCE_ACCOUNT = '0x0000000000000000000000000000000000000000';
 
 /**

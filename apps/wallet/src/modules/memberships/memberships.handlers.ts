@@ -3,10 +3,11 @@ import { EventBus } from '@wp/messaging';
 import { MembershipsRepository } from './memberships.repository.js';
 
 /**
- * Keeps the membership read model in line with org (ARCHITECTURE § 2):
- * `org.membership.changed` (organization and project level, incl. `accessDenied`),
- * `org.project.created` / `.deleted` (which organization a project belongs to),
- * `org.organization.deleted`, and `org.sentinel_pass.changed` (which project an agent belongs to).
+ * Keeps the membership read model in line with org
+ * (docs/architecture.md § Data ownership and events): `org.membership.changed` (organization and
+ * project level, incl. `accessDenied`), `org.project.created` / `.deleted` (which organization a
+ * project belongs to), `org.organization.deleted`, and `org.sentinel_pass.changed` (which project
+ * an agent belongs to).
  */
 @Injectable()
 export class MembershipsHandlers implements OnModuleInit {

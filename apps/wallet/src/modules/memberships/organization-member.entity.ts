@@ -2,9 +2,10 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { Role } from '@wp/contracts';
 
 /**
- * Read model of organization memberships, fed by `org.membership.changed` (ARCHITECTURE § 2):
- * who may see and move an organization's wallets. `role` null is a tombstone of a removed
- * member, kept so a stale redelivery cannot bring the membership back (`version` decides).
+ * Read model of organization memberships, fed by `org.membership.changed`
+ * (docs/architecture.md § Data ownership and events): who may see and move an organization's
+ * wallets. `role` null is a tombstone of a removed member, kept so a stale redelivery cannot bring
+ * the membership back (`version` decides).
  */
 @Entity('organization_member')
 @Index('organization_member_user_idx', ['userId'])

@@ -61,12 +61,12 @@ export function toMovementRecord(request: MovementRequest, result: MoveResult): 
 }
 
 /**
- * A line of `GET /wallets/{addressHash}/transactions` (ARCHITECTURE § 4 "Transaction
- * records"): one posting of the wallet. `id` is the posting, `transaction_id` the movement
- * (a conversion shows two lines with the same `transaction_id`); `amount` is positive and
- * `direction` says `in` or `out`; `counterparty_wallet` is null when the other side is the
- * issuance account (credits, debits, conversions); `balance_after` is the wallet's ledger
- * balance in `asset` right after this line.
+ * A line of `GET /wallets/{addressHash}/transactions`
+ * (docs/architecture.md § Decisions where the contract is silent "Transaction records"): one
+ * posting of the wallet. `id` is the posting, `transaction_id` the movement (a conversion shows two
+ * lines with the same `transaction_id`); `amount` is positive and `direction` says `in` or `out`;
+ * `counterparty_wallet` is null when the other side is the issuance account (credits, debits,
+ * conversions); `balance_after` is the wallet's ledger balance in `asset` right after this line.
  */
 export interface TransactionRecord {
   id: string;

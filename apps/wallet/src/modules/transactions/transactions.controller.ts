@@ -21,7 +21,7 @@ import type { MovementRecord, TransactionRecord } from './transaction.serializer
 import { TransactionsService, type MovementOutcome } from './transactions.service.js';
 
 /**
- * Contract § Wallets ({wallet_url}): transact (transfer / conversion), debits, credits and the
+ * docs/api.md § Wallets ({wallet_url}): transact (transfer / conversion), debits, credits and the
  * transaction history. Movements answer 201 with the movement wrapped as the contract's
  * payload conventions say (`transaction`, `debit`, `credit`); an idempotent retry answers the
  * same, with `Idempotent-Replayed: true`.
@@ -55,7 +55,7 @@ export class TransactionsController {
     return { debit: answer(await this.transactions.debit(principal, address, body.debit), reply) };
   }
 
-  /** Contract § Authentication 8: `Admin-Access` required besides the usual headers. */
+  /** docs/api.md § Authentication 8: `Admin-Access` required besides the usual headers. */
   @Post(':addressHash/credits')
   @HttpCode(201)
   @UseGuards(AdminAccessGuard)

@@ -30,7 +30,7 @@ export interface MovementOutcome {
 const DEFAULT_PER_PAGE = 20;
 
 /**
- * Money movements a caller starts (contract § Wallets: transact, debits, credits) and the
+ * Money movements a caller starts (docs/api.md § Wallets: transact, debits, credits) and the
  * transaction history. Each movement is one call of the ledger function (one statement), in one
  * transaction or committed with others into the same hot destination, and idempotent when the
  * client gives a key.

@@ -3,7 +3,7 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 export type CodePhase = 'sender' | 'recipient';
 
 /**
- * Transfer-request verification codes (ARCHITECTURE § 4 "Transfer requests"): 6 random digits,
+ * Transfer-request verification codes (docs/architecture.md § Transfer requests): 6 random digits,
  * stored only as HMAC-SHA256(server secret, transfer id, phase, code). A plain hash of six
  * digits falls to a million guesses; without the secret the stored value says nothing. Binding
  * the transfer id and phase means a code is good for one step of one transfer only.

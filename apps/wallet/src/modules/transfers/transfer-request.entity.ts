@@ -20,7 +20,7 @@ export const TRANSFER_FAILURE_REASONS = [
 export type TransferFailureReason = (typeof TRANSFER_FAILURE_REASONS)[number];
 
 /**
- * A two-party transfer request (ARCHITECTURE § 4 "Transfer requests"), two-phase like a
+ * A two-party transfer request (docs/architecture.md § Transfer requests), two-phase like a
  * TigerBeetle pending transfer: `verify_sender` reserves the amount (`balance.held`), `accept`
  * posts it, `reject` / expiry / too many wrong codes void it. Codes are stored only as an HMAC;
  * `code_expires_at` bounds the current phase, after which the sweeper expires the request.

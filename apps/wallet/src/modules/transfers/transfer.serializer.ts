@@ -6,11 +6,11 @@ import type {
 } from './transfer-request.entity.js';
 
 /**
- * The transfer record (ARCHITECTURE § 4; docs/wallet.md § Transfer requests), inside
- * `transfer` for one and in `data` for lists. `expires_at` is the deadline of the pending step
- * (null once completed or rejected; when it expired for `expired`); `attempts_remaining` counts
- * the wrong codes still allowed in the pending step; `transaction_id` is the journal entry of a
- * completed transfer. Codes never appear.
+ * The transfer record (docs/architecture.md § Decisions where the contract is silent;
+ * docs/wallet.md § Transfer requests), inside `transfer` for one and in `data` for lists.
+ * `expires_at` is the deadline of the pending step (null once completed or rejected; when it
+ * expired for `expired`); `attempts_remaining` counts the wrong codes still allowed in the pending
+ * step; `transaction_id` is the journal entry of a completed transfer. Codes never appear.
  */
 export interface TransferRecord {
   id: string;

@@ -6,7 +6,7 @@ import { CreateTransferBody, VerificationBody } from './dto/transfer.dto.js';
 import type { TransferRecord } from './transfer.serializer.js';
 import { TransfersService } from './transfers.service.js';
 
-/** Contract § Wallets ({wallet_url}): `/wallet_transfers`, the two-party transfer requests. */
+/** docs/api.md § Wallets ({wallet_url}): `/wallet_transfers`, the two-party transfer requests. */
 @Controller('wallet_transfers')
 export class TransfersController {
   constructor(private readonly transfers: TransfersService) {}

@@ -39,7 +39,7 @@ type StepOutcome = { transfer: TransferRequest } | { error: DomainError };
 const PENDING_LIMIT = 100;
 
 /**
- * Two-party transfer requests (ARCHITECTURE § 4 "Transfer requests"; docs/wallet.md):
+ * Two-party transfer requests (docs/architecture.md § Transfer requests; docs/wallet.md):
  *
  * create → `pending_sender_verification` (code mailed to the creator) → `verify_sender`
  * reserves the amount (available → held) → `pending_recipient_acceptance` (code mailed to whoever

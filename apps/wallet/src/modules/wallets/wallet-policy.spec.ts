@@ -12,7 +12,7 @@ const roles = (
   accessDenied,
 });
 
-describe('walletAllows (ARCHITECTURE § 3, § 4 "Who may move money")', () => {
+describe('walletAllows (docs/architecture.md § Identity and access, docs/architecture.md § Who may move money)', () => {
   it('gives a user everything on their own wallet and nothing on another user’s', () => {
     const own = { entityType: 'user' as const, entityId: 'u1' };
     const other = { entityType: 'user' as const, entityId: 'u2' };

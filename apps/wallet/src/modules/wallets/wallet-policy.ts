@@ -12,7 +12,7 @@ import type { Wallet } from './wallet.entity.js';
 /**
  * `read`: see the wallet, its balances and history. `control`: edit it. `debit`: `POST
  * /wallets/{address}/debits`. `transact`: `POST /wallets/transact` out of it. For users the three
- * last are one ability (`wallet.transact`, ARCHITECTURE § 4 "Who may move money"); for agents
+ * last are one ability (`wallet.transact`, docs/architecture.md § Who may move money); for agents
  * each is its own permission of the pass.
  */
 export type WalletAbility = 'read' | 'control' | 'debit' | 'transact';
@@ -29,9 +29,9 @@ const AGENT_ABILITY: Record<WalletAbility, ProjectPermission | null> = {
 };
 
 /**
- * Who may do what with a wallet (ARCHITECTURE § 3 "Authorization", § 4 "Who may move money"),
- * from the permission table of `@wp/contracts` (`wallet.read`, `wallet.transact`), so wallets
- * follow the same rules as every other resource:
+ * Who may do what with a wallet (docs/architecture.md § Identity and access ("Authorization"),
+ * docs/architecture.md § Who may move money), from the permission table of `@wp/contracts`
+ * (`wallet.read`, `wallet.transact`), so wallets follow the same rules as every other resource:
  *
  * - a user's wallet: its user, for everything;
  * - an organization's wallet: members read (`wallet.read`: VIEWER+), OWNER/ADMIN control;

@@ -12,8 +12,8 @@ export const WALLET_ENTITY_TYPES = ['user', 'organization', 'project', 'agent'] 
 export type WalletEntityType = (typeof WALLET_ENTITY_TYPES)[number];
 
 /**
- * A wallet (contract § "Wallet"), identified by its address hash: `0x` + 40 lower-case hex
- * characters, random (ARCHITECTURE § 4 "Ids"). One wallet per (entity, purpose).
+ * A wallet (docs/api.md § Wallet), identified by its address hash: `0x` + 40 lower-case hex
+ * characters, random (docs/architecture.md § Ids). One wallet per (entity, purpose).
  *
  * `organizationId` / `projectId` say whose memberships govern access: set for organization
  * wallets (organization), project wallets and agent wallets (both), from the org events, never

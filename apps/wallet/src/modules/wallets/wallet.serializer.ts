@@ -11,7 +11,7 @@ export interface BalanceRecord {
 }
 
 /**
- * The wallet record (ARCHITECTURE § 4 "Wallet record"; docs/wallet.md § Records): snake_case
+ * The wallet record (docs/architecture.md § Wallet record; docs/wallet.md § Records): snake_case
  * fields, ISO 8601 times, amounts as JSON numbers. `balance` is the available balance in the
  * wallet's `currency`; `balances` lists every asset the wallet holds or has held, and always its
  * currency.

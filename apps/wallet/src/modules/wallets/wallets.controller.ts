@@ -23,7 +23,7 @@ import { UpdateWalletBody } from './dto/update-wallet.dto.js';
 import type { WalletRecord } from './wallet.serializer.js';
 import { WalletsService } from './wallets.service.js';
 
-/** Contract § Wallets ({wallet_url}): the wallet resource itself. */
+/** docs/api.md § Wallets ({wallet_url}): the wallet resource itself. */
 @Controller('wallets')
 export class WalletsController {
   constructor(private readonly wallets: WalletsService) {}

@@ -8,8 +8,8 @@ export type WalletErrorCode =
   | 'ORGANIZATION_MISMATCH';
 
 /**
- * 404 for an unknown wallet and for a wallet the caller may not see (ARCHITECTURE § 3: no
- * existence leak).
+ * 404 for an unknown wallet and for a wallet the caller may not see
+ * (docs/architecture.md § Identity and access: no existence leak).
  */
 export class WalletNotFoundError extends DomainError {
   constructor() {

@@ -4,11 +4,11 @@ import { WalletsRepository } from './wallets.repository.js';
 import { WalletsService } from './wallets.service.js';
 
 /**
- * Wallets opened and closed by events (ARCHITECTURE § 2): a personal wallet when an account is
- * activated, an `operating` wallet when an organization is created, each exactly once whatever
- * the redeliveries (processed-event record + unique (entity, purpose)). When an organization,
- * project or agent is deleted its wallets are closed: they keep their history and balances (the
- * ledger never forgets money) but move nothing any more.
+ * Wallets opened and closed by events (docs/architecture.md § Data ownership and events): a
+ * personal wallet when an account is activated, an `operating` wallet when an organization is
+ * created, each exactly once whatever the redeliveries (processed-event record + unique (entity,
+ * purpose)). When an organization, project or agent is deleted its wallets are closed: they keep
+ * their history and balances (the ledger never forgets money) but move nothing any more.
  */
 @Injectable()
 export class WalletsHandlers implements OnModuleInit {

@@ -36,7 +36,7 @@ interface EntityScope {
   roles: MembershipRoles;
 }
 
-/** Wallets: visibility, records with balances, editing, creation (contract § Wallets). */
+/** Wallets: visibility, records with balances, editing, creation (docs/api.md § Wallets). */
 @Injectable()
 export class WalletsService {
   constructor(
@@ -374,7 +374,9 @@ function denied(principal: Principal): Error {
     : new InsufficientPermissionsError(CONTROL_DENIED);
 }
 
-/** Project wallets carry `metadata.organization_id` (contract § Wallet), and it must be right. */
+/**
+ * Project wallets carry `metadata.organization_id` (docs/api.md § Wallet), and it must be right.
+ */
 function checkProjectOrganization(
   metadata: Record<string, unknown> | undefined,
   organizationId: number,

@@ -1,6 +1,6 @@
 import { IsString, Matches } from 'class-validator';
 
-/** Body of `POST /users/{userId}/activate/email|phone` (contract § Accounts and sessions). */
+/** Body of `POST /users/{userId}/activate/email|phone` (docs/api.md § Accounts and sessions). */
 export class ActivateDto {
   /** Exactly six digits, as a string (leading zeros matter). */
   @IsString()

@@ -4,11 +4,12 @@ import { NotificationSender } from '../notification-sender.js';
 import { PermanentDeliveryError } from '../notifications.errors.js';
 
 /**
- * Consumer `auth.notifications` of `notify.requested` (ARCHITECTURE § 2): any service (auth
- * itself, org invitations, wallet transfer codes) asks for a mail or SMS by enqueuing the event
- * in its outbox; this delivers it. HTTP requests never wait for it. A transient failure throws,
- * so JetStream redelivers with back-off until the message is out; a permanent one is logged and
- * dropped. Delivery is at least once: a crash between hand-over and ack can send twice.
+ * Consumer `auth.notifications` of `notify.requested`
+ * (docs/architecture.md § Data ownership and events): any service (auth itself, org invitations,
+ * wallet transfer codes) asks for a mail or SMS by enqueuing the event in its outbox; this delivers
+ * it. HTTP requests never wait for it. A transient failure throws, so JetStream redelivers with
+ * back-off until the message is out; a permanent one is logged and dropped. Delivery is at least
+ * once: a crash between hand-over and ack can send twice.
  */
 @Injectable()
 export class NotifyRequestedHandler implements OnModuleInit {

@@ -15,7 +15,7 @@ export class ResetPasswordDto {
   @MaxLength(254)
   email!: string;
 
-  /** 8 to 128 characters (ARCHITECTURE § 3 "Passwords"). */
+  /** 8 to 128 characters (docs/architecture.md § Identity and access ("Passwords")). */
   @IsString()
   @Length(8, 128)
   new_password!: string;

@@ -6,9 +6,10 @@ const isPasswordGrant = (dto: TokenRequestDto) =>
 const isClientCredentials = (dto: TokenRequestDto) => dto.grant_type === 'client_credentials';
 
 /**
- * Body of `POST /oauth/token` (contract § Accounts and sessions): `username` (email or phone)
+ * Body of `POST /oauth/token` (docs/api.md § Accounts and sessions): `username` (email or phone)
  * and `password` for the `password` grant (the default); `client_id` (Sentinel Pass id) and
- * `client_secret` (its key) for `client_credentials` (agents, ARCHITECTURE § 4).
+ * `client_secret` (its key) for `client_credentials` (agents,
+ * docs/architecture.md § Decisions where the contract is silent).
  */
 export class TokenRequestDto {
   @IsOptional()

@@ -1,6 +1,6 @@
 import { IsIn, IsOptional, IsString, Length, MaxLength, MinLength } from 'class-validator';
 
-/** Body of `POST /users` (contract § Accounts and sessions). */
+/** Body of `POST /users` (docs/api.md § Accounts and sessions). */
 export class RegisterUserDto {
   /** Email, or phone number in E.164 when `method` is `phone`. */
   @IsString()
@@ -8,7 +8,7 @@ export class RegisterUserDto {
   @MaxLength(254)
   username!: string;
 
-  /** 8 to 128 characters (ARCHITECTURE § 3 "Passwords"). */
+  /** 8 to 128 characters (docs/architecture.md § Identity and access ("Passwords")). */
   @IsString()
   @Length(8, 128)
   password!: string;

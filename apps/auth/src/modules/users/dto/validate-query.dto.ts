@@ -1,6 +1,6 @@
 import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
 
-/** Query of `GET /users/validate/email` (contract § Accounts and sessions). */
+/** Query of `GET /users/validate/email` (docs/api.md § Accounts and sessions). */
 export class ValidateEmailQueryDto {
   @IsString()
   @MinLength(1)

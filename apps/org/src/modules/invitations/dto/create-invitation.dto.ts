@@ -35,7 +35,7 @@ export class OrganizationInvitationDataDto {
 }
 
 /**
- * Body of `POST /organizations/{id}/invitations` (contract § Organizations):
+ * Body of `POST /organizations/{id}/invitations` (docs/api.md § Organizations):
  * `{data: {type: 'membershipInvitation', attributes: {email, orgRole?}}}`.
  */
 export class CreateOrganizationInvitationDto {

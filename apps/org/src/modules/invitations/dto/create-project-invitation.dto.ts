@@ -52,9 +52,9 @@ export class ProjectInvitationDataDto {
 }
 
 /**
- * Body of `POST P/{id}/invitations` (contract § Projects): `data.type` = `membershipInvitation`,
+ * Body of `POST P/{id}/invitations` (docs/api.md § Projects): `data.type` = `membershipInvitation`,
  * `data.attributes.email`; `projectRole` (default `member`), `orgRole`, `projectOnly` at the top
- * level or in `data.attributes` (ARCHITECTURE § 4 "Request bodies").
+ * level or in `data.attributes` (docs/architecture.md § Request bodies).
  */
 export class CreateProjectInvitationDto extends ProjectInvitationGrantDto {
   @IsObject()

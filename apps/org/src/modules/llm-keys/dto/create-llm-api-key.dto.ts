@@ -51,7 +51,7 @@ export class CreateLlmApiKeyDataDto {
 }
 
 /**
- * Body of `POST …/projects/{id}/llm_api_keys` (contract § Projects): `data.type` =
+ * Body of `POST …/projects/{id}/llm_api_keys` (docs/api.md § Projects): `data.type` =
  * `llm_api_keys`; `provider`, `secretKey` required; `customModels`, `withDefaultModels`.
  */
 export class CreateLlmApiKeyDto {

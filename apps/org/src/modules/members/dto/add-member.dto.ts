@@ -25,7 +25,7 @@ export class AddMemberDataDto {
 }
 
 /**
- * Body of `POST /organizations/{id}/add_user` (contract § Organizations):
+ * Body of `POST /organizations/{id}/add_user` (docs/api.md § Organizations):
  * `{data: {type: 'users', attributes: {email, role}}}`; `role` OWNER, ADMIN, MEMBER or VIEWER
  * (either case accepted).
  */

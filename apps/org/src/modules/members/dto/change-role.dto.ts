@@ -24,7 +24,7 @@ export class RoleDataDto {
 
 /**
  * Body carrying one role: `{role}` as the contract writes it, or `{data: {attributes: {role}}}`
- * (ARCHITECTURE § 4 "Request bodies"). Used by `PATCH …/members/{userId}/role` (required) and
+ * (docs/architecture.md § Request bodies). Used by `PATCH …/members/{userId}/role` (required) and
  * `POST …/restore_access/{userId}` (optional).
  */
 export class RoleBodyDto {

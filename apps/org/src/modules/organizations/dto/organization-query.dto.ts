@@ -5,9 +5,9 @@ export const ORGANIZATION_INCLUDES = ['users', 'projects', 'organization_members
 export type OrganizationInclude = (typeof ORGANIZATION_INCLUDES)[number];
 
 /**
- * Query of `GET /organizations/{id}` (contract § Organizations): `include` comma list (an unknown
- * value is a 400), `forceRefresh` boolean — accepted and validated; the server never answers
- * stale data (docs/org.md § Caching), so it changes nothing.
+ * Query of `GET /organizations/{id}` (docs/api.md § Organizations): `include` comma list (an
+ * unknown value is a 400), `forceRefresh` boolean — accepted and validated; the server never
+ * answers stale data (docs/org.md § Caching), so it changes nothing.
  */
 export class OrganizationQueryDto {
   @IsOptional()

@@ -49,10 +49,10 @@ export class AddProjectMemberDataDto {
 }
 
 /**
- * Body of `POST P/{id}/add_user` (contract § Projects): `data.type` = `users`,
+ * Body of `POST P/{id}/add_user` (docs/api.md § Projects): `data.type` = `users`,
  * `data.attributes.email`; `role` required; `organization_role` (≥ `role`, required unless
  * `project_only`); `project_only` (default false). The last three at the top level or in
- * `data.attributes` (ARCHITECTURE § 4 "Request bodies").
+ * `data.attributes` (docs/architecture.md § Request bodies).
  */
 export class AddProjectMemberDto extends ProjectGrantFieldsDto {
   @IsObject()

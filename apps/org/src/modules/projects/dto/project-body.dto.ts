@@ -54,7 +54,7 @@ export class UpdateProjectDataDto {
 }
 
 /**
- * Body of `PATCH …/projects/{projectId}` (contract § Projects): `data.id` (equal to the path
+ * Body of `PATCH …/projects/{projectId}` (docs/api.md § Projects): `data.id` (equal to the path
  * id), `data.type` = `project`, `data.attributes.name`, all required.
  */
 export class UpdateProjectDto {

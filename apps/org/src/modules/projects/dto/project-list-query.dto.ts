@@ -15,7 +15,7 @@ const RoleList = () =>
   });
 
 /**
- * Query of `GET /organizations/{id}/projects` (contract § Projects; docs/org.md § Project list).
+ * Query of `GET /organizations/{id}/projects` (docs/api.md § Projects; docs/org.md § Project list).
  * Every value is validated; anything malformed is a 400 naming the parameter.
  */
 export class ProjectListQueryDto {

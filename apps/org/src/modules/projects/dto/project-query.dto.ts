@@ -5,7 +5,7 @@ export const PROJECT_INCLUDES = ['users', 'apiKeys', 'llmApiKeys', 'sentinelPass
 export type ProjectInclude = (typeof PROJECT_INCLUDES)[number];
 
 /**
- * Query of `GET …/projects/{projectId}` (contract § Projects): `secret` boolean adds
+ * Query of `GET …/projects/{projectId}` (docs/api.md § Projects): `secret` boolean adds
  * `meta.secrets` (ADMIN/OWNER only), `include` comma list (an unknown value is a 400).
  */
 export class ProjectQueryDto {

@@ -40,7 +40,7 @@ const TrimEach = () =>
   );
 
 /**
- * Fields of `sentinelPass` (contract § "the service", `POST S`) but `title`, which
+ * Fields of `sentinelPass` (docs/api.md § Sentinel Passes, `POST S`) but `title`, which
  * {@link CreateSentinelPassFieldsDto} requires and {@link UpdateSentinelPassFieldsDto} does not. Arrays are deduplicated by the service.
  */
 export class SentinelPassFieldsDto {

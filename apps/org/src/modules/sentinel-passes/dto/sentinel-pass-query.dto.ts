@@ -3,7 +3,7 @@ import { ToBoolean, ToList } from '@wp/http';
 import { CREDENTIAL_TYPE, TAG } from './sentinel-pass-body.dto.js';
 
 /**
- * Query of `GET S` and `GET /organizations/{id}/sentinel_passes` (contract § "the service";
+ * Query of `GET S` and `GET /organizations/{id}/sentinel_passes` (docs/api.md § Sentinel Passes;
  * docs/org.md § Sentinel Pass): every value validated, 400 naming the parameter.
  */
 export class SentinelPassListQueryDto {

@@ -12,7 +12,7 @@ import {
 import { IsAmount, IsAssetCode } from '../../../common/validators.js';
 
 /**
- * `debit` / `credit` of `POST /wallets/{addressHash}/debits|credits` (contract § Wallets).
+ * `debit` / `credit` of `POST /wallets/{addressHash}/debits|credits` (docs/api.md § Wallets).
  * `asset` (default: the wallet's currency) is an addition to the contract's fields.
  */
 export class AdjustmentDto {

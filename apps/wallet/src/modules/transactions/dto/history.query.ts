@@ -1,7 +1,7 @@
 import { ToInt } from '@wp/http';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
-/** Query of paged lists (contract § Limits: default page size 20); `per_page` at most 100. */
+/** Query of paged lists (docs/api.md § Limits: default page size 20); `per_page` at most 100. */
 export class PageQuery {
   @IsOptional()
   @ToInt()

@@ -19,7 +19,7 @@ import {
 } from '../../../common/validators.js';
 import { WALLET_ADDRESS } from '../../wallets/address.js';
 
-/** `transaction` of `POST /wallets/transact` (contract § Wallets). */
+/** `transaction` of `POST /wallets/transact` (docs/api.md § Wallets). */
 export class TransactionDto {
   @IsDefined({ message: 'from_wallet is required' })
   @LowerCase()
@@ -39,7 +39,7 @@ export class TransactionDto {
   @IsAssetCode()
   to_asset!: string;
 
-  /** A JSON number: > 0, ≤ 1e15, at most 8 decimals (ARCHITECTURE § 4 "Amounts"). */
+  /** A JSON number: > 0, ≤ 1e15, at most 8 decimals (docs/architecture.md § Amounts). */
   @IsDefined({ message: 'amount is required' })
   @IsAmount()
   amount!: number;

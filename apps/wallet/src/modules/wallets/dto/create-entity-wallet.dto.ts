@@ -15,7 +15,7 @@ import { WALLET_ENTITY_TYPES, type WalletEntityType } from '../wallet.entity.js'
 /** `purpose`: lower-case word(s), e.g. `general`, `operating`, `project_funds`. */
 export const PURPOSE = /^[a-z][a-z0-9_]{0,39}$/;
 
-/** `entity_wallet` of `POST /wallets/create_entity_wallet` (contract § Wallets). */
+/** `entity_wallet` of `POST /wallets/create_entity_wallet` (docs/api.md § Wallets). */
 export class EntityWalletDto {
   @IsDefined({ message: 'entity_type is required' })
   @IsIn(WALLET_ENTITY_TYPES, {

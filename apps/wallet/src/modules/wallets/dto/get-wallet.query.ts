@@ -1,6 +1,6 @@
 import { IsOptional, Matches } from 'class-validator';
 
-/** Query of `GET /wallets/{addressHash}` (contract § Wallets). */
+/** Query of `GET /wallets/{addressHash}` (docs/api.md § Wallets). */
 export class GetWalletQuery {
   /**
    * A timestamp (any short token is accepted) a client adds to skip its own cache; the server

@@ -23,7 +23,7 @@ export class WalletChangesDto {
   description?: string;
 }
 
-/** Body of `PUT /wallets/{addressHash}` (contract § Wallets): `{"wallet": {…}}`. */
+/** Body of `PUT /wallets/{addressHash}` (docs/api.md § Wallets): `{"wallet": {…}}`. */
 export class UpdateWalletBody {
   @IsDefined({ message: 'wallet is required' })
   @IsObject({ message: 'wallet must be an object' })
