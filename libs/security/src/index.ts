@@ -12,4 +12,5 @@ export * from './admin-access.guard.js';
 export * from './aes-gcm-envelope.js';
 export * from './security.module.js';
 export * from './sentinel-key.js';
+export * from './agent-session.js';
 export * from './stores/index.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { agentSessionId, RevocationList } from '@wp/security';
 import { waitFor } from '@wp/testing';
 import jwt from 'jsonwebtoken';
 import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app.js';
@@ -336,6 +337,43 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     const rotated = await upsertPass(ctx, events, { passId: pass.passId, version: 4 });
     expect((await call(reactivated)).statusCode).toBe(401);
     expect((await call(await tokenOf(rotated.key))).statusCode).toBe(200);
+  });
+
+  it('takes org’s credential epoch when it is ahead (a missed event): older tokens are refused, new ones carry that epoch', async () => {
+    const pass = await upsertPass(ctx, events, { credentialEpoch: 0 });
+    const tokenOf = async () =>
+      (await exchange(pass.passId, pass.key)).json().data.attributes.accessToken as string;
+    const sidOf = (token: string) => (jwt.decode(token) as { sid: string }).sid;
+    const call = (token: string) =>
+      probe.inject({
+        method: 'GET',
+        url: '/v1/api/organizations/1',
+        headers: { 'api-key': ctx.apiKey, authorization: `Bearer ${token}` },
+      });
+    const before = await tokenOf();
+    expect(sidOf(before)).toBe(agentSessionId(pass.passId, 0));
+    // auth never saw version 2 (a revoke org counted as the end of epoch 0), only version 3
+    await upsertPass(ctx, events, { ...pass, version: 3, credentialEpoch: 1 });
+    expect((await call(before)).json().errors?.[0]?.code).toBe('TOKEN_REVOKED');
+    const after = await tokenOf();
+    expect(sidOf(after)).toBe(agentSessionId(pass.passId, 1));
+    expect((await call(after)).statusCode).toBe(200);
+    // an event carrying a lower epoch (published before org counted) never lowers it
+    await upsertPass(ctx, events, { ...pass, version: 4, credentialEpoch: 0 });
+    expect(sidOf(await tokenOf())).toBe(agentSessionId(pass.passId, 1));
+  });
+
+  it('refuses the key with 401 INVALID_CLIENT while org has deny-listed its current epoch, before the event arrives', async () => {
+    const pass = await upsertPass(ctx, events, {});
+    expect((await exchange(pass.passId, pass.key)).statusCode).toBe(200);
+    // what org's revoke does before answering (docs/org.md § Sentinel Pass)
+    await ctx.app.get(RevocationList).revokeSession(agentSessionId(pass.passId, 0), 60);
+    const refused = await exchange(pass.passId, pass.key);
+    expect([refused.statusCode, refused.json().errors[0].code]).toEqual([401, 'INVALID_CLIENT']);
+    // the event of that revoke and a re-activation: the next epoch exchanges again
+    await upsertPass(ctx, events, { ...pass, active: false, version: 2, credentialEpoch: 1 });
+    await upsertPass(ctx, events, { ...pass, active: true, version: 3, credentialEpoch: 1 });
+    expect((await exchange(pass.passId, pass.key)).statusCode).toBe(200);
   });
 
   it('makes every service refuse agent tokens issued before the pass was deleted', async () => {

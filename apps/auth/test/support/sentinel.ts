@@ -51,6 +51,8 @@ export interface PassSpec {
   scopes?: string[];
   permissions?: string[];
   version?: number;
+  /** Org's credential epoch after the change (absent: an event of before it existed). */
+  credentialEpoch?: number;
 }
 
 /** A new high-entropy Sentinel Pass key, as org would generate it. */
@@ -80,6 +82,7 @@ export async function upsertPass(
     scopes: spec.scopes ?? [],
     permissions: spec.permissions ?? [],
     version,
+    ...(spec.credentialEpoch === undefined ? {} : { credentialEpoch: spec.credentialEpoch }),
   });
   await waitFor(
     async () => {

@@ -28,6 +28,12 @@ export const orgConfigSchema = platformSchema.extend({
    * never send to a server (docs/api.md § Authentication 10).
    */
   INVITATION_ACCEPT_URL: env.url('http://localhost:3000/invitations', ['http', 'https']),
+  /**
+   * Access token lifetime, seconds: the same variable and default as auth's (keep them equal).
+   * How long org deny-lists the agent tokens of a revoked, deleted or rotated Sentinel Pass
+   * (docs/org.md § Sentinel Pass).
+   */
+  ACCESS_TOKEN_TTL_SECONDS: env.int(900, 30),
 });
 export type OrgConfig = z.infer<typeof orgConfigSchema>;
 

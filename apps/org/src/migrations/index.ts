@@ -1,4 +1,5 @@
 import { DirectoryUserOccurredAt1795800000000 } from './1795800000000-directory-user-occurred-at.js';
+import { SentinelPassCredentialEpoch1796100000300 } from './1796100000300-sentinel-pass-credential-epoch.js';
 import { OrganizationPermissionVersion1796100000001 } from './1796100000001-organization-permission-version.js';
 import { InvitationResendBudget1795672616438 } from './1795672616438-invitation-resend-budget.js';
 import { SecurityPolicyAndAuditLog1795672662299 } from './1795672662299-security-policy-and-audit-log.js';
@@ -19,4 +20,5 @@ export const ORG_MIGRATIONS: (new () => unknown)[] = [
   SecurityPolicyAndAuditLog1795672662299,
   DirectoryUserOccurredAt1795800000000,
   OrganizationPermissionVersion1796100000001,
+  SentinelPassCredentialEpoch1796100000300,
 ];

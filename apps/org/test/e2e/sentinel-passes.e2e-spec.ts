@@ -143,6 +143,7 @@ describe('Sentinel Passes', () => {
           scopes: ['read', 'deploy'],
           permissions: ['projects:read', 'wallets:read'],
           version: 1,
+          credentialEpoch: 0,
         },
       ]);
       expect(await toolsCount()).toBe(before + 1);
@@ -181,6 +182,7 @@ describe('Sentinel Passes', () => {
       const events = await passEvents(passId);
       expect(events.map((e) => e.version)).toEqual([1, 2]);
       expect(events[1]).toMatchObject({
+        credentialEpoch: 0,
         title: 'Release bot',
         expiresAt: null,
         keyHash: hashSentinelKey(firstSecret),
@@ -204,6 +206,7 @@ describe('Sentinel Passes', () => {
       const events = await passEvents(passId);
       expect(events.at(-1)).toMatchObject({
         version: 3,
+        credentialEpoch: 1,
         active: true,
         keyHash: hashSentinelKey(secret),
       });
@@ -215,7 +218,11 @@ describe('Sentinel Passes', () => {
       const revoked = await ctx.request('POST', `${S}/${passId}/revoke`, { token: owner.token });
       expect(revoked.status).toBe(200);
       expect(revoked.body.data.attributes.active).toBe(false);
-      expect((await passEvents(passId)).at(-1)).toMatchObject({ version: 4, active: false });
+      expect((await passEvents(passId)).at(-1)).toMatchObject({
+        version: 4,
+        credentialEpoch: 2,
+        active: false,
+      });
 
       const mark = await ctx.outboxMark();
       const hash = await storedHash(passId);
@@ -236,7 +243,11 @@ describe('Sentinel Passes', () => {
       });
       expect(activated.status).toBe(200);
       expect(activated.body.data.attributes.active).toBe(true);
-      expect((await passEvents(passId)).at(-1)).toMatchObject({ version: 5, active: true });
+      expect((await passEvents(passId)).at(-1)).toMatchObject({
+        version: 5,
+        credentialEpoch: 2,
+        active: true,
+      });
       const again = await ctx.request('POST', `${S}/${passId}/activate`, { token: admin.token });
       expect(again.status).toBe(409);
       expect(again.body.errors[0].code).toBe('SENTINEL_PASS_ALREADY_ACTIVE');
@@ -249,6 +260,7 @@ describe('Sentinel Passes', () => {
       expect(await storedHash(passId)).toBeUndefined();
       expect((await passEvents(passId)).at(-1)).toMatchObject({
         version: 6,
+        credentialEpoch: 3,
         deleted: true,
         active: false,
         keyHash: null,

@@ -84,4 +84,11 @@ export const SentinelPassChanged = z.object({
   scopes: z.array(z.string()),
   permissions: z.array(z.string()),
   version: z.number().int().nonnegative(),
+  /**
+   * The pass's credential epoch after this change: one more whenever an active pass becomes
+   * inactive, the pass is deleted, or its key changes (agent tokens carry it in their `sid`,
+   * docs/architecture.md § Withdrawn permissions at once). Absent from events published before
+   * it existed.
+   */
+  credentialEpoch: z.number().int().nonnegative().optional(),
 });

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { grantedAgentPermissions } from '@wp/contracts';
 import { ActivityRecorder } from '@wp/platform';
-import { refererAllowed, sentinelKeyMatches } from '@wp/security';
+import { randomUUID } from 'node:crypto';
+import { agentSessionId, refererAllowed, RevocationList, sentinelKeyMatches } from '@wp/security';
 import { TokenService } from '../sessions/token.service.js';
-import { agentSessionId } from './agent-session-id.js';
 import { InvalidClientError, RefererNotAllowedError } from './sentinel.errors.js';
 import { SentinelPassRepository } from './sentinel-pass.repository.js';
 
@@ -59,6 +59,7 @@ export class AgentTokenService {
     private readonly passes: SentinelPassRepository,
     private readonly tokens: TokenService,
     private readonly activity: ActivityRecorder,
+    private readonly revocations: RevocationList,
   ) {}
 
   async exchange(request: ExchangeRequest): Promise<AgentSessionResource> {
@@ -93,6 +94,13 @@ export class AgentTokenService {
       note(401, refusal);
       throw new InvalidClientError();
     }
+    const sid = agentSessionId(pass.id, pass.credentialEpoch);
+    // org deny-lists an ended epoch before its revoke/delete/rotate_key answers; this read model
+    // may not have the event yet: refuse the key at once rather than sign a refused token.
+    if (await this.revocations.isRevoked(randomUUID(), sid)) {
+      note(401, 'credentials withdrawn');
+      throw new InvalidClientError();
+    }
     if (!refererAllowed(request.referer, pass.allowedReferers)) {
       note(403, 'referer not allowed');
       throw new RefererNotAllowedError();
@@ -101,7 +109,7 @@ export class AgentTokenService {
     const issued = this.tokens.signAccessToken(
       {
         sub: pass.id,
-        sid: agentSessionId(pass.id, pass.credentialEpoch),
+        sid,
         typ: 'agent',
         app: request.appId,
         email: null,

@@ -1,8 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { EventBus } from '@wp/messaging';
-import { RevocationList } from '@wp/security';
+import { agentSessionId, RevocationList } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
-import { agentSessionId } from './agent-session-id.js';
 import { SentinelPassRepository } from './sentinel-pass.repository.js';
 
 /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { effectiveProjectRole, type ActivityEntry, type Role } from '@wp/contracts';
+import { credentialEpochEnds } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 
 /** A Sentinel Pass as auth knows it (read model of `org.sentinel_pass.changed`). */
@@ -32,6 +33,8 @@ export interface PassChange {
   scopes: string[];
   permissions: string[];
   version: number;
+  /** Org's credential epoch after the change (absent from events published before it existed). */
+  credentialEpoch?: number;
 }
 
 export interface MembershipChange {
@@ -58,8 +61,11 @@ export class SentinelPassRepository {
   /**
    * Applies a pass change when its version is newer than the stored one. A deletion keeps a
    * tombstone row (deleted, no key) so an older redelivery cannot bring the pass back.
+   * The credential epoch follows `credentialEpochEnds` (the rule org applies too), and is at
+   * least the `credentialEpoch` the event carries, so auth signs with org's epoch even after
+   * missing an event (docs/architecture.md § Withdrawn permissions at once).
    * @returns the credential epoch whose tokens must now be refused (key changed, pass revoked
-   *   or deleted), or null
+   *   or deleted, or org counted further), or null
    */
   async applyPassChange(manager: EntityManager, change: PassChange): Promise<number | null> {
     const [current] = await manager.query<
@@ -80,9 +86,12 @@ export class SentinelPassRepository {
     const active = change.active && !change.deleted;
     const ended =
       current !== undefined &&
-      !current.deleted &&
-      ((current.active && !active) || change.deleted || current.key_hash !== keyHash);
-    const epoch = (current?.credential_epoch ?? 0) + (ended ? 1 : 0);
+      credentialEpochEnds(
+        { active: current.active, deleted: current.deleted, keyHash: current.key_hash },
+        { active, deleted: change.deleted, keyHash },
+      );
+    const stored = current?.credential_epoch ?? 0;
+    const epoch = Math.max(stored + (ended ? 1 : 0), change.credentialEpoch ?? 0);
     await manager.query(
       `INSERT INTO sentinel_pass (id, organization_id, project_id, active, deleted, key_hash,
          expires_at, allowed_referers, scopes, permissions, version, credential_epoch, updated_at)
@@ -108,7 +117,7 @@ export class SentinelPassRepository {
         epoch,
       ],
     );
-    return ended ? epoch - 1 : null;
+    return current !== undefined && epoch > stored ? stored : null;
   }
 
   async applyMembershipChange(manager: EntityManager, change: MembershipChange): Promise<void> {

@@ -1,6 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EventPayload } from '@wp/contracts';
+import { DomainError } from '@wp/http';
 import { Outbox } from '@wp/messaging';
+import { agentSessionId, credentialEpochEnds, RevocationList } from '@wp/security';
 import type { EntityManager } from 'typeorm';
+import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
 import type { SentinelPass } from './sentinel-pass.entity.js';
 import { SentinelPassesRepository } from './sentinel-passes.repository.js';
 
@@ -16,43 +20,51 @@ export class SentinelPassEvents {
   constructor(
     private readonly outbox: Outbox,
     private readonly passes: SentinelPassesRepository,
+    private readonly revocations: RevocationList,
+    @Inject(ORG_CONFIG) private readonly config: OrgConfig,
   ) {}
 
-  /** Announces the pass as it is now (after create, update, rotate, revoke, activate). */
-  async changed(pass: SentinelPass, manager: EntityManager): Promise<void> {
+  /**
+   * Announces the pass as it is now (after create, update, rotate, revoke, activate). Call it
+   * last in the transaction: it may deny-list tokens.
+   * @param before the row-locked pass before the change (none at creation)
+   * @returns the pass with its credential epoch
+   * @throws DomainError 503 `UNAVAILABLE` when the deny-list store does not answer
+   */
+  async changed(
+    pass: SentinelPass,
+    manager: EntityManager,
+    before?: SentinelPass,
+  ): Promise<SentinelPass> {
+    const ends = before !== undefined && credentialEpochEnds(state(before), state(pass));
+    const now = ends ? await this.passes.endCredentialEpoch(pass.id, manager) : pass;
     await this.outbox.enqueue(manager, 'org.sentinel_pass.changed', {
-      passId: pass.id,
-      organizationId: pass.organizationId,
-      projectId: pass.projectId,
-      title: pass.title,
-      active: pass.active,
+      ...payload(now),
+      active: now.active,
       deleted: false,
-      keyHash: pass.keyHash,
-      expiresAt: pass.expiresAt ? pass.expiresAt.toISOString() : null,
-      allowedReferers: pass.allowedReferers,
-      scopes: pass.scopes,
-      permissions: pass.permissions,
-      version: pass.version,
+      keyHash: now.keyHash,
+      version: now.version,
+      credentialEpoch: now.credentialEpoch,
     });
+    if (ends) await this.refuseTokens(before);
+    return now;
   }
 
-  /** Deletes a (row-locked) pass and announces it: the key stops working at once. */
+  /**
+   * Deletes a (row-locked) pass and announces it: the key stops working and its agent tokens
+   * are refused at once. @throws DomainError 503 `UNAVAILABLE` (deny-list store)
+   */
   async deleteAndAnnounce(pass: SentinelPass, manager: EntityManager): Promise<void> {
     await this.passes.delete(pass.id, manager);
     await this.outbox.enqueue(manager, 'org.sentinel_pass.changed', {
-      passId: pass.id,
-      organizationId: pass.organizationId,
-      projectId: pass.projectId,
-      title: pass.title,
+      ...payload(pass),
       active: false,
       deleted: true,
       keyHash: null,
-      expiresAt: pass.expiresAt ? pass.expiresAt.toISOString() : null,
-      allowedReferers: pass.allowedReferers,
-      scopes: pass.scopes,
-      permissions: pass.permissions,
       version: pass.version + 1,
+      credentialEpoch: pass.credentialEpoch + 1,
     });
+    await this.refuseTokens(pass);
   }
 
   /**
@@ -64,4 +76,39 @@ export class SentinelPassEvents {
       await this.deleteAndAnnounce(pass, manager);
     }
   }
+
+  /** Deny-lists the agent tokens of the pass's current (now ended) credential epoch. */
+  private async refuseTokens(pass: SentinelPass): Promise<void> {
+    const sid = agentSessionId(pass.id, pass.credentialEpoch);
+    await this.revocations
+      .revokeSession(sid, this.config.ACCESS_TOKEN_TTL_SECONDS)
+      .catch((error: unknown) => {
+        throw new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
+          detail: `The agent tokens of the Sentinel Pass could not be refused (${(error as Error).message}); nothing changed. Retry shortly.`,
+          retryAfter: 1,
+        });
+      });
+  }
+}
+
+type Common = Omit<
+  EventPayload<'org.sentinel_pass.changed'>,
+  'active' | 'deleted' | 'keyHash' | 'version' | 'credentialEpoch'
+>;
+
+function payload(pass: SentinelPass): Common {
+  return {
+    passId: pass.id,
+    organizationId: pass.organizationId,
+    projectId: pass.projectId,
+    title: pass.title,
+    expiresAt: pass.expiresAt ? pass.expiresAt.toISOString() : null,
+    allowedReferers: pass.allowedReferers,
+    scopes: pass.scopes,
+    permissions: pass.permissions,
+  };
+}
+
+function state(pass: SentinelPass) {
+  return { active: pass.active, deleted: false, keyHash: pass.keyHash };
 }

@@ -90,6 +90,13 @@ export class SentinelPass {
   @Column('int', { default: 1 })
   version!: number;
 
+  /**
+   * One more whenever an active pass becomes inactive or its key changes (`credentialEpochEnds`,
+   * the rule auth applies too); agent tokens carry it in their `sid` (`agentSessionId`).
+   */
+  @Column('int', { default: 0 })
+  credentialEpoch!: number;
+
   @Column('uuid', { nullable: true })
   createdBy!: string | null;
 

@@ -80,6 +80,12 @@ export class SentinelPassesRepository {
     return manager.findOneByOrFail(SentinelPass, { id });
   }
 
+  /** `credential_epoch + 1` (the change ended the epoch); returns the row. */
+  async endCredentialEpoch(id: string, manager: EntityManager): Promise<SentinelPass> {
+    await manager.update(SentinelPass, { id }, { credentialEpoch: () => 'credential_epoch + 1' });
+    return manager.findOneByOrFail(SentinelPass, { id });
+  }
+
   async delete(id: string, manager: EntityManager): Promise<void> {
     await manager.delete(SentinelPass, { id });
   }

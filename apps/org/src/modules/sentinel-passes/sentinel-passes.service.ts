@@ -149,8 +149,9 @@ export class SentinelPassesService {
   }
 
   /**
-   * `POST S/{id}/rotate_key`: a new key; the old one is refused at once (auth swaps the hash
-   * and deny-lists tokens issued with the old key). `lastRotated` = now.
+   * `POST S/{id}/rotate_key`: a new key; the agent tokens issued so far are refused everywhere
+   * before the answer (`SentinelPassEvents`), and auth refuses the old key at once.
+   * `lastRotated` = now. 503 when the deny-list store does not answer (nothing changed).
    * @throws 409 `SENTINEL_PASS_REVOKED` for a revoked pass; 404; 403
    */
   async rotateKey(where: Where, passId: string): Promise<PassWithKey> {
@@ -180,7 +181,10 @@ export class SentinelPassesService {
     });
   }
 
-  /** `DELETE S/{id}`: permanent; announced with `deleted: true`. @throws 404; 403 */
+  /**
+   * `DELETE S/{id}`: permanent; announced with `deleted: true`; its agent tokens are refused
+   * everywhere before the answer. @throws 404; 403; 503 deny-list store down
+   */
   async delete(where: Where, passId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await this.manageable(where, manager);
@@ -205,9 +209,9 @@ export class SentinelPassesService {
       if (!current) throw new SentinelPassNotFoundError();
       const pass = await change(current, manager);
       await this.projects.touch(where.projectId, manager);
-      await this.events.changed(pass, manager);
       await this.note(where, action, pass, manager);
-      return pass;
+      // Last, so that only the commit can fail after it deny-lists the pass's agent tokens.
+      return this.events.changed(pass, manager, current);
     });
   }
 

@@ -1,0 +1,38 @@
+import { agentSessionId, credentialEpochEnds } from './agent-session.js';
+
+const active = { active: true, deleted: false, keyHash: 'a'.repeat(64) };
+
+describe('agentSessionId', () => {
+  it('is a stable UUID per pass and epoch, different for the next epoch', () => {
+    const id = '3f8b1c2e-8a4d-4e1f-9c3b-2d7e6f5a4b3c';
+    expect(agentSessionId(id, 0)).toBe(agentSessionId(id, 0));
+    expect(agentSessionId(id, 0)).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-8[0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(agentSessionId(id, 1)).not.toBe(agentSessionId(id, 0));
+  });
+});
+
+describe('credentialEpochEnds', () => {
+  it('ends the epoch on revocation, deletion and key rotation', () => {
+    expect(credentialEpochEnds(active, { ...active, active: false })).toBe(true);
+    expect(credentialEpochEnds(active, { active: false, deleted: true, keyHash: null })).toBe(true);
+    expect(credentialEpochEnds(active, { ...active, keyHash: 'b'.repeat(64) })).toBe(true);
+  });
+
+  it('keeps the epoch on other changes, on activation, and for an already deleted pass', () => {
+    expect(credentialEpochEnds(active, { ...active })).toBe(false);
+    const revoked = { ...active, active: false };
+    expect(credentialEpochEnds(revoked, active)).toBe(false);
+    expect(credentialEpochEnds(revoked, { ...revoked })).toBe(false);
+    const gone = { active: false, deleted: true, keyHash: null };
+    expect(credentialEpochEnds(gone, { ...gone })).toBe(false);
+  });
+
+  it('ends the epoch when a revoked pass is deleted or its key changes', () => {
+    const revoked = { ...active, active: false };
+    expect(credentialEpochEnds(revoked, { active: false, deleted: true, keyHash: null })).toBe(
+      true,
+    );
+  });
+});
