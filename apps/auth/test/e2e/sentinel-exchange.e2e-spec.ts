@@ -275,7 +275,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     const call = (id: string) =>
       probe.inject({
         method: 'GET',
-        url: `/v1/api/organizations/${id}?x=1`,
+        url: `/v1/api/probe/organizations/${id}?x=1`,
         headers: { 'api-key': ctx.apiKey, authorization: `Bearer ${token}` },
       });
     const ok = await call('1');
@@ -289,7 +289,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     expect(byType('api_request')).toEqual([
       expect.objectContaining({
         service: 'org',
-        endpoint: '/v1/api/organizations/:organizationId',
+        endpoint: '/v1/api/probe/organizations/:organizationId',
         method: 'GET',
         status_code: 200,
         success: true,
@@ -299,7 +299,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     expect(byType('error')).toEqual([
       expect.objectContaining({
         service: 'org',
-        endpoint: '/v1/api/organizations/:organizationId',
+        endpoint: '/v1/api/probe/organizations/:organizationId',
         status_code: 404,
         success: false,
       }),
@@ -319,7 +319,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     const call = (token: string) =>
       probe.inject({
         method: 'GET',
-        url: '/v1/api/organizations/1',
+        url: '/v1/api/probe/organizations/1',
         headers: { 'api-key': ctx.apiKey, authorization: `Bearer ${token}` },
       });
     const before = await tokenOf(pass.key);
@@ -347,7 +347,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     const call = (token: string) =>
       probe.inject({
         method: 'GET',
-        url: '/v1/api/organizations/1',
+        url: '/v1/api/probe/organizations/1',
         headers: { 'api-key': ctx.apiKey, authorization: `Bearer ${token}` },
       });
     const before = await tokenOf();
@@ -383,7 +383,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     const call = () =>
       probe.inject({
         method: 'GET',
-        url: '/v1/api/organizations/1',
+        url: '/v1/api/probe/organizations/1',
         headers: { 'api-key': ctx.apiKey, authorization: `Bearer ${token}` },
       });
     expect((await call()).statusCode).toBe(200);
@@ -417,7 +417,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
   it('does not record calls made with user tokens', async () => {
     const res = await probe.inject({
       method: 'GET',
-      url: '/v1/api/organizations/1',
+      url: '/v1/api/probe/organizations/1',
       headers: { 'api-key': ctx.apiKey, authorization: `Bearer ${member.accessToken}` },
     });
     expect(res.statusCode).toBe(200);

@@ -132,7 +132,7 @@ export async function setMembership(
 }
 
 /** Guarded routes of "the org service" for agent calls. */
-@Controller('organizations')
+@Controller('probe/organizations')
 class AgentProbeController {
   @Get(':organizationId')
   show(
@@ -165,7 +165,7 @@ class AgentProbeModule {
 /**
  * Another service built on `PlatformModule`, named `org` so that its agent activity travels as
  * `org.activity.recorded` (the shared pipeline, not auth's own code). Its own database (the
- * auth migrations bring the outbox tables). Serves `GET /v1/api/organizations/:organizationId`
+ * auth migrations bring the outbox tables). Serves `GET /v1/api/probe/organizations/:organizationId`
  * (404 for id 404).
  */
 export async function startAgentProbeApp(ctx: AuthTestContext): Promise<NestFastifyApplication> {
