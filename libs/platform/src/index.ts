@@ -6,4 +6,5 @@ export * from './activity-recorder.js';
 export * from './backend/index.js';
 export * from './migrate-platform.js';
 export * from './openapi.js';
+export * from './openapi-examples.js';
 export * from './openapi-operations.js';

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { collectRouteFacts, securityOf, type RouteFacts } from './openapi-operations.js';
+import { addExamples } from './openapi-examples.js';
 
 /** Path of a service's own OpenAPI document (internal: the gateway merges them at `/docs`). */
 export const OPENAPI_DOCUMENT_PATH = '/openapi.json';
@@ -58,7 +59,8 @@ const ERROR_STATUSES: Record<string, string> = {
  * Builds the service's OpenAPI 3.1 document: @nestjs/swagger from the registered controllers,
  * with the plugin metadata (request bodies, query and path parameters, summaries), each
  * route's security from its guards and decorators, its success answer's schema from the
- * method's return type and every error status with the service's error body.
+ * method's return type and every error status with the service's error body, and an example
+ * for every JSON body (`addExamples`).
  */
 export async function buildOpenApiDocument(
   app: INestApplication,
@@ -90,7 +92,9 @@ export async function buildOpenApiDocument(
     ...document.components.schemas,
     ...(metadata ? { [metadata.errorBodyName]: metadata.errorBody } : {}),
   };
-  return toOpenApi31(document) as OpenAPIObject;
+  const document31 = toOpenApi31(document) as OpenAPIObject;
+  addExamples(document31 as unknown as Record<string, unknown>, metadata?.errorBodyName);
+  return document31;
 }
 
 function describeOperation(

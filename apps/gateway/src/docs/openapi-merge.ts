@@ -1,3 +1,4 @@
+import { addExamples } from '@wp/platform';
 import type { ProxyRoute, UpstreamService } from '../proxy/routes.js';
 
 /** The parts of an OpenAPI 3 document the merge reads and writes. */
@@ -78,7 +79,7 @@ export function mergeOpenApiDocuments(
     }
     Object.assign(schemas, document.components?.schemas ?? {});
   }
-  return {
+  const merged: OpenApiDocument = {
     openapi: '3.1.0',
     info: {
       title: 'Workspace platform API',
@@ -107,6 +108,9 @@ export function mergeOpenApiDocuments(
       },
     },
   };
+  // The services' bodies already carry examples; this adds them to the gateway's own answers.
+  addExamples(merged, 'ErrorDocument');
+  return merged;
 }
 
 function withGateway(operation: Record<string, unknown>, path: string): Record<string, unknown> {

@@ -13,7 +13,8 @@ import {
 } from './database-unavailable.js';
 import { DomainError, type ErrorItem } from './domain-error.js';
 
-const TITLES: Record<number, { code: string; title: string }> = {
+/** The code and title of an error with no code of its own, by HTTP status. */
+export const STATUS_DEFAULTS: Record<number, { code: string; title: string }> = {
   400: { code: 'BAD_REQUEST', title: 'Bad request' },
   401: { code: 'UNAUTHENTICATED', title: 'Unauthenticated' },
   403: { code: 'FORBIDDEN', title: 'Forbidden' },
@@ -42,7 +43,10 @@ export interface ErrorDocument {
  * the gateway for its own 4xx/5xx answers.
  */
 export function errorDocument(status: number, detail?: string, code?: string): ErrorDocument {
-  const known = TITLES[status] ?? { code: status >= 500 ? 'INTERNAL' : 'ERROR', title: 'Error' };
+  const known = STATUS_DEFAULTS[status] ?? {
+    code: status >= 500 ? 'INTERNAL' : 'ERROR',
+    title: 'Error',
+  };
   const item: ErrorItem = { status: String(status), code: code ?? known.code, title: known.title };
   if (detail) item.detail = detail;
   return { errors: [item] };
