@@ -27,10 +27,13 @@ if (enabled) {
     const url = request?.url ?? (input instanceof URL ? input.href : (input as string));
     const method = init?.method ?? request?.method ?? 'GET';
     if (OpenApiContract.covers(new URL(url).pathname)) {
-      // Only JSON is read (a copy of it); files and streams pass unread, so a streamed export
-      // is neither buffered nor delayed.
+      // Only JSON documents are read (a copy of it); files (`Content-Disposition: attachment`)
+      // and line streams (`application/x-ndjson`) pass unread, so a streamed export is neither
+      // buffered nor delayed.
       const type = response.headers.get('content-type') ?? '';
-      const text = /json/i.test(type) ? await response.clone().text() : '';
+      const file = /attachment/i.test(response.headers.get('content-disposition') ?? '');
+      const document = /json/i.test(type) && !/ndjson/i.test(type) && !file;
+      const text = document ? await response.clone().text() : '';
       record(method, url, response.status, type, text);
     }
     return response;
