@@ -90,10 +90,13 @@ export function citationsIn(source: Source): Citation[] {
       if (!inDocs) continue; // `foo.md § …` outside docs/ names no file of ours
       target = `docs/${target}`;
     }
+    const rest = continuation(source.text, m.index + m[0].length);
+    // Code that builds a citation from a variable (e.g. an OpenAPI description) names no heading.
+    if (rest.startsWith('${')) continue;
     found.push({
       at: `${source.file}:${lineOf(source.text, m.index)}`,
       target,
-      rest: continuation(source.text, m.index + m[0].length),
+      rest,
     });
   }
   return found;

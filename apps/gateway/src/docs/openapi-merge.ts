@@ -20,7 +20,7 @@ const OPERATION_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'h
 export const API_SECTIONS: { pattern: RegExp; section: string; tag: string }[] = [
   {
     pattern: /\/sentinel_passes(\/|$)|^\/v1\/api\/oauth\/agent\//,
-    section: 'the service',
+    section: 'Sentinel Passes',
     tag: 'Sentinel Pass',
   },
   {
