@@ -1,17 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app.js';
 import { registerActive } from '../support/flows.js';
-import { EventPublisher, setMembership, upsertPass } from '../support/sentinel.js';
-
-interface Seed {
-  at: string;
-  type?: 'api_request' | 'token_generation' | 'error';
-  endpoint?: string;
-  method?: string;
-  status?: number;
-  latency?: number;
-  error?: string | null;
-}
+import {
+  EventPublisher,
+  setMembership,
+  passWithActivity,
+  type ActivitySeed,
+} from '../support/sentinel.js';
 
 /**
  * docs/api.md § Sentinel Passes (activity endpoints on {auth_url}) and
@@ -41,30 +35,7 @@ describe('auth: Sentinel Pass activity logs', () => {
     await ctx.close();
   });
 
-  async function passWith(rows: Seed[]): Promise<string> {
-    const { passId } = await upsertPass(ctx, events, {});
-    for (const r of rows) {
-      const type = r.type ?? 'api_request';
-      await ctx.db.query(
-        `INSERT INTO agent_activity (id, agent_user_id, activity_type, service, endpoint, method,
-           status_code, latency_ms, success, client_address, error_message, occurred_at)
-         VALUES ($1, $2, $3, 'org', $4, $5, $6, $7, $8, '10.0.0.1', $9, $10)`,
-        [
-          randomUUID(),
-          passId,
-          type,
-          r.endpoint ?? '/v1/api/a',
-          r.method ?? 'GET',
-          r.status ?? (type === 'error' ? 500 : 200),
-          r.latency ?? 10,
-          type !== 'error',
-          r.error ?? null,
-          r.at,
-        ],
-      );
-    }
-    return passId;
-  }
+  const passWith = (rows: ActivitySeed[]) => passWithActivity(ctx, events, rows);
 
   const get = (path: string) => ctx.get(`/v1/api/oauth/agent/activity/${path}`, ctx.bearer(token));
 

@@ -212,3 +212,47 @@ export function parseCsv(text: string): string[][] {
   }
   return rows;
 }
+
+/** One seeded activity row: `at` is its ISO time; the rest default to a 200 GET of `/v1/api/a`. */
+export interface ActivitySeed {
+  at: string;
+  type?: 'api_request' | 'token_generation' | 'error';
+  endpoint?: string;
+  method?: string;
+  status?: number;
+  latency?: number;
+  error?: string | null;
+}
+
+/**
+ * A new pass (via `org.sentinel_pass.changed`) with `rows` inserted straight into
+ * `agent_activity` (recording itself is proven in sentinel-exchange.e2e-spec.ts); its id.
+ */
+export async function passWithActivity(
+  ctx: AuthTestContext,
+  events: EventPublisher,
+  rows: ActivitySeed[],
+): Promise<string> {
+  const { passId } = await upsertPass(ctx, events, {});
+  for (const r of rows) {
+    const type = r.type ?? 'api_request';
+    await ctx.db.query(
+      `INSERT INTO agent_activity (id, agent_user_id, activity_type, service, endpoint, method,
+         status_code, latency_ms, success, client_address, error_message, occurred_at)
+       VALUES ($1, $2, $3, 'org', $4, $5, $6, $7, $8, '10.0.0.1', $9, $10)`,
+      [
+        randomUUID(),
+        passId,
+        type,
+        r.endpoint ?? '/v1/api/a',
+        r.method ?? 'GET',
+        r.status ?? (type === 'error' ? 500 : 200),
+        r.latency ?? 10,
+        type !== 'error',
+        r.error ?? null,
+        r.at,
+      ],
+    );
+  }
+  return passId;
+}
