@@ -173,7 +173,7 @@ describe('auth: Sentinel Pass activity export and metrics', () => {
       const growthMb = (peak - baseline) / 1024 / 1024;
       expect(bytes).toBeGreaterThan(25 * 1024 * 1024);
       expect(growthMb).toBeLessThan(24);
-    }, 120_000);
+    }, 300_000); // completeness and memory are asserted, not speed: a busy CI machine is slow
   });
 
   describe('metrics', () => {
