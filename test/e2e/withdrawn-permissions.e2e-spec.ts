@@ -128,7 +128,7 @@ describe('withdrawn permissions across replicas', () => {
     }
   });
 
-  it('refuses a transfer out of a project wallet right after deny_access', async () => {
+  it('refuses a transfer out of a project wallet, and lists it no more, right after deny_access', async () => {
     const owner = await p.signUp('owner');
     const member = await p.signUp('project-admin');
     const org = await stack.request('POST', '/v1/api/organizations', {
@@ -195,6 +195,16 @@ describe('withdrawn permissions across replicas', () => {
       for (const walletProcess of [walletB, undefined]) {
         const refused = await p.transact(member, address, payee, walletProcess);
         expect([403, 404]).toContain(refused.status);
+        // Lists decide as the single-wallet routes do: the denied wallet is gone at once.
+        const listed = await stack.request('GET', '/v1/api/wallets?entity_type=project', {
+          token: member.token,
+          baseUrl: walletProcess,
+        });
+        expect(listed.status).toBe(200);
+        const addresses = (listed.body.data as { address_hash: string }[]).map(
+          (w) => w.address_hash,
+        );
+        expect(addresses).not.toContain(address);
       }
     }
   });
@@ -221,7 +231,7 @@ describe('withdrawn permissions across replicas', () => {
     await nats?.stop();
   });
 
-  it('refuses the demoted user, never 201, and lets another organization transact', async () => {
+  it('refuses the demoted user, never 201, hides the wallet from a removed member, and lets another organization transact', async () => {
     const owner = await p.signUp('owner');
     const admin = await p.signUp('admin');
     const other = await p.signUp('other-owner');
@@ -231,6 +241,19 @@ describe('withdrawn permissions across replicas', () => {
     const payee = await p.userWallet(owner);
     expect((await p.transact(admin, demoted.address, payee)).status).toBe(201);
     expect((await p.transact(otherAdmin, unaffected.address, payee)).status).toBe(201);
+    const leaver = await p.signUp('leaver');
+    const joined = await stack.request('POST', `/v1/api/organizations/${demoted.orgId}/add_user`, {
+      token: owner.token,
+      body: { data: { type: 'users', attributes: { email: leaver.email, role: 'MEMBER' } } },
+    });
+    expect(joined.status).toBe(201);
+    const organizationWallets = (who: Account) =>
+      stack.request('GET', '/v1/api/wallets?entity_type=organization', { token: who.token });
+    const listed = (res: { body: { data?: { address_hash: string }[] } }) =>
+      (res.body.data ?? []).map((w) => w.address_hash);
+    await waitFor(async () => listed(await organizationWallets(leaver)).includes(demoted.address), {
+      what: 'the new member seeing the organization wallet',
+    });
 
     await nats.kill();
     try {
@@ -242,6 +265,30 @@ describe('withdrawn permissions across replicas', () => {
           expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
         expect((await p.transact(otherAdmin, unaffected.address, payee)).status).toBe(201);
       }
+      // Nor may the demoted ADMIN open another wallet of the organization.
+      const opened = await stack.request('POST', '/v1/api/wallets/create_entity_wallet', {
+        token: admin.token,
+        body: {
+          entity_wallet: {
+            entity_type: 'organization',
+            entity_id: demoted.orgId,
+            entity_name: 'Payroll',
+            purpose: 'payroll',
+          },
+        },
+      });
+      expect([403, 503]).toContain(opened.status);
+      // A removed member's list no longer shows the wallet (or cannot be confirmed: 503).
+      const removed = await stack.request(
+        'DELETE',
+        `/v1/api/organizations/${demoted.orgId}/remove_user/${leaver.id}`,
+        { token: owner.token },
+      );
+      expect(removed.status).toBe(204);
+      const after = await organizationWallets(leaver);
+      expect([200, 503]).toContain(after.status);
+      if (after.status === 200) expect(listed(after)).not.toContain(demoted.address);
+      expect(listed(await organizationWallets(otherAdmin))).toContain(unaffected.address);
     } finally {
       await nats.resume();
     }

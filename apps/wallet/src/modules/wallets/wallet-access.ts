@@ -6,7 +6,7 @@ import {
   type MembershipRoles,
 } from '../memberships/memberships.repository.js';
 import { PermissionFreshness } from '../memberships/permission-freshness.js';
-import type { Wallet } from './wallet.entity.js';
+import type { Wallet, WalletEntityType } from './wallet.entity.js';
 import { WalletIdentities, type WalletIdentity } from './wallet-identities.js';
 import { walletAllows, walletVisible, type WalletAbility } from './wallet-policy.js';
 import { InsufficientPermissionsError, WalletNotFoundError } from './wallets.errors.js';
@@ -114,13 +114,54 @@ export class WalletAccess {
     return this.freshness.confirm(principal.id, wallet.organizationId, wallet.projectId, roles);
   }
 
+  /**
+   * The open wallets a user may `ability`, optionally of one entity type, oldest first (none
+   * for an agent: its wallets are its project's, see `WalletsService.listVisible`): the
+   * read model's candidates with each organization's roles confirmed current (one confirmation
+   * per organization and project, not per wallet), so a withdrawn role hides its wallets from
+   * lists at once, as it does from {@link require}.
+   * @throws DomainError 503 when the roles of an organization cannot be confirmed
+   */
+  async walletsFor(
+    principal: Principal,
+    ability: WalletAbility,
+    entityType?: WalletEntityType,
+  ): Promise<Wallet[]> {
+    if (principal.type !== 'user') return [];
+    const candidates = await this.wallets.findCandidatesFor(principal.id, entityType);
+    const confirmations = new Map<string, Promise<MembershipRoles>>();
+    const confirmedRoles = candidates.map(({ wallet, roles }) => {
+      const key = `${wallet.organizationId}/${wallet.projectId}`;
+      if (!confirmations.has(key)) {
+        confirmations.set(key, Promise.resolve(this.confirmed(principal, wallet, roles)));
+      }
+      return confirmations.get(key)!;
+    });
+    const roles = await Promise.all(confirmedRoles);
+    return candidates
+      .filter((c, i) => walletAllows(principal, c.wallet, roles[i], ability))
+      .map((c) => c.wallet);
+  }
+
   /** Addresses of the open wallets the caller may `ability` (their transfer requests' scope). */
   async addressesFor(principal: Principal, ability: WalletAbility): Promise<string[]> {
-    if (principal.type !== 'user') return [];
-    const candidates = await this.wallets.findCandidatesFor(principal.id, undefined);
-    return candidates
-      .filter((c) => walletAllows(principal, c.wallet, c.roles, ability))
-      .map((c) => c.wallet.addressHash);
+    const wallets = await this.walletsFor(principal, ability);
+    return wallets.map((w) => w.addressHash);
+  }
+
+  /**
+   * The caller's roles towards an organization (and project), confirmed current as in
+   * {@link require}: what `create_entity_wallet` decides with.
+   * @throws DomainError 503 when they cannot be confirmed
+   */
+  async rolesOf(
+    principal: Principal,
+    organizationId: number,
+    projectId: number | null,
+  ): Promise<MembershipRoles> {
+    if (principal.type !== 'user') return NO_ROLES;
+    const roles = await this.memberships.rolesOf(principal.id, organizationId, projectId);
+    return this.confirmed(principal, { organizationId, projectId }, roles);
   }
 
   /** Any wallet by address, whoever may see it (operator paths: credits with `Admin-Access`). */

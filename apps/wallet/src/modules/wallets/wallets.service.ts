@@ -74,10 +74,7 @@ export class WalletsService {
     if (principal.type === 'agent') {
       visible = await this.agentWallets(principal, entityType);
     } else {
-      const candidates = await this.wallets.findCandidatesFor(principal.id, entityType);
-      visible = candidates
-        .filter((c) => walletAllows(principal, c.wallet, c.roles, 'read'))
-        .map((c) => c.wallet);
+      visible = await this.access.walletsFor(principal, 'read', entityType);
     }
     return this.withBalances(visible);
   }
@@ -216,14 +213,14 @@ export class WalletsService {
       case 'organization': {
         if (!numeric) return none;
         const organizationId = Number(entityId);
-        const roles = await this.memberships.rolesOf(principal.id, organizationId, null);
+        const roles = await this.access.rolesOf(principal, organizationId, null);
         return { organizationId, projectId: null, roles };
       }
       case 'project': {
         const project = numeric ? await this.memberships.findProject(Number(entityId)) : null;
         if (!project || project.deleted) return none;
-        const roles = await this.memberships.rolesOf(
-          principal.id,
+        const roles = await this.access.rolesOf(
+          principal,
           project.organizationId,
           project.projectId,
         );
@@ -235,11 +232,7 @@ export class WalletsService {
       case 'agent': {
         const agent = numeric ? null : await this.memberships.findAgent(entityId);
         if (!agent || agent.deleted) return none;
-        const roles = await this.memberships.rolesOf(
-          principal.id,
-          agent.organizationId,
-          agent.projectId,
-        );
+        const roles = await this.access.rolesOf(principal, agent.organizationId, agent.projectId);
         return { organizationId: agent.organizationId, projectId: agent.projectId, roles };
       }
     }
