@@ -13,3 +13,4 @@ export * from './outbox-relay.js';
 export * from './rpc.js';
 export * from './messaging.module.js';
 export * from './messaging.metrics.js';
+export * from './permissions/permission-freshness.js';

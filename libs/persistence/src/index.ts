@@ -5,5 +5,6 @@ export * from './database.module.js';
 export * from './prepared-query.js';
 export * from './redis.module.js';
 export * from './upsert-if-newer.js';
+export * from './applied-tenant-version.js';
 export { Redis } from 'ioredis';
 export * from './platform/index.js';

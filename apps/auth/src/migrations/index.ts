@@ -2,6 +2,7 @@ import { Init1795329162266 } from './1795329162266-init.js';
 import { ActivationResetAndRotation1795330472893 } from './1795330472893-activation-reset-and-rotation.js';
 import { SentinelPassActivity1795400000000 } from './1795400000000-sentinel-pass-activity.js';
 import { TwoFactorAndSessionClients1795671616137 } from './1795671616137-two-factor-and-session-clients.js';
+import { TenantPermissionVersion1796100000400 } from './1796100000400-tenant-permission-version.js';
 
 /** Applied in this order; generated with `npm run migration:generate -- auth <Name>`. */
 export const AUTH_MIGRATIONS: (new () => unknown)[] = [
@@ -9,4 +10,5 @@ export const AUTH_MIGRATIONS: (new () => unknown)[] = [
   ActivationResetAndRotation1795330472893,
   SentinelPassActivity1795400000000,
   TwoFactorAndSessionClients1795671616137,
+  TenantPermissionVersion1796100000400,
 ];

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { effectiveProjectRole } from '@wp/contracts';
 import { NotFoundError, ValidationFailedError, pageMeta, type PageMeta } from '@wp/http';
+import { PermissionFreshness } from '@wp/messaging';
 import type { Principal } from '@wp/security';
 import { DataSource } from 'typeorm';
 import {
@@ -71,15 +73,36 @@ export class ActivityService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly passes: SentinelPassRepository,
+    private readonly freshness: PermissionFreshness,
   ) {}
 
-  /** The pass, if the caller may read its activity; 404 otherwise (never reveals a pass). */
+  /**
+   * The pass, if the caller may read its activity ("members of the pass's project": an effective
+   * project role, i.e. organization OWNER/ADMIN or a project member not denied), decided with
+   * roles confirmed current (`PermissionFreshness`, docs/architecture.md § Withdrawn permissions
+   * at once).
+   * @throws NotFoundError 404 otherwise (never reveals a pass); DomainError 503 `UNAVAILABLE`
+   *   when the caller's current roles cannot be confirmed
+   */
   async readablePass(principal: Principal, passId: string): Promise<SentinelPassRow> {
     const pass = principal.type === 'user' ? await this.passes.findPass(passId) : null;
-    if (!pass || !(await this.passes.mayRead(principal.id, pass))) {
+    if (!pass || !(await this.mayRead(principal.id, pass))) {
       throw new NotFoundError('Sentinel Pass', 'No Sentinel Pass with this id is visible to you.');
     }
     return pass;
+  }
+
+  private async mayRead(userId: string, pass: SentinelPassRow): Promise<boolean> {
+    const standing = await this.passes.standingOf(userId, pass);
+    // No role in the read model: nothing to withdraw (a grant may arrive with its event).
+    if (!standing.organizationRole && !standing.projectRole) return false;
+    const roles = await this.freshness.confirm(
+      userId,
+      pass.organizationId,
+      pass.projectId,
+      standing,
+    );
+    return effectiveProjectRole(roles) !== null;
   }
 
   async logs(query: ActivityLogsQueryDto): Promise<{ data: ActivityLogEntry[]; meta: PageMeta }> {

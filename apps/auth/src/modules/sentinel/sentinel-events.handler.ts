@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { EventBus } from '@wp/messaging';
+import { applyTenantVersion } from '@wp/persistence';
 import { agentSessionId, RevocationList } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { SentinelPassRepository } from './sentinel-pass.repository.js';
@@ -8,7 +9,8 @@ import { SentinelPassRepository } from './sentinel-pass.repository.js';
  * Consumers of the Sentinel Pass read models (docs/architecture.md § Data ownership and events):
  * `org.sentinel_pass.changed` (credentials; newer versions only; a revocation, deletion or key
  * rotation deny-lists the `sid` of every agent token issued before it, in every service),
- * `org.membership.changed` (who may read activity; newer versions only), and the activity of every
+ * `org.membership.changed` (who may read activity; newer versions only; the organization's
+ * permission version it carries, see `PermissionFreshness`), and the activity of every
  * service (`auth|org|wallet.activity.recorded`), stored idempotently by entry id.
  */
 @Injectable()
@@ -31,9 +33,16 @@ export class SentinelEventsHandler implements OnModuleInit {
         );
       }
     });
-    this.bus.on('org.membership.changed', 'sentinel-memberships', (event, manager) =>
-      this.passes.applyMembershipChange(manager, event.payload),
-    );
+    this.bus.on('org.membership.changed', 'sentinel-memberships', async (event, manager) => {
+      await this.passes.applyMembershipChange(manager, event.payload);
+      if (event.payload.organizationVersion !== undefined) {
+        await applyTenantVersion(
+          manager,
+          event.payload.organizationId,
+          event.payload.organizationVersion,
+        );
+      }
+    });
     for (const subject of [
       'auth.activity.recorded',
       'org.activity.recorded',

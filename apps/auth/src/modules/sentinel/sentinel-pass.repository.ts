@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { effectiveProjectRole, type ActivityEntry, type Role } from '@wp/contracts';
+import type { ActivityEntry, Role } from '@wp/contracts';
+import type { MembershipRoles } from '@wp/messaging';
 import { credentialEpochEnds } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 
@@ -166,27 +167,28 @@ export class SentinelPassRepository {
   }
 
   /**
-   * Whether a user may read a pass's activity ("members of the pass's project"): the effective
-   * project role (organization OWNER/ADMIN, or a project member not denied) is not null.
+   * A user's standing towards a pass's organization and project in this read model, with the
+   * organization permission version it has applied (for `PermissionFreshness`).
    */
-  async mayRead(userId: string, pass: SentinelPassRow): Promise<boolean> {
+  async standingOf(userId: string, pass: SentinelPassRow): Promise<MembershipRoles> {
     const rows = await this.dataSource.query<
-      { project_id: number; role: Role | null; access_denied: boolean }[]
+      { project_id: number | null; role: Role | null; access_denied: boolean; applied: string }[]
     >(
-      `SELECT project_id, role, access_denied FROM membership
-       WHERE user_id = $1 AND organization_id = $2 AND project_id IN ($3, $4)`,
+      `SELECT m.project_id, m.role, m.access_denied, v.version AS applied
+       FROM (SELECT $1::uuid AS user_id, $2::integer AS organization_id) q
+       LEFT JOIN tenant_permission_version v ON v.organization_id = q.organization_id
+       LEFT JOIN membership m ON m.user_id = q.user_id AND m.organization_id = q.organization_id
+         AND m.project_id IN ($3, $4)`,
       [userId, pass.organizationId, ORGANIZATION_LEVEL, pass.projectId],
     );
     const org = rows.find((r) => r.project_id === ORGANIZATION_LEVEL);
     const project = rows.find((r) => r.project_id === pass.projectId);
-    if (!org?.role && !project?.role) return false;
-    return (
-      effectiveProjectRole({
-        organizationRole: org?.role ?? null,
-        projectRole: project?.role ?? null,
-        accessDenied: project?.access_denied ?? false,
-      }) !== null
-    );
+    return {
+      organizationRole: org?.role ?? null,
+      projectRole: project?.role ?? null,
+      accessDenied: project?.access_denied ?? false,
+      appliedVersion: Number(rows[0]?.applied ?? 0),
+    };
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PermissionFreshness } from '@wp/messaging';
 import { TokenService } from '../sessions/token.service.js';
 import { ActivityController } from './activity.controller.js';
 import { ActivityService } from './activity.service.js';
@@ -19,6 +20,7 @@ import { SentinelPassRepository } from './sentinel-pass.repository.js';
     SentinelEventsHandler,
     AgentTokenService,
     ActivityService,
+    PermissionFreshness,
   ],
   exports: [AgentTokenService],
 })

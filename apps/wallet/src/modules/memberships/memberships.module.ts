@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MembershipsHandlers } from './memberships.handlers.js';
 import { MembershipsRepository } from './memberships.repository.js';
-import { PermissionFreshness } from './permission-freshness.js';
+import { PermissionFreshness } from '@wp/messaging';
 
 @Module({
   providers: [MembershipsRepository, MembershipsHandlers, PermissionFreshness],

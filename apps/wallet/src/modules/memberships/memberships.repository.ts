@@ -1,18 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EventPayload, Role } from '@wp/contracts';
+import { applyTenantVersion } from '@wp/persistence';
+import type { MembershipRoles } from '@wp/messaging';
 import { DataSource, type EntityManager } from 'typeorm';
 
-/** A user's standing towards one organization and (optionally) one of its projects. */
-export interface MembershipRoles {
-  organizationRole: Role | null;
-  projectRole: Role | null;
-  accessDenied: boolean;
-  /**
-   * The organization permission version this read model has applied (0: none), compared with
-   * the required one by `PermissionFreshness`; absent where no organization is involved.
-   */
-  appliedVersion?: number;
-}
+export type { MembershipRoles };
 
 export const NO_ROLES: MembershipRoles = {
   organizationRole: null,
@@ -58,36 +50,13 @@ export class MembershipsRepository {
     );
   }
 
-  /**
-   * Records that the change with organization permission version `version` is applied (in the
-   * handler's transaction): `version` of the row advances only over an unbroken run 1…n, a
-   * version arriving early waits in `pending` (a redelivery may overtake nothing unseen).
-   */
-  async applyOrganizationVersion(
+  /** Records the organization permission version applied with a change (`applyTenantVersion`). */
+  applyOrganizationVersion(
     organizationId: number,
     version: number,
     manager: EntityManager,
   ): Promise<void> {
-    await manager.query(
-      `INSERT INTO tenant_permission_version (organization_id) VALUES ($1)
-       ON CONFLICT (organization_id) DO NOTHING`,
-      [organizationId],
-    );
-    const [row]: { version: string; pending: string[] }[] = await manager.query(
-      `SELECT version, pending FROM tenant_permission_version
-       WHERE organization_id = $1 FOR UPDATE`,
-      [organizationId],
-    );
-    let applied = Number(row.version);
-    const pending = new Set(row.pending.map(Number));
-    if (version <= applied) return;
-    pending.add(version);
-    while (pending.delete(applied + 1)) applied += 1;
-    await manager.query(
-      `UPDATE tenant_permission_version SET version = $2, pending = $3::bigint[]
-       WHERE organization_id = $1`,
-      [organizationId, applied, [...pending].sort((a, b) => a - b)],
-    );
+    return applyTenantVersion(manager, organizationId, version);
   }
 
   /** Applies a project-level membership change (role, access denial) unless stale. */

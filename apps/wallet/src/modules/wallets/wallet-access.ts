@@ -5,7 +5,7 @@ import {
   NO_ROLES,
   type MembershipRoles,
 } from '../memberships/memberships.repository.js';
-import { PermissionFreshness } from '../memberships/permission-freshness.js';
+import { PermissionFreshness } from '@wp/messaging';
 import type { Wallet, WalletEntityType } from './wallet.entity.js';
 import { WalletIdentities, type WalletIdentity } from './wallet-identities.js';
 import { walletAllows, walletVisible, type WalletAbility } from './wallet-policy.js';

@@ -1,8 +1,20 @@
 import { Injectable } from '@nestjs/common';
+import type { RpcResponse } from '@wp/contracts';
 import { DomainError } from '@wp/http';
-import { RpcClient } from '@wp/messaging';
 import { TenantVersionStore } from '@wp/security';
-import type { MembershipRoles } from './memberships.repository.js';
+import { RpcClient } from '../rpc.js';
+
+/**
+ * A user's standing towards one organization and (optionally) one of its projects, as a read
+ * model of `org.membership.changed` holds it or as org answers it.
+ */
+export type MembershipRoles = RpcResponse<'org.rpc.memberships.standing'> & {
+  /**
+   * The organization permission version the read model has applied (0 or absent: none), compared
+   * with the required one by {@link PermissionFreshness}.
+   */
+  appliedVersion?: number;
+};
 
 /** How long the store and org may take before the request fails closed, ms. */
 const CONFIRM_TIMEOUT_MS = 1000;
@@ -25,8 +37,8 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /**
  * Withdrawn permissions are honoured at once (docs/architecture.md § Withdrawn permissions at
- * once): before a user's roles from the read model decide about an organization's or project's
- * wallet, the organization's required permission version is read from the
+ * once): before a user's roles from a service's membership read model decide about an
+ * organization's or project's money or data (wallet's wallets, auth's Sentinel Pass activity), the organization's required permission version is read from the
  * {@link TenantVersionStore}; when the read model has applied less, org answers instead
  * (`org.rpc.memberships.standing`). Store or org not answering within 1 s → 503
  * `UNAVAILABLE` with `Retry-After: 1` (fail closed); other organizations are not affected.
