@@ -10,7 +10,7 @@ interface Agent {
 }
 
 /**
- * A revoked, deleted or rotated Sentinel Pass is refused everywhere before the withdrawing
+ * A revoked, deleted, rotated or narrowed Sentinel Pass is refused everywhere before the withdrawing
  * request answers (docs/architecture.md § Withdrawn permissions at once): org deny-lists the
  * agent tokens of the ended credential epoch in the command's transaction, so the very next
  * request with such a token is 401 `TOKEN_REVOKED` on wallet, org and auth — whether or not
@@ -166,6 +166,35 @@ describe('Sentinel Pass withdrawn at once', () => {
       });
       expect(again.status).toBe(200);
       await expectRefused(renewed);
+    }
+  });
+
+  it('refuses the agent token right after a PUT narrows its permissions; a new token carries what is left', async () => {
+    for (let i = 0; i < PASSES; i++) {
+      const agent = await newAgent(`narrowed ${i}`);
+      await expectWorks(agent.token);
+      const narrowed = await stack.request('PUT', `${S()}/${agent.passId}`, {
+        token: owner,
+        body: { sentinelPass: { permissions: ['read'] } },
+      });
+      expect(narrowed.status).toBe(200);
+      await expectRefused(agent.token);
+      const reader = await exchange(agent.passId, agent.key);
+      expect(
+        (await stack.request('GET', `/v1/api/wallets/${projectWallet}`, { token: reader })).status,
+      ).toBe(200);
+      const spend = await stack.request('POST', `/v1/api/wallets/${projectWallet}/debits`, {
+        token: reader,
+        body: { debit: { amount: 1, description: 'agent spend' } },
+      });
+      expect([spend.status, spend.body.errors?.[0]?.code]).toEqual([403, 'AGENT_FORBIDDEN']);
+      // Widening ends nothing: the read-only token keeps working.
+      const widened = await stack.request('PUT', `${S()}/${agent.passId}`, {
+        token: owner,
+        body: { sentinelPass: { permissions: ['read', 'write'] } },
+      });
+      expect(widened.status).toBe(200);
+      expect((await stack.request('GET', P(), { token: reader })).status).toBe(200);
     }
   });
 

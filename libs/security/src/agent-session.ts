@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /**
  * The `sid` of agent tokens: a UUID derived from the pass id and its credential epoch, so that
  * deny-listing it (`RevocationList.revokeSession`) refuses, in every service, every token issued
- * before the key was rotated or the pass revoked or deleted, while tokens of the next epoch work.
+ * before the key was rotated, the pass revoked or deleted or its permissions narrowed, while tokens of the next epoch work.
  * Auth signs agent tokens with it; org and auth deny-list it when the epoch ends
  * (docs/architecture.md § Withdrawn permissions at once).
  */
@@ -18,17 +18,34 @@ export interface PassCredentialState {
   deleted: boolean;
   /** `hashSentinelKey(key)`; null once deleted. */
   keyHash: string | null;
+  /** What its agent tokens carry (`prm`, `scp` claims), as stored on the pass. */
+  permissions: readonly string[];
+  scopes: readonly string[];
 }
 
 /**
  * Whether a change of a pass ends its credential epoch (the tokens issued so far must stop
- * working): an active pass becomes inactive, the pass is deleted, or its key changes. Nothing
- * ends for a pass that was already deleted. Org (at the command) and auth (on
+ * working): an active pass becomes inactive, the pass is deleted, its key changes, or a
+ * permission or scope its tokens carry is taken away (a `PUT` that narrows it; the agent
+ * exchanges its key again for a token with what is left; widening ends nothing). Nothing ends
+ * for a pass that was already deleted. Org (at the command) and auth (on
  * `org.sentinel_pass.changed`) apply this very rule, so both count the same epochs.
  */
 export function credentialEpochEnds(before: PassCredentialState, after: PassCredentialState) {
   if (before.deleted) return false;
   const afterActive = after.active && !after.deleted;
   const afterKey = after.deleted ? null : after.keyHash;
-  return (before.active && !afterActive) || after.deleted || before.keyHash !== afterKey;
+  return (
+    (before.active && !afterActive) ||
+    after.deleted ||
+    before.keyHash !== afterKey ||
+    narrowed(before.permissions, after.permissions) ||
+    narrowed(before.scopes, after.scopes)
+  );
+}
+
+/** Whether `after` lacks a value of `before`. */
+function narrowed(before: readonly string[], after: readonly string[]): boolean {
+  const kept = new Set(after);
+  return before.some((value) => !kept.has(value));
 }

@@ -66,7 +66,7 @@ export class SentinelPassRepository {
    * least the `credentialEpoch` the event carries, so auth signs with org's epoch even after
    * missing an event (docs/architecture.md § Withdrawn permissions at once).
    * @returns the credential epoch whose tokens must now be refused (key changed, pass revoked
-   *   or deleted, or org counted further), or null
+   *   or deleted, permissions or scopes narrowed, or org counted further), or null
    */
   async applyPassChange(manager: EntityManager, change: PassChange): Promise<number | null> {
     const [current] = await manager.query<
@@ -75,10 +75,13 @@ export class SentinelPassRepository {
         active: boolean;
         deleted: boolean;
         key_hash: string | null;
+        permissions: string[];
+        scopes: string[];
         credential_epoch: number;
       }[]
     >(
-      `SELECT version, active, deleted, key_hash, credential_epoch FROM sentinel_pass
+      `SELECT version, active, deleted, key_hash, permissions, scopes, credential_epoch
+       FROM sentinel_pass
        WHERE id = $1 FOR UPDATE`,
       [change.passId],
     );
@@ -88,8 +91,20 @@ export class SentinelPassRepository {
     const ended =
       current !== undefined &&
       credentialEpochEnds(
-        { active: current.active, deleted: current.deleted, keyHash: current.key_hash },
-        { active, deleted: change.deleted, keyHash },
+        {
+          active: current.active,
+          deleted: current.deleted,
+          keyHash: current.key_hash,
+          permissions: current.permissions,
+          scopes: current.scopes,
+        },
+        {
+          active,
+          deleted: change.deleted,
+          keyHash,
+          permissions: change.permissions,
+          scopes: change.scopes,
+        },
       );
     const stored = current?.credential_epoch ?? 0;
     const epoch = Math.max(stored + (ended ? 1 : 0), change.credentialEpoch ?? 0);

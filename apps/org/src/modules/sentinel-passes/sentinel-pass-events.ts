@@ -2,7 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EventPayload } from '@wp/contracts';
 import { DomainError } from '@wp/http';
 import { Outbox } from '@wp/messaging';
-import { agentSessionId, credentialEpochEnds, RevocationList } from '@wp/security';
+import {
+  agentSessionId,
+  credentialEpochEnds,
+  RevocationList,
+  type PassCredentialState,
+} from '@wp/security';
 import type { EntityManager } from 'typeorm';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
 import type { SentinelPass } from './sentinel-pass.entity.js';
@@ -109,6 +114,12 @@ function payload(pass: SentinelPass): Common {
   };
 }
 
-function state(pass: SentinelPass) {
-  return { active: pass.active, deleted: false, keyHash: pass.keyHash };
+function state(pass: SentinelPass): PassCredentialState {
+  return {
+    active: pass.active,
+    deleted: false,
+    keyHash: pass.keyHash,
+    permissions: pass.permissions,
+    scopes: pass.scopes,
+  };
 }
