@@ -15,7 +15,7 @@ import {
  * docs/api.md § Sentinel Passes (activity endpoints on {auth_url}) and
  * docs/api.md § Activity log entry and usage metric: streamed exports in three formats and
  * metrics buckets (logs: sentinel-activity.e2e-spec.ts). Rows are seeded with SQL; recording itself is proven in
- * sentinel-exchange.e2e-spec.ts.
+ * sentinel-activity-recording.e2e-spec.ts.
  */
 describe('auth: Sentinel Pass activity export and metrics', () => {
   let ctx: AuthTestContext;

@@ -11,7 +11,7 @@ import {
  * docs/api.md § Sentinel Passes (activity endpoints on {auth_url}) and
  * docs/api.md § Activity log entry and usage metric: paged and filtered logs (exports and metrics:
  * sentinel-activity-export.e2e-spec.ts). Rows are seeded with SQL; recording itself is proven in
- * sentinel-exchange.e2e-spec.ts.
+ * sentinel-activity-recording.e2e-spec.ts.
  */
 describe('auth: Sentinel Pass activity logs', () => {
   let ctx: AuthTestContext;

@@ -226,7 +226,7 @@ export interface ActivitySeed {
 
 /**
  * A new pass (via `org.sentinel_pass.changed`) with `rows` inserted straight into
- * `agent_activity` (recording itself is proven in sentinel-exchange.e2e-spec.ts); its id.
+ * `agent_activity` (recording itself is proven in sentinel-activity-recording.e2e-spec.ts); its id.
  */
 export async function passWithActivity(
   ctx: AuthTestContext,

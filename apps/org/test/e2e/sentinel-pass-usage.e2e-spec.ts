@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { connect, JSONCodec } from 'nats';
+import { TEST_SERVERS, waitFor } from '@wp/testing';
+import type { OrgTestContext, TestUser } from '../support/org-test-app.js';
+import {
+  sentinelPassHelpers,
+  startSentinelPassWorld,
+  type SentinelPassWorld,
+} from '../support/sentinel-passes.js';
+
+/**
+ * docs/api.md § Sentinel Pass (unified asset format) (`usageCount`, `lastUsedAt`) and
+ * docs/architecture.md § Data ownership and events (`*.activity.recorded`): usage counted from
+ * activity batches published on the NATS stream, duplicates skipped, no credential event.
+ * The organization, its members and projects: apps/org/test/support/sentinel-passes.ts.
+ */
+describe('Sentinel Passes', () => {
+  let world: SentinelPassWorld;
+  let ctx: OrgTestContext;
+  let viewer: TestUser;
+  let S: string;
+
+  beforeAll(async () => {
+    world = await startSentinelPassWorld();
+    ({ ctx, viewer, S } = world);
+  });
+  afterAll(() => ctx.close());
+
+  const { create, passEvents } = sentinelPassHelpers(() => world);
+
+  describe('usage from activity events', () => {
+    it('counts each api_request entry of a published activity batch once (idempotent), ignoring other types and unknown passes', async () => {
+      const { pass } = await create({ title: 'Busy agent' });
+      const { pass: idle } = await create({ title: 'Idle agent' });
+      const entry = (activityType: string, agentUserId: string, occurredAt: string) => ({
+        id: randomUUID(),
+        agentUserId,
+        activityType,
+        service: 'org',
+        endpoint: '/v1/api/organizations/:organizationId/projects/:projectId',
+        method: 'GET',
+        statusCode: activityType === 'error' ? 403 : 200,
+        latencyMs: 1.5,
+        success: activityType !== 'error',
+        clientAddress: '127.0.0.1',
+        occurredAt,
+      });
+      const t1 = '2026-01-01T10:00:00.000Z';
+      const t2 = '2026-01-01T11:00:00.000Z';
+      const batch = {
+        id: randomUUID(),
+        subject: 'org.activity.recorded',
+        occurredAt: new Date().toISOString(),
+        payload: {
+          entries: [
+            entry('api_request', pass.id, t2),
+            entry('api_request', pass.id, t1),
+            entry('api_request', pass.id, t1),
+            entry('error', pass.id, t2),
+            entry('token_generation', pass.id, t2),
+            entry('api_request', randomUUID(), t2),
+          ],
+        },
+      };
+      const walletBatch = {
+        id: randomUUID(),
+        subject: 'wallet.activity.recorded',
+        occurredAt: new Date().toISOString(),
+        payload: { entries: [{ ...entry('api_request', pass.id, t1), service: 'wallet' }] },
+      };
+      const codec = JSONCodec();
+      const nc = await connect({ servers: TEST_SERVERS.nats });
+      try {
+        const js = nc.jetstream();
+        await js.publish(`${ctx.namespace}.org.activity.recorded`, codec.encode(batch), {
+          msgID: batch.id,
+        });
+        // the same event again under another message id (past the broker's de-duplication):
+        // the processed-event record must skip it
+        await js.publish(`${ctx.namespace}.org.activity.recorded`, codec.encode(batch), {
+          msgID: randomUUID(),
+        });
+        await js.publish(`${ctx.namespace}.wallet.activity.recorded`, codec.encode(walletBatch), {
+          msgID: walletBatch.id,
+        });
+      } finally {
+        await nc.close();
+      }
+      await waitFor(
+        async () => {
+          const rows = await ctx.db.query(
+            `SELECT count(*)::int AS n FROM processed_event WHERE event_id = ANY($1::uuid[])`,
+            [[batch.id, walletBatch.id]],
+          );
+          return rows[0].n === 2;
+        },
+        { what: 'activity batches consumed' },
+      );
+      // a moment for a (wrong) second application of the duplicate to land
+      await new Promise((r) => setTimeout(r, 300));
+      const res = await ctx.request('GET', `${S}/${pass.id}`, { token: viewer.token });
+      expect(res.body.data.attributes.metadata).toMatchObject({ usageCount: 4, lastUsedAt: t2 });
+      const quiet = await ctx.request('GET', `${S}/${idle.id}`, { token: viewer.token });
+      expect(quiet.body.data.attributes.metadata).toMatchObject({
+        usageCount: 0,
+        lastUsedAt: null,
+      });
+      // usage is not a credential change: no event, no version
+      expect((await passEvents(pass.id)).map((e) => e.version)).toEqual([1]);
+    });
+  });
+});
