@@ -13,4 +13,5 @@ export * from './aes-gcm-envelope.js';
 export * from './security.module.js';
 export * from './sentinel-key.js';
 export * from './agent-session.js';
+export * from './project-key-withdrawal.js';
 export * from './stores/index.js';

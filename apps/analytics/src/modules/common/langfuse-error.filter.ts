@@ -24,6 +24,9 @@ export class LangfuseErrorFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
     const { status, body } = this.describe(exception, String(request.id));
+    if (exception instanceof DomainError && exception.retryAfter !== undefined) {
+      void reply.header('Retry-After', String(exception.retryAfter));
+    }
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 

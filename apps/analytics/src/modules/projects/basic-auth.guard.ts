@@ -4,8 +4,13 @@ import {
   type CanActivate,
   type ExecutionContext,
 } from '@nestjs/common';
+import { DomainError } from '@wp/http';
+import { projectKeysSessionId, projectKeyTokenId, RevocationList } from '@wp/security';
 import { LangfuseApiError } from '../common/langfuse-errors.js';
 import { ProjectKeyCache } from './project-key-cache.js';
+
+/** How long a "not withdrawn" answer may be remembered at most, s (announcements end it sooner). */
+const REMEMBER_SECONDS = 3600;
 
 interface AuthedRequest {
   headers: Record<string, string | string[] | undefined>;
@@ -16,13 +21,17 @@ interface AuthedRequest {
  * HTTP Basic authentication with a project key pair (docs/api.md § Authentication 7): user name the
  * public key, password the secret key, checked against the in-memory key cache. Missing,
  * malformed, unknown, wrong, expired or deleted pairs → 401 in Langfuse's shape, with Langfuse's
- * messages. On success the project id is on the request (`@AuthedProject()`).
+ * messages; so are pairs org has withdrawn but this copy still holds (the deny-list). On
+ * success the project id is on the request (`@AuthedProject()`).
  */
 @Injectable()
 export class BasicAuthGuard implements CanActivate {
-  constructor(private readonly keys: ProjectKeyCache) {}
+  constructor(
+    private readonly keys: ProjectKeyCache,
+    private readonly revocations: RevocationList,
+  ) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthedRequest>();
     const credentials = parseBasic(request.headers['authorization']);
     if (credentials === 'missing') throw LangfuseApiError.unauthorized('No authorization header');
@@ -31,8 +40,33 @@ export class BasicAuthGuard implements CanActivate {
     }
     const projectId = this.keys.verify(credentials.publicKey, credentials.secretKey);
     if (projectId === null) throw LangfuseApiError.unauthorized('Invalid credentials');
+    if (await this.withdrawn(credentials.publicKey, projectId)) {
+      throw LangfuseApiError.unauthorized('Invalid credentials');
+    }
     request.analyticsProjectId = projectId;
     return true;
+  }
+
+  /**
+   * Whether org has withdrawn the pair (deleted, or its project deleted) although this copy of
+   * the keys has not caught up yet (docs/architecture.md § Withdrawn permissions at once): the
+   * deny-list, whose "no" answers the `RevocationList` remembers (no store round trip per
+   * request while its announcements flow).
+   * @throws DomainError 503 `UNAVAILABLE` (with `Retry-After`) when the deny-list cannot be read
+   */
+  private async withdrawn(publicKey: string, projectId: number): Promise<boolean> {
+    try {
+      return await this.revocations.isRevoked(
+        projectKeyTokenId(publicKey),
+        projectKeysSessionId(projectId),
+        Math.floor(Date.now() / 1000) + REMEMBER_SECONDS,
+      );
+    } catch (error) {
+      throw new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
+        detail: `The key pair could not be checked (${(error as Error).message}). Retry shortly.`,
+        retryAfter: 1,
+      });
+    }
   }
 }
 

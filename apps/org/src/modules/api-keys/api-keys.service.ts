@@ -96,7 +96,10 @@ export class ApiKeysService {
     });
   }
 
-  /** `DELETE P/{id}/api_keys/{apiKeyId}`: the pair stops authenticating analytics. */
+  /**
+   * `DELETE P/{id}/api_keys/{apiKeyId}`: the pair stops authenticating analytics at once.
+   * @throws 404; 403; 503 when the deny-list store does not answer (nothing deleted)
+   */
   async delete(
     principal: Principal,
     organizationId: number,
@@ -120,6 +123,8 @@ export class ApiKeysService {
         principal,
         credentialAudit('api_key.deleted', { organizationId, projectId }, keyOf(key)),
       );
+      // Last: analytics refuses the pair from now on, whether or not it has the event yet.
+      await this.projectKeys.withdraw(projectId, [key]);
     });
   }
 

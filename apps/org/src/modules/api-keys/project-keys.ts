@@ -1,7 +1,14 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { DomainError } from '@wp/http';
 import { Outbox } from '@wp/messaging';
-import { AesGcmEnvelope } from '@wp/security';
+import {
+  AesGcmEnvelope,
+  PROJECT_KEY_WITHDRAWAL_TTL_SECONDS,
+  projectKeysSessionId,
+  projectKeyTokenId,
+  RevocationList,
+} from '@wp/security';
 import type { EntityManager } from 'typeorm';
 import { ProjectsRepository } from '../projects/projects.repository.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
@@ -27,6 +34,7 @@ export class ProjectKeys {
     private readonly projects: ProjectsRepository,
     private readonly box: AesGcmEnvelope,
     private readonly outbox: Outbox,
+    private readonly revocations: RevocationList,
   ) {}
 
   async create(
@@ -57,6 +65,35 @@ export class ProjectKeys {
   /** The secret of a stored pair, in clear. */
   reveal(key: ProjectApiKey): string {
     return this.box.decrypt(key.encryptedSecretKey);
+  }
+
+  /**
+   * Refuses pairs in analytics at once, before the command's answer (docs/architecture.md
+   * § Withdrawn permissions at once): deny-lists the given deleted pairs, or with `'project'`
+   * every pair of a project that is going away. Call it last in the transaction: only the commit
+   * can fail after it (then the pairs are refused although kept: fail closed).
+   * @throws DomainError 503 `UNAVAILABLE` when the deny-list store does not answer (the command
+   *   fails, nothing is committed)
+   */
+  async withdraw(projectId: number, pairs: { publicKey: string }[] | 'project'): Promise<void> {
+    const until = Math.floor(Date.now() / 1000) + PROJECT_KEY_WITHDRAWAL_TTL_SECONDS;
+    try {
+      if (pairs === 'project') {
+        await this.revocations.revokeSession(
+          projectKeysSessionId(projectId),
+          PROJECT_KEY_WITHDRAWAL_TTL_SECONDS,
+        );
+        return;
+      }
+      for (const pair of pairs) {
+        await this.revocations.revokeToken(projectKeyTokenId(pair.publicKey), until);
+      }
+    } catch (error) {
+      throw new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
+        detail: `The project's key pairs could not be refused (${(error as Error).message}); nothing changed. Retry shortly.`,
+        retryAfter: 1,
+      });
+    }
   }
 
   /**

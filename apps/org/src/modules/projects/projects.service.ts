@@ -204,7 +204,7 @@ export class ProjectsService {
   /**
    * `DELETE P/{id}`: permanent. Members get `role: null` events, analytics an empty key set,
    * and when it was the default the oldest remaining project becomes the default.
-   * @throws 404; 403 `FORBIDDEN`
+   * @throws 404; 403 `FORBIDDEN`; 503 `UNAVAILABLE` when the deny-list store does not answer
    */
   async delete(principal: Principal, organizationId: number, projectId: number): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
@@ -231,6 +231,8 @@ export class ProjectsService {
           });
         }
       }
+      // Last: analytics refuses the project's key pairs from now on, event or not.
+      await this.keys.withdraw(projectId, 'project');
     });
   }
 }
