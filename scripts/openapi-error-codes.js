@@ -54,6 +54,9 @@ function errorAnalysis(program) {
     if (!node) return undefined;
     if (ts.isStringLiteralLike(node)) return node.text;
     if (ts.isNumericLiteral(node)) return Number(node.text);
+    if (node.kind === ts.SyntaxKind.TrueKeyword) return true;
+    if (node.kind === ts.SyntaxKind.FalseKeyword) return false;
+    if (node.kind === ts.SyntaxKind.NullKeyword) return null;
     if (
       ts.isSatisfiesExpression(node) ||
       ts.isAsExpression(node) ||
@@ -173,8 +176,9 @@ function errorAnalysis(program) {
           symbol = checker.getAliasedSymbol(symbol);
         const declaration = symbol?.valueDeclaration;
         if (declaration && inWorkspace(declaration.getSourceFile())) {
-          if (ts.isClassDeclaration(declaration)) found.push(...of(declaration));
-          else if (ts.isVariableDeclaration(declaration) && declaration.initializer) {
+          if (ts.isClassDeclaration(declaration) || ts.isFunctionDeclaration(declaration)) {
+            found.push(...of(declaration));
+          } else if (ts.isVariableDeclaration(declaration) && declaration.initializer) {
             found.push(...of(declaration));
           }
         }

@@ -1690,13 +1690,13 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
       },
       {
         "status": 401,
-        "code": "MFA_CHALLENGE_INVALID",
-        "title": "Challenge invalid"
-      },
-      {
-        "status": 422,
         "code": "INVALID_TWO_FACTOR_CODE",
         "title": "Invalid code"
+      },
+      {
+        "status": 401,
+        "code": "MFA_CHALLENGE_INVALID",
+        "title": "Challenge invalid"
       },
       {
         "status": 429,

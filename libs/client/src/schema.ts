@@ -2839,7 +2839,15 @@ export interface operations {
     };
     MetricsController_daily: {
         parameters: {
-            query?: never;
+            query: {
+                page?: number;
+                limit?: number;
+                traceName?: string;
+                userId?: string;
+                tags?: string[];
+                fromTimestamp: string;
+                toTimestamp: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3424,7 +3432,20 @@ export interface operations {
     };
     TracesController_list: {
         parameters: {
-            query?: never;
+            query?: {
+                page?: number;
+                limit?: number;
+                userId?: string;
+                name?: string;
+                sessionId?: string;
+                version?: string;
+                release?: string;
+                environment?: string[];
+                fromTimestamp?: string;
+                toTimestamp?: string;
+                tags?: string[];
+                orderBy?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7814,6 +7835,7 @@ export interface operations {
              *
              *     | Code | Title |
              *     | --- | --- |
+             *     | `INVALID_TWO_FACTOR_CODE` | Invalid code |
              *     | `MFA_CHALLENGE_INVALID` | Challenge invalid |
              */
             401: {
@@ -7826,8 +7848,8 @@ export interface operations {
                      *       "errors": [
                      *         {
                      *           "status": "401",
-                     *           "code": "MFA_CHALLENGE_INVALID",
-                     *           "title": "Challenge invalid",
+                     *           "code": "INVALID_TWO_FACTOR_CODE",
+                     *           "title": "Invalid code",
                      *           "detail": "Missing, invalid or expired credentials.",
                      *           "meta": {
                      *             "requestId": "req-3f2a9c"
@@ -7839,7 +7861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDocument"] & {
                         errors?: {
                             /** @enum {string} */
-                            code?: "MFA_CHALLENGE_INVALID";
+                            code?: "INVALID_TWO_FACTOR_CODE" | "MFA_CHALLENGE_INVALID";
                         }[];
                     };
                 };
@@ -7946,41 +7968,6 @@ export interface operations {
                         errors?: {
                             /** @enum {string} */
                             code?: "UNSUPPORTED_MEDIA_TYPE";
-                        }[];
-                    };
-                };
-            };
-            /**
-             * @description Well formed, but breaks a business rule.
-             *
-             *     | Code | Title |
-             *     | --- | --- |
-             *     | `INVALID_TWO_FACTOR_CODE` | Invalid code |
-             */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "errors": [
-                     *         {
-                     *           "status": "422",
-                     *           "code": "INVALID_TWO_FACTOR_CODE",
-                     *           "title": "Invalid code",
-                     *           "detail": "Well formed, but breaks a business rule.",
-                     *           "meta": {
-                     *             "requestId": "req-3f2a9c"
-                     *           }
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorDocument"] & {
-                        errors?: {
-                            /** @enum {string} */
-                            code?: "INVALID_TWO_FACTOR_CODE";
                         }[];
                     };
                 };
@@ -32141,7 +32128,33 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "theme": "light",
+                 *       "language": "pt-BR",
+                 *       "sidebar_open": true,
+                 *       "current_organization_id": 1,
+                 *       "current_project_id": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    theme?: "light" | "dark";
+                    /** @example pt-BR */
+                    language?: string;
+                    sidebar_open?: boolean;
+                    current_organization_id?: number | string | null;
+                    current_project_id?: number | string | null;
+                } | {
+                    /** @constant */
+                    setting_key: "sidebar";
+                    organization_id: number;
+                    pinned_project_ids: number[];
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             200: {
