@@ -162,6 +162,21 @@ function errorAnalysis(program) {
         if (ts.isCallExpression(n)) for (const d of targets(n)) found.push(...of(d));
       }
       if (ts.isDecorator(n)) decorated(n, found);
+      // A function kept in a property (`readonly check = async (…) => {…}`) and handed on as a
+      // value is called where its type, not its declaration, is known: count it here.
+      if (ts.isPropertyAccessExpression(n)) {
+        const declaration = checker.getSymbolAtLocation(n)?.valueDeclaration;
+        if (
+          declaration &&
+          ts.isPropertyDeclaration(declaration) &&
+          declaration.initializer &&
+          (ts.isArrowFunction(declaration.initializer) ||
+            ts.isFunctionExpression(declaration.initializer)) &&
+          inWorkspace(declaration.getSourceFile())
+        ) {
+          found.push(...of(declaration));
+        }
+      }
       ts.forEachChild(n, visit);
     };
     visit(node);
@@ -199,7 +214,7 @@ function errorAnalysis(program) {
           found.push(...of(member));
         }
       }
-    } else if (ts.isVariableDeclaration(declaration)) {
+    } else if (ts.isVariableDeclaration(declaration) || ts.isPropertyDeclaration(declaration)) {
       scan(declaration.initializer, found);
     } else {
       scan(declaration, found);

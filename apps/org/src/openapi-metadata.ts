@@ -12697,8 +12697,28 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
       },
       {
         "status": 403,
+        "code": "AGENT_FORBIDDEN",
+        "title": "Forbidden"
+      },
+      {
+        "status": 403,
+        "code": "FORBIDDEN",
+        "title": "Forbidden"
+      },
+      {
+        "status": 403,
         "code": "INSUFFICIENT_PERMISSIONS",
         "title": "Forbidden"
+      },
+      {
+        "status": 403,
+        "code": "ORGANIZATION_REQUIRES_TWO_FACTOR",
+        "title": "Forbidden"
+      },
+      {
+        "status": 404,
+        "code": "NOT_FOUND",
+        "title": "Organization not found"
       },
       {
         "status": 409,
@@ -12726,6 +12746,26 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
         "status": 400,
         "code": "VALIDATION_FAILED",
         "title": "Invalid request"
+      },
+      {
+        "status": 403,
+        "code": "AGENT_FORBIDDEN",
+        "title": "Forbidden"
+      },
+      {
+        "status": 403,
+        "code": "FORBIDDEN",
+        "title": "Forbidden"
+      },
+      {
+        "status": 403,
+        "code": "ORGANIZATION_REQUIRES_TWO_FACTOR",
+        "title": "Forbidden"
+      },
+      {
+        "status": 404,
+        "code": "NOT_FOUND",
+        "title": "Organization not found"
       }
     ],
     "resend": [
@@ -12736,13 +12776,28 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
       },
       {
         "status": 403,
+        "code": "AGENT_FORBIDDEN",
+        "title": "Forbidden"
+      },
+      {
+        "status": 403,
+        "code": "FORBIDDEN",
+        "title": "Forbidden"
+      },
+      {
+        "status": 403,
         "code": "INSUFFICIENT_PERMISSIONS",
+        "title": "Forbidden"
+      },
+      {
+        "status": 403,
+        "code": "ORGANIZATION_REQUIRES_TWO_FACTOR",
         "title": "Forbidden"
       },
       {
         "status": 404,
         "code": "NOT_FOUND",
-        "title": "Invitation not found"
+        "title": "Invitation not found / Organization not found"
       },
       {
         "status": 409,
@@ -12763,13 +12818,28 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
       },
       {
         "status": 403,
+        "code": "AGENT_FORBIDDEN",
+        "title": "Forbidden"
+      },
+      {
+        "status": 403,
+        "code": "FORBIDDEN",
+        "title": "Forbidden"
+      },
+      {
+        "status": 403,
         "code": "INSUFFICIENT_PERMISSIONS",
+        "title": "Forbidden"
+      },
+      {
+        "status": 403,
+        "code": "ORGANIZATION_REQUIRES_TWO_FACTOR",
         "title": "Forbidden"
       },
       {
         "status": 404,
         "code": "NOT_FOUND",
-        "title": "Invitation not found"
+        "title": "Invitation not found / Organization not found"
       },
       {
         "status": 409,
@@ -12785,13 +12855,28 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
       },
       {
         "status": 403,
+        "code": "AGENT_FORBIDDEN",
+        "title": "Forbidden"
+      },
+      {
+        "status": 403,
+        "code": "FORBIDDEN",
+        "title": "Forbidden"
+      },
+      {
+        "status": 403,
         "code": "INSUFFICIENT_PERMISSIONS",
+        "title": "Forbidden"
+      },
+      {
+        "status": 403,
+        "code": "ORGANIZATION_REQUIRES_TWO_FACTOR",
         "title": "Forbidden"
       },
       {
         "status": 404,
         "code": "NOT_FOUND",
-        "title": "Invitation not found"
+        "title": "Invitation not found / Organization not found"
       },
       {
         "status": 409,

@@ -12559,9 +12559,11 @@ export interface operations {
              *
              *     | Code | Title |
              *     | --- | --- |
+             *     | `AGENT_FORBIDDEN` | Forbidden |
+             *     | `FORBIDDEN` | Forbidden |
+             *     | `ORGANIZATION_REQUIRES_TWO_FACTOR` | Forbidden |
              *     | `API_KEY_INVALID` | Forbidden |
              *     | `API_KEY_MISSING` | Forbidden |
-             *     | `AGENT_FORBIDDEN` | Forbidden |
              */
             403: {
                 headers: {
@@ -12573,7 +12575,7 @@ export interface operations {
                      *       "errors": [
                      *         {
                      *           "status": "403",
-                     *           "code": "API_KEY_INVALID",
+                     *           "code": "AGENT_FORBIDDEN",
                      *           "title": "Forbidden",
                      *           "detail": "Authenticated, but not allowed.",
                      *           "meta": {
@@ -12586,7 +12588,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDocument"] & {
                         errors?: {
                             /** @enum {string} */
-                            code?: "API_KEY_INVALID" | "API_KEY_MISSING" | "AGENT_FORBIDDEN";
+                            code?: "AGENT_FORBIDDEN" | "FORBIDDEN" | "ORGANIZATION_REQUIRES_TWO_FACTOR" | "API_KEY_INVALID" | "API_KEY_MISSING";
                         }[];
                     };
                 };
@@ -12596,7 +12598,7 @@ export interface operations {
              *
              *     | Code | Title |
              *     | --- | --- |
-             *     | `NOT_FOUND` | Organization not found / Project not found |
+             *     | `NOT_FOUND` | Organization not found / Organization not found / Project not found |
              */
             404: {
                 headers: {
@@ -12609,7 +12611,7 @@ export interface operations {
                      *         {
                      *           "status": "404",
                      *           "code": "NOT_FOUND",
-                     *           "title": "Organization not found / Project not found",
+                     *           "title": "Organization not found / Organization not found / Project not found",
                      *           "detail": "Unknown resource, or not visible to the caller.",
                      *           "meta": {
                      *             "requestId": "req-3f2a9c"
@@ -13009,10 +13011,12 @@ export interface operations {
              *
              *     | Code | Title |
              *     | --- | --- |
+             *     | `AGENT_FORBIDDEN` | Forbidden |
+             *     | `FORBIDDEN` | Forbidden |
              *     | `INSUFFICIENT_PERMISSIONS` | Forbidden |
+             *     | `ORGANIZATION_REQUIRES_TWO_FACTOR` | Forbidden |
              *     | `API_KEY_INVALID` | Forbidden |
              *     | `API_KEY_MISSING` | Forbidden |
-             *     | `AGENT_FORBIDDEN` | Forbidden |
              */
             403: {
                 headers: {
@@ -13024,7 +13028,7 @@ export interface operations {
                      *       "errors": [
                      *         {
                      *           "status": "403",
-                     *           "code": "INSUFFICIENT_PERMISSIONS",
+                     *           "code": "AGENT_FORBIDDEN",
                      *           "title": "Forbidden",
                      *           "detail": "Authenticated, but not allowed.",
                      *           "meta": {
@@ -13037,7 +13041,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDocument"] & {
                         errors?: {
                             /** @enum {string} */
-                            code?: "INSUFFICIENT_PERMISSIONS" | "API_KEY_INVALID" | "API_KEY_MISSING" | "AGENT_FORBIDDEN";
+                            code?: "AGENT_FORBIDDEN" | "FORBIDDEN" | "INSUFFICIENT_PERMISSIONS" | "ORGANIZATION_REQUIRES_TWO_FACTOR" | "API_KEY_INVALID" | "API_KEY_MISSING";
                         }[];
                     };
                 };
@@ -13047,7 +13051,7 @@ export interface operations {
              *
              *     | Code | Title |
              *     | --- | --- |
-             *     | `NOT_FOUND` | Organization not found / Project not found |
+             *     | `NOT_FOUND` | Organization not found / Organization not found / Project not found |
              */
             404: {
                 headers: {
@@ -13060,7 +13064,7 @@ export interface operations {
                      *         {
                      *           "status": "404",
                      *           "code": "NOT_FOUND",
-                     *           "title": "Organization not found / Project not found",
+                     *           "title": "Organization not found / Organization not found / Project not found",
                      *           "detail": "Unknown resource, or not visible to the caller.",
                      *           "meta": {
                      *             "requestId": "req-3f2a9c"
@@ -13460,10 +13464,12 @@ export interface operations {
              *
              *     | Code | Title |
              *     | --- | --- |
+             *     | `AGENT_FORBIDDEN` | Forbidden |
+             *     | `FORBIDDEN` | Forbidden |
              *     | `INSUFFICIENT_PERMISSIONS` | Forbidden |
+             *     | `ORGANIZATION_REQUIRES_TWO_FACTOR` | Forbidden |
              *     | `API_KEY_INVALID` | Forbidden |
              *     | `API_KEY_MISSING` | Forbidden |
-             *     | `AGENT_FORBIDDEN` | Forbidden |
              */
             403: {
                 headers: {
@@ -13475,7 +13481,7 @@ export interface operations {
                      *       "errors": [
                      *         {
                      *           "status": "403",
-                     *           "code": "INSUFFICIENT_PERMISSIONS",
+                     *           "code": "AGENT_FORBIDDEN",
                      *           "title": "Forbidden",
                      *           "detail": "Authenticated, but not allowed.",
                      *           "meta": {
@@ -13488,7 +13494,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDocument"] & {
                         errors?: {
                             /** @enum {string} */
-                            code?: "INSUFFICIENT_PERMISSIONS" | "API_KEY_INVALID" | "API_KEY_MISSING" | "AGENT_FORBIDDEN";
+                            code?: "AGENT_FORBIDDEN" | "FORBIDDEN" | "INSUFFICIENT_PERMISSIONS" | "ORGANIZATION_REQUIRES_TWO_FACTOR" | "API_KEY_INVALID" | "API_KEY_MISSING";
                         }[];
                     };
                 };
@@ -13498,7 +13504,7 @@ export interface operations {
              *
              *     | Code | Title |
              *     | --- | --- |
-             *     | `NOT_FOUND` | Invitation not found / Organization not found / Project not found |
+             *     | `NOT_FOUND` | Invitation not found / Organization not found / Organization not found / Project not found |
              */
             404: {
                 headers: {
@@ -13511,7 +13517,7 @@ export interface operations {
                      *         {
                      *           "status": "404",
                      *           "code": "NOT_FOUND",
-                     *           "title": "Invitation not found / Organization not found / Project not found",
+                     *           "title": "Invitation not found / Organization not found / Organization not found / Project not found",
                      *           "detail": "Unknown resource, or not visible to the caller.",
                      *           "meta": {
                      *             "requestId": "req-3f2a9c"
@@ -13946,10 +13952,12 @@ export interface operations {
              *
              *     | Code | Title |
              *     | --- | --- |
+             *     | `AGENT_FORBIDDEN` | Forbidden |
+             *     | `FORBIDDEN` | Forbidden |
              *     | `INSUFFICIENT_PERMISSIONS` | Forbidden |
+             *     | `ORGANIZATION_REQUIRES_TWO_FACTOR` | Forbidden |
              *     | `API_KEY_INVALID` | Forbidden |
              *     | `API_KEY_MISSING` | Forbidden |
-             *     | `AGENT_FORBIDDEN` | Forbidden |
              */
             403: {
                 headers: {
@@ -13961,7 +13969,7 @@ export interface operations {
                      *       "errors": [
                      *         {
                      *           "status": "403",
-                     *           "code": "INSUFFICIENT_PERMISSIONS",
+                     *           "code": "AGENT_FORBIDDEN",
                      *           "title": "Forbidden",
                      *           "detail": "Authenticated, but not allowed.",
                      *           "meta": {
@@ -13974,7 +13982,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDocument"] & {
                         errors?: {
                             /** @enum {string} */
-                            code?: "INSUFFICIENT_PERMISSIONS" | "API_KEY_INVALID" | "API_KEY_MISSING" | "AGENT_FORBIDDEN";
+                            code?: "AGENT_FORBIDDEN" | "FORBIDDEN" | "INSUFFICIENT_PERMISSIONS" | "ORGANIZATION_REQUIRES_TWO_FACTOR" | "API_KEY_INVALID" | "API_KEY_MISSING";
                         }[];
                     };
                 };
@@ -13984,7 +13992,7 @@ export interface operations {
              *
              *     | Code | Title |
              *     | --- | --- |
-             *     | `NOT_FOUND` | Invitation not found / Organization not found / Project not found |
+             *     | `NOT_FOUND` | Invitation not found / Organization not found / Organization not found / Project not found |
              */
             404: {
                 headers: {
@@ -13997,7 +14005,7 @@ export interface operations {
                      *         {
                      *           "status": "404",
                      *           "code": "NOT_FOUND",
-                     *           "title": "Invitation not found / Organization not found / Project not found",
+                     *           "title": "Invitation not found / Organization not found / Organization not found / Project not found",
                      *           "detail": "Unknown resource, or not visible to the caller.",
                      *           "meta": {
                      *             "requestId": "req-3f2a9c"
@@ -14488,10 +14496,12 @@ export interface operations {
              *
              *     | Code | Title |
              *     | --- | --- |
+             *     | `AGENT_FORBIDDEN` | Forbidden |
+             *     | `FORBIDDEN` | Forbidden |
              *     | `INSUFFICIENT_PERMISSIONS` | Forbidden |
+             *     | `ORGANIZATION_REQUIRES_TWO_FACTOR` | Forbidden |
              *     | `API_KEY_INVALID` | Forbidden |
              *     | `API_KEY_MISSING` | Forbidden |
-             *     | `AGENT_FORBIDDEN` | Forbidden |
              */
             403: {
                 headers: {
@@ -14503,7 +14513,7 @@ export interface operations {
                      *       "errors": [
                      *         {
                      *           "status": "403",
-                     *           "code": "INSUFFICIENT_PERMISSIONS",
+                     *           "code": "AGENT_FORBIDDEN",
                      *           "title": "Forbidden",
                      *           "detail": "Authenticated, but not allowed.",
                      *           "meta": {
@@ -14516,7 +14526,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDocument"] & {
                         errors?: {
                             /** @enum {string} */
-                            code?: "INSUFFICIENT_PERMISSIONS" | "API_KEY_INVALID" | "API_KEY_MISSING" | "AGENT_FORBIDDEN";
+                            code?: "AGENT_FORBIDDEN" | "FORBIDDEN" | "INSUFFICIENT_PERMISSIONS" | "ORGANIZATION_REQUIRES_TWO_FACTOR" | "API_KEY_INVALID" | "API_KEY_MISSING";
                         }[];
                     };
                 };
@@ -14526,7 +14536,7 @@ export interface operations {
              *
              *     | Code | Title |
              *     | --- | --- |
-             *     | `NOT_FOUND` | Invitation not found / Organization not found / Project not found |
+             *     | `NOT_FOUND` | Invitation not found / Organization not found / Organization not found / Project not found |
              */
             404: {
                 headers: {
@@ -14539,7 +14549,7 @@ export interface operations {
                      *         {
                      *           "status": "404",
                      *           "code": "NOT_FOUND",
-                     *           "title": "Invitation not found / Organization not found / Project not found",
+                     *           "title": "Invitation not found / Organization not found / Organization not found / Project not found",
                      *           "detail": "Unknown resource, or not visible to the caller.",
                      *           "meta": {
                      *             "requestId": "req-3f2a9c"
