@@ -53,6 +53,17 @@ describe('the published OpenAPI document (docs/api-documentation.md)', () => {
     expect(committed()).toEqual(generated);
   });
 
+  it('libs/client/src/schema.ts is what openapi-typescript makes of it (else `npm run openapi`)', () => {
+    // The generator `npm run openapi` runs (libs/client/scripts/generate.js), on the committed
+    // document (checked just above against the code).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script, not a module of the build
+    const { schemaSource, SCHEMA_FILE } = require('../../libs/client/scripts/generate.js') as {
+      schemaSource: () => string;
+      SCHEMA_FILE: string;
+    };
+    expect(readFileSync(SCHEMA_FILE, 'utf8') === schemaSource()).toBe(true);
+  });
+
   it('documents every route the services register', () => {
     const document = committed();
     const documented = new Set(
@@ -135,6 +146,15 @@ describe('the contract check of every answer (test/support/openapi-contract.ts)'
     expect(contract.check('GET', '/v1/api/organizations/7', 404, json, extra)[0]).toMatch(/extra/);
     expect(contract.check('GET', '/v1/api/organizations/7', 404, json, '{"data":1}')).not.toEqual(
       [],
+    );
+  });
+
+  it('refuses an error code the operation does not document for that status', () => {
+    const foreign = JSON.stringify({
+      errors: [{ status: '404', code: 'WALLET_NOT_FOUND', title: 'Wallet not found' }],
+    });
+    expect(contract.check('GET', '/v1/api/organizations/7', 404, json, foreign)[0]).toMatch(
+      /errors\/0\/code must be equal to one of the allowed values/,
     );
   });
 

@@ -8,3 +8,4 @@ export * from './migrate-platform.js';
 export * from './openapi.js';
 export * from './openapi-examples.js';
 export * from './openapi-operations.js';
+export * from './openapi-errors.js';

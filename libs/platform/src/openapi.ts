@@ -3,6 +3,12 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { collectRouteFacts, securityOf, type RouteFacts } from './openapi-operations.js';
 import { addExamples } from './openapi-examples.js';
+import {
+  addErrorCodes,
+  operationErrors,
+  type FrameworkErrors,
+  type OperationError,
+} from './openapi-errors.js';
 
 /** Path of a service's own OpenAPI document (internal: the gateway merges them at `/docs`). */
 export const OPENAPI_DOCUMENT_PATH = '/openapi.json';
@@ -11,11 +17,14 @@ export const OPENAPI_DOCUMENT_PATH = '/openapi.json';
  * A service's generated `src/openapi-metadata.ts` (scripts/openapi-metadata.js): the
  * @nestjs/swagger plugin metadata of its DTOs and controllers, the JSON Schema of each
  * controller method's answer (`responses[Controller][method]`, null: no body) and of its error
- * body. docs/api-documentation.md § How the document is made.
+ * body, and the errors each method can answer (`errors[Controller][method]`) besides those of
+ * the framework (`frameworkErrors`). docs/api-documentation.md § How the document is made.
  */
 export interface OpenApiMetadata {
   default: () => Promise<Record<string, unknown>>;
   responses: Record<string, Record<string, OperationAnswer>>;
+  errors: Record<string, Record<string, OperationError[]>>;
+  frameworkErrors: FrameworkErrors;
   errorBody: object;
   errorBodyName: string;
 }
@@ -41,26 +50,13 @@ type Operation = Record<string, unknown> & {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
-/** Short meaning of each error status a route may answer (docs/api-documentation.md). */
-const ERROR_STATUSES: Record<string, string> = {
-  '400': 'Invalid input (malformed JSON, unknown or invalid fields or parameters).',
-  '401': 'Missing, invalid or expired credentials.',
-  '403': 'Authenticated, but not allowed.',
-  '404': 'Unknown route or resource, or not visible to the caller.',
-  '409': 'Conflicts with the current state.',
-  '413': 'Body larger than the limit.',
-  '415': 'Body not JSON.',
-  '422': 'Well formed, but breaks a business rule.',
-  '429': 'Rate limited; `Retry-After` says when to try again.',
-  '503': 'A dependency is down or the service is shutting down; `Retry-After` is set.',
-};
-
 /**
  * Builds the service's OpenAPI 3.1 document: @nestjs/swagger from the registered controllers,
  * with the plugin metadata (request bodies, query and path parameters, summaries), each
  * route's security from its guards and decorators, its success answer's schema from the
- * method's return type and every error status with the service's error body, and an example
- * for every JSON body (`addExamples`).
+ * method's return type, each error status it can answer with the codes it can answer there
+ * (`operationErrors`, `addErrorCodes`: docs/api-documentation.md § Error codes per operation)
+ * in the service's error body, and an example for every JSON body (`addExamples`).
  */
 export async function buildOpenApiDocument(
   app: INestApplication,
@@ -145,18 +141,27 @@ function describeOperation(
   }
   if (!metadata) return;
   const hasBody = Boolean(operation.requestBody) || ['post', 'put', 'patch'].includes(verb);
-  for (const [status, description] of Object.entries(ERROR_STATUSES)) {
-    // A body may come with any POST/PUT/PATCH, described or read raw (e.g. ingestion, OTLP).
-    if ((status === '413' || status === '415') && !hasBody) continue;
-    if ((status === '401' || status === '403') && facts?.authentication === 'none') continue;
-    // A route's own `@ApiResponse` text (e.g. the codes it answers) is kept.
-    const own = responses[status]?.description;
-    responses[status] = {
-      description: typeof own === 'string' && own ? own : description,
-      content: {
-        'application/json': { schema: { $ref: `#/components/schemas/${metadata.errorBodyName}` } },
-      },
-    };
+  const ownErrors = metadata.errors[controller]?.[method] ?? [];
+  for (const [status, errors] of operationErrors(
+    ownErrors,
+    metadata.frameworkErrors,
+    facts,
+    hasBody,
+  )) {
+    // A route's own `@ApiResponse` text is kept as the meaning.
+    const text = responses[status]?.description;
+    delete responses[status];
+    addErrorCodes(
+      responses,
+      status,
+      metadata.errorBodyName,
+      errors,
+      typeof text === 'string' && text ? text : undefined,
+    );
+  }
+  // An error status the route declares (`@ApiResponse`) but cannot answer is not documented.
+  for (const [status, response] of Object.entries(responses)) {
+    if (Number(status) >= 400 && !response['x-error-codes']) delete responses[status];
   }
 }
 

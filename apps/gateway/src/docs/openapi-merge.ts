@@ -1,4 +1,6 @@
-import { addExamples } from '@wp/platform';
+import { STATUS_DEFAULTS } from '@wp/http';
+import { addErrorCodes, addExamples } from '@wp/platform';
+import { API_KEY_REFUSALS } from '../proxy/api-key-precheck.js';
 import type { ProxyRoute, UpstreamService } from '../proxy/routes.js';
 
 /** The parts of an OpenAPI 3 document the merge reads and writes. */
@@ -72,7 +74,14 @@ export function mergeOpenApiDocuments(
       paths[path] = Object.fromEntries(
         Object.entries(item).map(([method, operation]) =>
           OPERATION_METHODS.has(method)
-            ? [method, withGateway(tagged(operation, service, sectionOf(path)), path)]
+            ? [
+                method,
+                withGateway(
+                  tagged(operation, service, sectionOf(path)),
+                  method,
+                  routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`)),
+                ),
+              ]
             : [method, operation],
         ),
       );
@@ -113,31 +122,44 @@ export function mergeOpenApiDocuments(
   return merged;
 }
 
-function withGateway(operation: Record<string, unknown>, path: string): Record<string, unknown> {
-  if (operation['responses']) withGatewayAnswers(operation, path);
+function withGateway(
+  operation: Record<string, unknown>,
+  method: string,
+  route: ProxyRoute | undefined,
+): Record<string, unknown> {
+  if (operation['responses']) withGatewayAnswers(operation, method, route);
   return operation;
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** The gateway's own answer for a status, with the code and title of STATUS_DEFAULTS. */
+const ownCode = (status: number) => ({ ...STATUS_DEFAULTS[status], status });
 
 /**
- * Answers the gateway gives itself on every route, in the JSON:API error body: 401/403 for a
- * missing or unknown `Api-Key` (also on `/api/public`, beside the service's own errors), 502
- * when the service cannot be reached, 504 when it does not answer in time.
+ * Answers the gateway gives itself (JSON:API, docs/api-documentation.md § Error codes per
+ * operation), added to the codes the service documents for the same status: 403 for a missing
+ * or unknown `Api-Key` (where the route checks one) and 503 when the key store does not answer,
+ * 413 for a body over its limit, 429 for its per-address rate limit, 502 when the service
+ * cannot be reached, 504 when it does not answer in time. On `/api/public` the service answers
+ * in Langfuse's shape, so such a status documents both bodies (`anyOf`).
  */
-function withGatewayAnswers(operation: Record<string, unknown>, path: string): void {
+function withGatewayAnswers(
+  operation: Record<string, unknown>,
+  method: string,
+  route: ProxyRoute | undefined,
+): void {
   const responses = (operation['responses'] ??= {}) as Record<string, Record<string, unknown>>;
-  const jsonApi = { 'application/json': { schema: ref('ErrorDocument') } };
-  responses['502'] = { description: 'The gateway could not reach the service.', content: jsonApi };
-  responses['504'] = { description: 'The service did not answer in time.', content: jsonApi };
-  if (!path.startsWith('/api/public')) return;
-  for (const status of ['401', '403']) {
-    responses[status] = {
-      description: `${status === '401' ? 'Missing or invalid credentials' : 'Not allowed'}: the service's error, or the gateway's Api-Key refusal (JSON:API).`,
-      content: {
-        'application/json': { schema: { anyOf: [ref('LangfuseErrorBody'), ref('ErrorDocument')] } },
-      },
-    };
+  const answers = [ownCode(429), ownCode(502), ownCode(504)];
+  if (route?.apiKey !== 'none') {
+    answers.push(
+      ...Object.values(API_KEY_REFUSALS).map(({ code }) => ({ ...ownCode(403), code })),
+      ownCode(503),
+    );
+  }
+  if (['post', 'put', 'patch'].includes(method) || operation['requestBody']) {
+    answers.push(ownCode(413));
+  }
+  for (const answer of answers) {
+    addErrorCodes(responses, String(answer.status), 'ErrorDocument', [answer]);
   }
 }
 

@@ -4,6 +4,12 @@ import type { ApiKeyRegistry } from '@wp/security';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProxyRoute } from './routes.js';
 
+/** The gateway's Api-Key refusals (403, JSON:API), documented on every route that checks a key. */
+export const API_KEY_REFUSALS = {
+  missing: { code: 'API_KEY_MISSING', detail: 'The Api-Key header is required.' },
+  invalid: { code: 'API_KEY_INVALID', detail: 'The Api-Key is not valid.' },
+} as const;
+
 /**
  * The gateway's Api-Key pre-check (docs/architecture.md § Shape): refuses requests without a valid
  * key before they cost an upstream hop. Services check again (defence in depth); both read the same
@@ -16,7 +22,7 @@ export function apiKeyPrecheck(registry: ApiKeyRegistry, mode: ProxyRoute['apiKe
     const key = Array.isArray(header) ? header[0] : header;
     if (!key) {
       if (mode === 'optional') return;
-      await reply.status(403).send(forbidden('API_KEY_MISSING', 'The Api-Key header is required.'));
+      await reply.status(403).send(forbidden(API_KEY_REFUSALS.missing));
       return;
     }
     let appId: string | null;
@@ -27,12 +33,12 @@ export function apiKeyPrecheck(registry: ApiKeyRegistry, mode: ProxyRoute['apiKe
       return;
     }
     if (appId === null) {
-      await reply.status(403).send(forbidden('API_KEY_INVALID', 'The Api-Key is not valid.'));
+      await reply.status(403).send(forbidden(API_KEY_REFUSALS.invalid));
     }
   };
 }
 
-function forbidden(code: string, detail: string) {
+function forbidden({ code, detail }: { code: string; detail: string }) {
   const doc = errorDocument(403, detail, code);
   doc.errors[0].source = { header: 'Api-Key' };
   return doc;

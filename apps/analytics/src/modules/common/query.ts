@@ -1,3 +1,5 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import { ApiQuery, type ApiQueryOptions } from '@nestjs/swagger';
 import { z } from 'zod';
 import { LangfuseApiError } from './langfuse-errors.js';
 
@@ -65,4 +67,45 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.in
       path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
     })),
   );
+}
+
+/**
+ * The parameter decorator of a read endpoint's query string: the value is the query parsed by
+ * `schema` ({@link parseQuery}: 400 `invalid_query` in Langfuse's shape when it does not parse),
+ * and the same schema describes the route's query parameters in the OpenAPI document (one
+ * `in: query` parameter per key, its JSON Schema from zod's `toJSONSchema` of the input), so
+ * the document cannot drift from what is accepted. docs/api-documentation.md § How the document
+ * is made.
+ */
+export function LangfuseQuery(schema: z.ZodObject) {
+  const describe = (target: object, key?: string | symbol) => {
+    if (key === undefined) return;
+    const descriptor = { value: (target as Record<string | symbol, unknown>)[key] };
+    for (const parameter of queryParameters(schema)) ApiQuery(parameter)(target, key, descriptor);
+  };
+  return createParamDecorator(
+    (_data: unknown, context: ExecutionContext) =>
+      parseQuery(schema, context.switchToHttp().getRequest<{ query?: unknown }>().query),
+    [describe],
+  )();
+}
+
+/** One OpenAPI query parameter per key of `schema`, with the JSON Schema of its input. */
+export function queryParameters(schema: z.ZodObject): ApiQueryOptions[] {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => {
+    // A datetime's regular expression restates `format: date-time`.
+    const { pattern, ...rest } = property;
+    const described = rest['format'] === 'date-time' ? rest : { ...rest, pattern };
+    if (described['pattern'] === undefined) delete described['pattern'];
+    return {
+      name,
+      required: json.required?.includes(name) ?? false,
+      schema: described,
+      ...(described['type'] === 'array' ? { style: 'form', explode: true } : {}),
+    };
+  });
 }

@@ -1,6 +1,6 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, UseGuards } from '@nestjs/common';
 import { Public } from '@wp/http';
-import { parseQuery } from '../common/query.js';
+import { LangfuseQuery } from '../common/query.js';
 import { AuthedProject, BasicAuthGuard } from '../projects/basic-auth.guard.js';
 import type { DailyMetricsDay } from '../storage/records.js';
 import type { MetaResponse } from '../traces/traces.service.js';
@@ -21,8 +21,8 @@ export class MetricsController {
   @Get('daily')
   daily(
     @AuthedProject() projectId: number,
-    @Query() query: Record<string, unknown>,
+    @LangfuseQuery(DailyMetricsQuery) query: DailyMetricsQuery,
   ): Promise<{ data: DailyMetricsDay[]; meta: MetaResponse }> {
-    return this.metrics.daily(projectId, parseQuery(DailyMetricsQuery, query));
+    return this.metrics.daily(projectId, query);
   }
 }

@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param, UseGuards } from '@nestjs/common';
 import { Public } from '@wp/http';
-import { parseQuery } from '../common/query.js';
+import { LangfuseQuery } from '../common/query.js';
 import { AuthedProject, BasicAuthGuard } from '../projects/basic-auth.guard.js';
 import {
   toTraceWithDetails,
@@ -28,9 +28,9 @@ export class TracesController {
   @Get()
   async list(
     @AuthedProject() projectId: number,
-    @Query() query: Record<string, unknown>,
+    @LangfuseQuery(ListTracesQuery) query: ListTracesQuery,
   ): Promise<{ data: TraceWithDetails[]; meta: MetaResponse }> {
-    const { items, meta } = await this.traces.list(projectId, parseQuery(ListTracesQuery, query));
+    const { items, meta } = await this.traces.list(projectId, query);
     return { data: items.map(toTraceWithDetails), meta };
   }
 

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { CurrentRequestMeta, UnauthenticatedError, Public, type RequestMeta } from '@wp/http';
 import {
   CurrentClientApp,
@@ -74,8 +74,6 @@ export class OAuthController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Second step of a login with two-factor on: challenge + code' })
   @ApiOkResponse({ type: SessionResponse, description: "The contract's session envelope" })
-  @ApiResponse({ status: 401, description: '`MFA_CHALLENGE_INVALID`, `INVALID_TWO_FACTOR_CODE`' })
-  @ApiResponse({ status: 429, description: 'per-username login limit (wrong codes count)' })
   tokenMfa(
     @Body() dto: MfaTokenRequestDto,
     @CurrentClientApp() appId: string,

@@ -4,7 +4,6 @@ import {
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentRequestMeta, UuidPipe, type RequestMeta } from '@wp/http';
@@ -35,7 +34,6 @@ export class UserSessionsController {
   @HttpCode(204)
   @ApiOperation({ summary: 'End one session: its refresh token and access tokens stop working' })
   @ApiNoContentResponse()
-  @ApiResponse({ status: 404, description: '`NOT_FOUND`: no live session with this id is yours' })
   async end(
     @CurrentPrincipal() principal: Principal,
     @Param('sessionId', UuidPipe) sessionId: string,

@@ -4,7 +4,6 @@ import {
   ApiCreatedResponse,
   ApiOkResponse,
   ApiOperation,
-  ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import { CurrentRequestMeta, type RequestMeta } from '@wp/http';
@@ -46,8 +45,6 @@ export class TwoFactorController {
     summary: 'Start enrolment: a new TOTP secret, its otpauth:// URI and QR code (shown once)',
   })
   @ApiCreatedResponse({ type: TwoFactorEnrolmentResource })
-  @ApiResponse({ status: 409, description: '`TWO_FACTOR_ALREADY_ENABLED`' })
-  @ApiResponse({ status: 422, description: '`CURRENT_PASSWORD_INVALID`' })
   start(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: StartTwoFactorDto,
@@ -60,11 +57,6 @@ export class TwoFactorController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Confirm enrolment with a first code: two-factor on, recovery codes' })
   @ApiOkResponse({ type: RecoveryCodesResource })
-  @ApiResponse({
-    status: 409,
-    description: '`TWO_FACTOR_ENROLMENT_NOT_STARTED`, `TWO_FACTOR_ALREADY_ENABLED`',
-  })
-  @ApiResponse({ status: 422, description: '`INVALID_TWO_FACTOR_CODE`' })
   confirm(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: ConfirmTwoFactorDto,
@@ -78,8 +70,6 @@ export class TwoFactorController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Turn two-factor off (needs a current code or a recovery code)' })
   @ApiOkResponse({ type: TwoFactorStatusResource })
-  @ApiResponse({ status: 409, description: '`TWO_FACTOR_NOT_ENABLED`' })
-  @ApiResponse({ status: 422, description: '`INVALID_TWO_FACTOR_CODE`' })
   disable(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: SecondFactorDto,
@@ -93,8 +83,6 @@ export class TwoFactorController {
   @HttpCode(200)
   @ApiOperation({ summary: 'New set of recovery codes (the previous ones stop working)' })
   @ApiOkResponse({ type: RecoveryCodesResource })
-  @ApiResponse({ status: 409, description: '`TWO_FACTOR_NOT_ENABLED`' })
-  @ApiResponse({ status: 422, description: '`INVALID_TWO_FACTOR_CODE`' })
   regenerate(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: SecondFactorDto,

@@ -1,13 +1,6 @@
 import { Readable } from 'node:stream';
 import { Controller, Get, Param, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiOkResponse,
-  ApiOperation,
-  ApiProduces,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { IntIdPipe } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -30,8 +23,6 @@ export class AuditLogController {
   @Get(':organizationId/audit_log')
   @ApiOperation({ summary: 'Audit log of an organization (filters, cursor pages)' })
   @ApiOkResponse({ type: AuditLogPage })
-  @ApiResponse({ status: 403, description: '`FORBIDDEN` (MEMBER, VIEWER)' })
-  @ApiResponse({ status: 404, description: 'not a member of the organization' })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

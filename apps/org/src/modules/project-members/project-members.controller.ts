@@ -120,21 +120,6 @@ export class ProjectMembersController {
       '`ACCESS_ALREADY_DENIED`.',
   })
   @ApiResponse({ status: 200, description: 'The member, `accessDenied: true`.' })
-  @ApiResponse({
-    status: 403,
-    description: '`FORBIDDEN` (no `project.manageMembers`) or `INSUFFICIENT_PERMISSIONS`.',
-  })
-  @ApiResponse({
-    status: 404,
-    description: 'Project not visible to the caller, or `MEMBER_NOT_FOUND`.',
-  })
-  @ApiResponse({ status: 409, description: '`ACCESS_ALREADY_DENIED`.' })
-  @ApiResponse({
-    status: 422,
-    description:
-      '`CANNOT_DENY_ORGANIZATION_ADMIN` (the user is an organization OWNER or ADMIN) or ' +
-      '`CANNOT_CHANGE_OWN_ROLE` (the caller themself).',
-  })
   async deny(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

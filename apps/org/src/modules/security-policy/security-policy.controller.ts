@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IntIdPipe } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { UpdateSecurityPolicyDto } from './dto/update-security-policy.dto.js';
@@ -27,8 +27,6 @@ export class SecurityPolicyController {
   @Patch(':organizationId/security_policy')
   @ApiOperation({ summary: 'Require (or stop requiring) two-factor for members (OWNER)' })
   @ApiOkResponse({ type: SecurityPolicyResource })
-  @ApiResponse({ status: 403, description: '`FORBIDDEN`: only an OWNER' })
-  @ApiResponse({ status: 422, description: '`TWO_FACTOR_NOT_ENABLED` on your own account' })
   update(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

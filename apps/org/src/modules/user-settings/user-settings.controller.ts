@@ -1,4 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface.js';
 import { WithETag } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { ClientQueryDto, UserSettingsQueryDto } from './dto/user-settings-query.dto.js';
@@ -7,6 +9,7 @@ import {
   parseOnboardingBody,
   parseSettingsBody,
   parseStepId,
+  SETTINGS_BODY_SCHEMA,
 } from './user-settings.input.js';
 import type { UserSettingsResource } from './user-settings.serializer.js';
 import { UserSettingsService } from './user-settings.service.js';
@@ -44,6 +47,7 @@ export class UserSettingsController {
    */
   @Patch()
   @HttpCode(200)
+  @ApiBody({ schema: SETTINGS_BODY_SCHEMA as SchemaObject })
   update(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ClientQueryDto,

@@ -46,6 +46,51 @@ const SETTINGS_KEYS = [
 ] as const;
 const PIN_KEYS = ['setting_key', 'organization_id', 'pinned_project_ids'] as const;
 
+const ID_SCHEMA = { type: 'integer', minimum: 1, maximum: MAX_INT4 };
+/** The JSON Schema of each setting field: a `Record` over SETTINGS_KEYS, so none is missing. */
+const SETTINGS_FIELD_SCHEMAS: Record<(typeof SETTINGS_KEYS)[number], object> = {
+  theme: { type: 'string', enum: [...THEMES] },
+  language: { type: 'string', minLength: 1, maxLength: MAX_LANGUAGE_LENGTH, examples: ['pt-BR'] },
+  sidebar_open: { type: 'boolean' },
+  current_organization_id: {
+    anyOf: [ID_SCHEMA, { type: 'string', format: 'uuid' }, { type: 'null' }],
+  },
+  current_project_id: { anyOf: [ID_SCHEMA, { type: 'string', format: 'uuid' }, { type: 'null' }] },
+};
+
+/**
+ * The body {@link parseSettingsBody} accepts, as JSON Schema (the OpenAPI request body of
+ * `PATCH /user_settings`): the settings form (at least one of SETTINGS_KEYS) or the
+ * pinned-projects form (PIN_KEYS), closed, built from the same constants the parser checks.
+ */
+export const SETTINGS_BODY_SCHEMA = {
+  anyOf: [
+    {
+      title: 'Settings',
+      type: 'object',
+      properties: SETTINGS_FIELD_SCHEMAS,
+      minProperties: 1,
+      additionalProperties: false,
+    },
+    {
+      title: 'Pinned projects',
+      type: 'object',
+      properties: {
+        setting_key: { const: 'sidebar' },
+        organization_id: ID_SCHEMA,
+        pinned_project_ids: {
+          type: 'array',
+          items: ID_SCHEMA,
+          maxItems: MAX_PINNED_PROJECTS,
+          uniqueItems: true,
+        },
+      } satisfies Record<(typeof PIN_KEYS)[number], object>,
+      required: [...PIN_KEYS],
+      additionalProperties: false,
+    },
+  ],
+};
+
 /**
  * Reads the body of `PATCH /user_settings` (docs/api.md § User settings). Stricter than the other
  * endpoints (docs/org.md § User settings): an unknown key is a 400, as is any bad value; every
