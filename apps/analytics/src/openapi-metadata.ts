@@ -779,6 +779,11 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
         "status": 413,
         "code": "payload_too_large",
         "title": "PayloadTooLargeError"
+      },
+      {
+        "status": 503,
+        "code": "service_unavailable",
+        "title": "ServiceUnavailableError"
       }
     ]
   },
@@ -793,6 +798,11 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
         "status": 401,
         "code": "authentication_failed",
         "title": "UnauthorizedError"
+      },
+      {
+        "status": 503,
+        "code": "service_unavailable",
+        "title": "ServiceUnavailableError"
       }
     ]
   },
@@ -807,6 +817,11 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
         "status": 401,
         "code": "authentication_failed",
         "title": "UnauthorizedError"
+      },
+      {
+        "status": 503,
+        "code": "service_unavailable",
+        "title": "ServiceUnavailableError"
       }
     ]
   },
@@ -821,6 +836,11 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
         "status": 401,
         "code": "authentication_failed",
         "title": "UnauthorizedError"
+      },
+      {
+        "status": 503,
+        "code": "service_unavailable",
+        "title": "ServiceUnavailableError"
       }
     ],
     "get": [
@@ -833,6 +853,11 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
         "status": 404,
         "code": "resource_not_found",
         "title": "LangfuseNotFoundError"
+      },
+      {
+        "status": 503,
+        "code": "service_unavailable",
+        "title": "ServiceUnavailableError"
       }
     ]
   }

@@ -1609,6 +1609,21 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
         "status": 404,
         "code": "NOT_FOUND",
         "title": "Sentinel Pass not found"
+      },
+      {
+        "status": 503,
+        "code": "UNAVAILABLE",
+        "title": "Service unavailable"
+      },
+      {
+        "status": 503,
+        "code": "UPSTREAM_FAILED",
+        "title": "Service unavailable"
+      },
+      {
+        "status": 503,
+        "code": "UPSTREAM_UNAVAILABLE",
+        "title": "Service unavailable"
       }
     ],
     "export": [
@@ -1621,6 +1636,21 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
         "status": 404,
         "code": "NOT_FOUND",
         "title": "Sentinel Pass not found"
+      },
+      {
+        "status": 503,
+        "code": "UNAVAILABLE",
+        "title": "Service unavailable"
+      },
+      {
+        "status": 503,
+        "code": "UPSTREAM_FAILED",
+        "title": "Service unavailable"
+      },
+      {
+        "status": 503,
+        "code": "UPSTREAM_UNAVAILABLE",
+        "title": "Service unavailable"
       }
     ],
     "metrics": [
@@ -1633,6 +1663,21 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
         "status": 404,
         "code": "NOT_FOUND",
         "title": "Sentinel Pass not found"
+      },
+      {
+        "status": 503,
+        "code": "UNAVAILABLE",
+        "title": "Service unavailable"
+      },
+      {
+        "status": 503,
+        "code": "UPSTREAM_FAILED",
+        "title": "Service unavailable"
+      },
+      {
+        "status": 503,
+        "code": "UPSTREAM_UNAVAILABLE",
+        "title": "Service unavailable"
       }
     ]
   },

@@ -12272,6 +12272,11 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
         "status": 404,
         "code": "NOT_FOUND",
         "title": "API key not found / Organization not found / Project not found"
+      },
+      {
+        "status": 503,
+        "code": "UNAVAILABLE",
+        "title": "Service unavailable"
       }
     ],
     "listForOrganization": [

@@ -1788,7 +1788,23 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
     ]
   },
   "TransfersController": {
-    "list": [],
+    "list": [
+      {
+        "status": 503,
+        "code": "UNAVAILABLE",
+        "title": "Service unavailable"
+      },
+      {
+        "status": 503,
+        "code": "UPSTREAM_FAILED",
+        "title": "Service unavailable"
+      },
+      {
+        "status": 503,
+        "code": "UPSTREAM_UNAVAILABLE",
+        "title": "Service unavailable"
+      }
+    ],
     "create": [
       {
         "status": 403,
@@ -1841,7 +1857,23 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
         "title": "Service unavailable"
       }
     ],
-    "pending": [],
+    "pending": [
+      {
+        "status": 503,
+        "code": "UNAVAILABLE",
+        "title": "Service unavailable"
+      },
+      {
+        "status": 503,
+        "code": "UPSTREAM_FAILED",
+        "title": "Service unavailable"
+      },
+      {
+        "status": 503,
+        "code": "UPSTREAM_UNAVAILABLE",
+        "title": "Service unavailable"
+      }
+    ],
     "verifySender": [
       {
         "status": 400,
@@ -2015,6 +2047,21 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
         "status": 403,
         "code": "AGENT_FORBIDDEN",
         "title": "Forbidden"
+      },
+      {
+        "status": 503,
+        "code": "UNAVAILABLE",
+        "title": "Service unavailable"
+      },
+      {
+        "status": 503,
+        "code": "UPSTREAM_FAILED",
+        "title": "Service unavailable"
+      },
+      {
+        "status": 503,
+        "code": "UPSTREAM_UNAVAILABLE",
+        "title": "Service unavailable"
       }
     ],
     "get": [
@@ -2121,6 +2168,21 @@ export const errors: Record<string, Record<string, OperationError[]>> = {
         "status": 422,
         "code": "UNKNOWN_ASSET",
         "title": "Unknown asset"
+      },
+      {
+        "status": 503,
+        "code": "UNAVAILABLE",
+        "title": "Service unavailable"
+      },
+      {
+        "status": 503,
+        "code": "UPSTREAM_FAILED",
+        "title": "Service unavailable"
+      },
+      {
+        "status": 503,
+        "code": "UPSTREAM_UNAVAILABLE",
+        "title": "Service unavailable"
       }
     ]
   }

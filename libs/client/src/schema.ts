@@ -5952,6 +5952,8 @@ export interface operations {
              *     | Code | Title |
              *     | --- | --- |
              *     | `UNAVAILABLE` | Service unavailable |
+             *     | `UPSTREAM_FAILED` | Service unavailable |
+             *     | `UPSTREAM_UNAVAILABLE` | Service unavailable |
              */
             503: {
                 headers: {
@@ -5976,7 +5978,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDocument"] & {
                         errors?: {
                             /** @enum {string} */
-                            code?: "UNAVAILABLE";
+                            code?: "UNAVAILABLE" | "UPSTREAM_FAILED" | "UPSTREAM_UNAVAILABLE";
                         }[];
                     };
                 };
@@ -6317,6 +6319,8 @@ export interface operations {
              *     | Code | Title |
              *     | --- | --- |
              *     | `UNAVAILABLE` | Service unavailable |
+             *     | `UPSTREAM_FAILED` | Service unavailable |
+             *     | `UPSTREAM_UNAVAILABLE` | Service unavailable |
              */
             503: {
                 headers: {
@@ -6341,7 +6345,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDocument"] & {
                         errors?: {
                             /** @enum {string} */
-                            code?: "UNAVAILABLE";
+                            code?: "UNAVAILABLE" | "UPSTREAM_FAILED" | "UPSTREAM_UNAVAILABLE";
                         }[];
                     };
                 };
@@ -6668,6 +6672,8 @@ export interface operations {
              *     | Code | Title |
              *     | --- | --- |
              *     | `UNAVAILABLE` | Service unavailable |
+             *     | `UPSTREAM_FAILED` | Service unavailable |
+             *     | `UPSTREAM_UNAVAILABLE` | Service unavailable |
              */
             503: {
                 headers: {
@@ -6692,7 +6698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDocument"] & {
                         errors?: {
                             /** @enum {string} */
-                            code?: "UNAVAILABLE";
+                            code?: "UNAVAILABLE" | "UPSTREAM_FAILED" | "UPSTREAM_UNAVAILABLE";
                         }[];
                     };
                 };
@@ -40027,6 +40033,8 @@ export interface operations {
              *     | Code | Title |
              *     | --- | --- |
              *     | `UNAVAILABLE` | Service unavailable |
+             *     | `UPSTREAM_FAILED` | Service unavailable |
+             *     | `UPSTREAM_UNAVAILABLE` | Service unavailable |
              */
             503: {
                 headers: {
@@ -40051,7 +40059,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDocument"] & {
                         errors?: {
                             /** @enum {string} */
-                            code?: "UNAVAILABLE";
+                            code?: "UNAVAILABLE" | "UPSTREAM_FAILED" | "UPSTREAM_UNAVAILABLE";
                         }[];
                     };
                 };
@@ -42306,6 +42314,8 @@ export interface operations {
              *     | Code | Title |
              *     | --- | --- |
              *     | `UNAVAILABLE` | Service unavailable |
+             *     | `UPSTREAM_FAILED` | Service unavailable |
+             *     | `UPSTREAM_UNAVAILABLE` | Service unavailable |
              */
             503: {
                 headers: {
@@ -42330,7 +42340,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDocument"] & {
                         errors?: {
                             /** @enum {string} */
-                            code?: "UNAVAILABLE";
+                            code?: "UNAVAILABLE" | "UPSTREAM_FAILED" | "UPSTREAM_UNAVAILABLE";
                         }[];
                     };
                 };
@@ -42672,6 +42682,8 @@ export interface operations {
              *     | Code | Title |
              *     | --- | --- |
              *     | `UNAVAILABLE` | Service unavailable |
+             *     | `UPSTREAM_FAILED` | Service unavailable |
+             *     | `UPSTREAM_UNAVAILABLE` | Service unavailable |
              */
             503: {
                 headers: {
@@ -42696,7 +42708,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDocument"] & {
                         errors?: {
                             /** @enum {string} */
-                            code?: "UNAVAILABLE";
+                            code?: "UNAVAILABLE" | "UPSTREAM_FAILED" | "UPSTREAM_UNAVAILABLE";
                         }[];
                     };
                 };
@@ -45435,6 +45447,8 @@ export interface operations {
              *     | Code | Title |
              *     | --- | --- |
              *     | `UNAVAILABLE` | Service unavailable |
+             *     | `UPSTREAM_FAILED` | Service unavailable |
+             *     | `UPSTREAM_UNAVAILABLE` | Service unavailable |
              */
             503: {
                 headers: {
@@ -45459,7 +45473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDocument"] & {
                         errors?: {
                             /** @enum {string} */
-                            code?: "UNAVAILABLE";
+                            code?: "UNAVAILABLE" | "UPSTREAM_FAILED" | "UPSTREAM_UNAVAILABLE";
                         }[];
                     };
                 };
