@@ -12,6 +12,15 @@ export function agentSessionId(passId: string, epoch: number): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
+/**
+ * How long org keeps an ended credential epoch's `sid` deny-listed, seconds: not only the access
+ * token lifetime (its tokens are dead by then anyway) but as long as auth may take to learn of
+ * the change, NATS outages included — auth refuses the pass's key while the `sid` of the epoch it
+ * believes current is deny-listed, so a revoked pass cannot get new tokens from an auth that
+ * missed the event. An ended epoch never comes back, so the long entry refuses nothing else.
+ */
+export const ENDED_EPOCH_DENY_SECONDS = 7 * 24 * 3600;
+
 /** The credential state of a Sentinel Pass that decides its credential epoch. */
 export interface PassCredentialState {
   active: boolean;

@@ -1,6 +1,6 @@
 import { DomainError } from '@wp/http';
 import type { Outbox } from '@wp/messaging';
-import { agentSessionId, type RevocationList } from '@wp/security';
+import { agentSessionId, ENDED_EPOCH_DENY_SECONDS, type RevocationList } from '@wp/security';
 import type { EntityManager } from 'typeorm';
 import type { OrgConfig } from '../../config/org.config.js';
 import { SentinelPassEvents } from './sentinel-pass-events.js';
@@ -52,7 +52,7 @@ describe('SentinelPassEvents', () => {
     const { events, enqueued } = setup(revokeSession);
     const now = await events.changed(pass({ active: false, version: 4 }), manager, pass());
     expect(now.credentialEpoch).toBe(5);
-    expect(revokeSession).toHaveBeenCalledWith(agentSessionId(ID, 4), 900);
+    expect(revokeSession).toHaveBeenCalledWith(agentSessionId(ID, 4), ENDED_EPOCH_DENY_SECONDS);
     expect(enqueued[0]?.payload).toMatchObject({ active: false, version: 4, credentialEpoch: 5 });
   });
 
@@ -69,7 +69,7 @@ describe('SentinelPassEvents', () => {
     const revokeSession = jest.fn((_sid: string, _ttl: number) => Promise.resolve());
     const { events, enqueued } = setup(revokeSession);
     await events.deleteAndAnnounce(pass(), manager);
-    expect(revokeSession).toHaveBeenCalledWith(agentSessionId(ID, 4), 900);
+    expect(revokeSession).toHaveBeenCalledWith(agentSessionId(ID, 4), ENDED_EPOCH_DENY_SECONDS);
     expect(enqueued[0]?.payload).toMatchObject({ deleted: true, version: 4, credentialEpoch: 5 });
   });
 

@@ -5,6 +5,7 @@ import { Outbox } from '@wp/messaging';
 import {
   agentSessionId,
   credentialEpochEnds,
+  ENDED_EPOCH_DENY_SECONDS,
   RevocationList,
   type PassCredentialState,
 } from '@wp/security';
@@ -86,7 +87,7 @@ export class SentinelPassEvents {
   private async refuseTokens(pass: SentinelPass): Promise<void> {
     const sid = agentSessionId(pass.id, pass.credentialEpoch);
     await this.revocations
-      .revokeSession(sid, this.config.ACCESS_TOKEN_TTL_SECONDS)
+      .revokeSession(sid, Math.max(this.config.ACCESS_TOKEN_TTL_SECONDS, ENDED_EPOCH_DENY_SECONDS))
       .catch((error: unknown) => {
         throw new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
           detail: `The agent tokens of the Sentinel Pass could not be refused (${(error as Error).message}); nothing changed. Retry shortly.`,
