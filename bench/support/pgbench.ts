@@ -9,6 +9,16 @@ export interface PgConnection {
   user: string;
 }
 
+/** The pgbench connection (host, port, user) of a PostgreSQL URL. */
+export function pgTarget(url: string): PgConnection {
+  const u = new URL(url);
+  return {
+    host: u.hostname,
+    port: u.port || '5432',
+    user: decodeURIComponent(u.username) || 'postgres',
+  };
+}
+
 /** The transfer into one hot account as plain SQL: 5 round trips (BEGIN, 3 statements, END). */
 export const HOT_ACCOUNT_SCRIPT = `\\set aid random(2, 100000)
 BEGIN;

@@ -1,0 +1,72 @@
+// The transfer requests of the wallet-transfers bench: the random and hot scenarios, and the
+// priming pass.
+import type { Pool } from 'undici';
+import { type BenchRequest, request } from '../lib/load.js';
+import type { BenchUser } from './users.js';
+
+/** `POST /v1/api/wallets/transact` of 0.01 CREDITS from `from` to `to`, as `from`. */
+function transfer(apiKey: string, from: BenchUser, to: BenchUser): BenchRequest {
+  return {
+    method: 'POST',
+    path: '/v1/api/wallets/transact',
+    headers: {
+      'api-key': apiKey,
+      authorization: `Bearer ${from.token}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({
+      transaction: {
+        from_wallet: from.wallet,
+        to_wallet: to.wallet,
+        from_asset: 'CREDITS',
+        to_asset: 'CREDITS',
+        amount: 0.01,
+      },
+    }),
+  };
+}
+
+/**
+ * The scenarios named in `selection` (`random,hot`): request factories of transfers between two
+ * random wallets, or from a random wallet into `hot`.
+ */
+export function transferScenarios(
+  apiKey: string,
+  users: BenchUser[],
+  hot: BenchUser,
+  selection: string,
+): Record<string, () => BenchRequest> {
+  const pick = () => users[Math.floor(Math.random() * users.length)];
+  const allScenarios: Record<string, () => BenchRequest> = {
+    random: () => {
+      const from = pick();
+      let to = pick();
+      while (to === from) to = pick();
+      return transfer(apiKey, from, to);
+    },
+    hot: () => transfer(apiKey, pick(), hot),
+  };
+  return Object.fromEntries(
+    selection.split(',').map((name) => {
+      if (!allScenarios[name]) throw new Error(`unknown scenario ${name} (random, hot)`);
+      return [name, allScenarios[name]];
+    }),
+  );
+}
+
+/** Steady state: every wallet has moved money once (identities known, code paths warm). */
+export async function primeWallets(
+  http: Pool,
+  apiKey: string,
+  users: BenchUser[],
+  hot: BenchUser,
+): Promise<void> {
+  const primed = [...users];
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      for (let u = primed.pop(); u; u = primed.pop()) {
+        await request(http, { ...transfer(apiKey, u, hot), raw: true });
+      }
+    }),
+  );
+}
