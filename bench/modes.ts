@@ -10,6 +10,9 @@ import { closedLoop, httpOperation, type BenchRequest } from './lib/load.js';
 import { median } from './lib/stats.js';
 import { ROOT } from './support/processes.js';
 
+export const description =
+  'embedded mode next to services mode: token/info and transfers through the gateway';
+
 type Mode = 'services' | 'embedded';
 const SERVICES = ['auth', 'org', 'wallet', 'analytics'];
 const PORT_BASE: Record<Mode, number> = { services: 38080, embedded: 39080 };
