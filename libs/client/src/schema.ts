@@ -2520,7 +2520,243 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "batch": [
+                 *         {
+                 *           "id": "string",
+                 *           "timestamp": "2019-08-24T14:15:22Z",
+                 *           "type": "trace-create",
+                 *           "body": {
+                 *             "id": "string",
+                 *             "timestamp": "2019-08-24T14:15:22Z",
+                 *             "name": "string",
+                 *             "input": null,
+                 *             "output": null,
+                 *             "sessionId": "string",
+                 *             "userId": "string",
+                 *             "environment": null,
+                 *             "metadata": null,
+                 *             "release": "string",
+                 *             "version": "string",
+                 *             "public": true,
+                 *             "tags": [
+                 *               "string"
+                 *             ]
+                 *           },
+                 *           "metadata": null
+                 *         }
+                 *       ],
+                 *       "metadata": null
+                 *     }
+                 */
+                "application/json": {
+                    batch: ({
+                        id: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        /** @enum {string} */
+                        type: "trace-create";
+                        body: {
+                            id?: string | null;
+                            timestamp?: string | null;
+                            name?: string | null;
+                            input?: unknown;
+                            output?: unknown;
+                            sessionId?: string | null;
+                            userId?: string | null;
+                            environment?: unknown;
+                            metadata?: unknown;
+                            release?: string | null;
+                            version?: string | null;
+                            public?: boolean | null;
+                            tags?: string[] | null;
+                        };
+                        metadata?: unknown;
+                    } | {
+                        id: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        /** @enum {string} */
+                        type: "score-create";
+                        body: {
+                            id?: string | null;
+                            name: string;
+                            traceId?: string | null;
+                            sessionId?: string | null;
+                            datasetRunId?: string | null;
+                            observationId?: string | null;
+                            environment?: unknown;
+                            comment?: string | null;
+                            metadata?: unknown;
+                            /**
+                             * @default API
+                             * @enum {string}
+                             */
+                            source?: "API" | "EVAL" | "ANNOTATION";
+                            queueId?: string | null;
+                            configId?: string | null;
+                            value: number | string;
+                            dataType?: ("NUMERIC" | "BOOLEAN" | "CATEGORICAL" | "CORRECTION" | "TEXT") | null;
+                        };
+                        metadata?: unknown;
+                    } | {
+                        id: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        /** @enum {string} */
+                        type: "sdk-log";
+                        body: {
+                            log: unknown;
+                        };
+                        metadata?: unknown;
+                    } | {
+                        id: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        /** @enum {string} */
+                        type: "observation-create" | "observation-update";
+                        body: {
+                            id: string;
+                            /** @enum {string} */
+                            type: "SPAN" | "GENERATION" | "EVENT";
+                            traceId?: string | null;
+                            environment?: unknown;
+                            name?: string | null;
+                            startTime?: string | null;
+                            metadata?: unknown;
+                            input?: unknown;
+                            output?: unknown;
+                            level?: ("DEBUG" | "DEFAULT" | "WARNING" | "ERROR") | null;
+                            statusMessage?: string | null;
+                            parentObservationId?: string | null;
+                            version?: string | null;
+                            endTime?: string | null;
+                            completionStartTime?: string | null;
+                            model?: string | null;
+                            modelParameters?: {
+                                [key: string]: (string | number | boolean | string[] | {
+                                    [key: string]: string;
+                                }) | null;
+                            } | null;
+                            usage?: {
+                                input?: number | null;
+                                output?: number | null;
+                                total?: number | null;
+                                unit?: ("CHARACTERS" | "TOKENS" | "MILLISECONDS" | "SECONDS" | "IMAGES" | "REQUESTS") | null;
+                                promptTokens?: number | null;
+                                completionTokens?: number | null;
+                                totalTokens?: number | null;
+                                inputCost?: number | null;
+                                outputCost?: number | null;
+                                totalCost?: number | null;
+                            } | null;
+                            usageDetails?: ({
+                                prompt_tokens: number;
+                                completion_tokens: number;
+                                total_tokens: number;
+                                prompt_tokens_details?: {
+                                    [key: string]: number | null;
+                                } | null;
+                                completion_tokens_details?: {
+                                    [key: string]: number | null;
+                                } | null;
+                            } | {
+                                input_tokens: number;
+                                output_tokens: number;
+                                total_tokens: number;
+                                input_tokens_details?: {
+                                    [key: string]: number | null;
+                                } | null;
+                                output_tokens_details?: {
+                                    [key: string]: number | null;
+                                } | null;
+                            } | {
+                                [key: string]: unknown;
+                            }) | null;
+                            costDetails?: {
+                                [key: string]: unknown;
+                            } | null;
+                            promptName?: string | null;
+                            promptVersion?: number | null;
+                        };
+                        metadata?: unknown;
+                    } | {
+                        id: string;
+                        /** Format: date-time */
+                        timestamp: string;
+                        /** @enum {string} */
+                        type: "span-create" | "generation-create" | "event-create" | "agent-create" | "tool-create" | "chain-create" | "retriever-create" | "evaluator-create" | "embedding-create" | "guardrail-create" | "span-update" | "generation-update";
+                        body: {
+                            id: string;
+                            traceId?: string | null;
+                            environment?: unknown;
+                            name?: string | null;
+                            startTime?: string | null;
+                            metadata?: unknown;
+                            input?: unknown;
+                            output?: unknown;
+                            level?: ("DEBUG" | "DEFAULT" | "WARNING" | "ERROR") | null;
+                            statusMessage?: string | null;
+                            parentObservationId?: string | null;
+                            version?: string | null;
+                            endTime?: string | null;
+                            completionStartTime?: string | null;
+                            model?: string | null;
+                            modelParameters?: {
+                                [key: string]: (string | number | boolean | string[] | {
+                                    [key: string]: string;
+                                }) | null;
+                            } | null;
+                            usage?: {
+                                input?: number | null;
+                                output?: number | null;
+                                total?: number | null;
+                                unit?: ("CHARACTERS" | "TOKENS" | "MILLISECONDS" | "SECONDS" | "IMAGES" | "REQUESTS") | null;
+                                promptTokens?: number | null;
+                                completionTokens?: number | null;
+                                totalTokens?: number | null;
+                                inputCost?: number | null;
+                                outputCost?: number | null;
+                                totalCost?: number | null;
+                            } | null;
+                            usageDetails?: ({
+                                prompt_tokens: number;
+                                completion_tokens: number;
+                                total_tokens: number;
+                                prompt_tokens_details?: {
+                                    [key: string]: number | null;
+                                } | null;
+                                completion_tokens_details?: {
+                                    [key: string]: number | null;
+                                } | null;
+                            } | {
+                                input_tokens: number;
+                                output_tokens: number;
+                                total_tokens: number;
+                                input_tokens_details?: {
+                                    [key: string]: number | null;
+                                } | null;
+                                output_tokens_details?: {
+                                    [key: string]: number | null;
+                                } | null;
+                            } | {
+                                [key: string]: unknown;
+                            }) | null;
+                            costDetails?: {
+                                [key: string]: unknown;
+                            } | null;
+                            promptName?: string | null;
+                            promptVersion?: number | null;
+                        };
+                        metadata?: unknown;
+                    })[];
+                    metadata?: unknown;
+                };
+            };
+        };
         responses: {
             /** @description Success. */
             207: {
@@ -3142,7 +3378,34 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "resourceSpans": [
+                 *         {
+                 *           "resource": {},
+                 *           "scopeSpans": [
+                 *             {}
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    resourceSpans?: {
+                        resource?: Record<string, never>;
+                        scopeSpans?: Record<string, never>[];
+                    }[];
+                };
+                "application/x-protobuf": {
+                    resourceSpans?: {
+                        resource?: Record<string, never>;
+                        scopeSpans?: Record<string, never>[];
+                    }[];
+                };
+            };
+        };
         responses: {
             /** @description Success; the body is written as the description says (e.g. a file). */
             200: {

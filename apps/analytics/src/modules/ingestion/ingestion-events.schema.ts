@@ -21,7 +21,7 @@ import {
  * in `event-fields.schema.ts`.
  */
 
-const traceBody = z
+export const traceBody = z
   .object({
     id: id.nullish(),
     timestamp: optionalDatetime,
@@ -80,7 +80,7 @@ const observationFields = {
     .transform((v) => v ?? undefined),
 };
 
-const observationBody = z
+export const observationBody = z
   .object({ id, ...observationFields })
   .refine((v) => Boolean(v.promptName) === Boolean(v.promptVersion), {
     message: 'promptName and promptVersion must be set together',
@@ -88,11 +88,11 @@ const observationBody = z
   .transform(toObservationPatch);
 
 /** Legacy `observation-create`/`-update` (ObservationBody): the type comes in the body. */
-const legacyObservationBody = z
+export const legacyObservationBody = z
   .object({ id, type: z.enum(['SPAN', 'GENERATION', 'EVENT']), ...observationFields })
   .transform((b) => ({ type: b.type, patch: toObservationPatch(b) }));
 
-const scoreBody = z
+export const scoreBody = z
   .object({
     id: id.nullish(),
     name: z.string().min(1),
@@ -183,7 +183,7 @@ const envelope = z.object({
   metadata: z.unknown().optional(),
 });
 
-const CREATE_TYPES: Record<string, ObservationType> = {
+export const CREATE_TYPES: Record<string, ObservationType> = {
   'span-create': 'SPAN',
   'generation-create': 'GENERATION',
   'event-create': 'EVENT',
@@ -195,7 +195,7 @@ const CREATE_TYPES: Record<string, ObservationType> = {
   'embedding-create': 'EMBEDDING',
   'guardrail-create': 'GUARDRAIL',
 };
-const UPDATE_TYPES: Record<string, ObservationType> = {
+export const UPDATE_TYPES: Record<string, ObservationType> = {
   'span-update': 'SPAN',
   'generation-update': 'GENERATION',
 };

@@ -1,7 +1,9 @@
 import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { ApiBody } from '@nestjs/swagger';
 import { Public } from '@wp/http';
 import type { FastifyRequest } from 'fastify';
 import { AuthedProject, BasicAuthGuard } from '../projects/basic-auth.guard.js';
+import { INGESTION_REQUEST_SCHEMA } from './ingestion-request.openapi.js';
 import { IngestionService, type IngestionResult } from './ingestion.service.js';
 
 /**
@@ -18,6 +20,7 @@ export class IngestionController {
   /** `POST /api/public/ingestion` → 207 `{successes, errors}`, 400/401/413 in Langfuse's shape. */
   @Post('ingestion')
   @HttpCode(207)
+  @ApiBody({ schema: INGESTION_REQUEST_SCHEMA })
   ingest(
     @AuthedProject() projectId: number,
     @Body() body: unknown,

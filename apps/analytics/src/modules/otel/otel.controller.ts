@@ -1,8 +1,32 @@
 import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiBody, ApiConsumes } from '@nestjs/swagger';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface.js';
 import { Public } from '@wp/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AuthedProject, BasicAuthGuard } from '../projects/basic-auth.guard.js';
 import { OtelService } from './otel.service.js';
+
+/**
+ * The OTLP `ExportTraceServiceRequest` (opentelemetry-proto `collector/trace/v1`) as far as the
+ * document describes it: `resourceSpans` of scope spans; in protobuf the same message, binary.
+ * The full OTLP JSON mapping is the OTLP specification's, not repeated here.
+ */
+const OTLP_TRACES_REQUEST = {
+  type: 'object',
+  description: 'OTLP ExportTraceServiceRequest (JSON mapping, or the protobuf message).',
+  properties: {
+    resourceSpans: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          resource: { type: 'object' },
+          scopeSpans: { type: 'array', items: { type: 'object' } },
+        },
+      },
+    },
+  },
+} as SchemaObject;
 
 /**
  * OTLP/HTTP trace export (`fern/apis/server/definition/opentelemetry.yml`, OTLP specification):
@@ -19,6 +43,8 @@ export class OtelController {
   /** OTLP/HTTP trace export (JSON or protobuf, optionally gzip/deflate): 200 OTLP answer. */
   @Post('traces')
   @HttpCode(200)
+  @ApiConsumes('application/json', 'application/x-protobuf')
+  @ApiBody({ schema: OTLP_TRACES_REQUEST })
   async traces(
     @AuthedProject() projectId: number,
     @Req() request: FastifyRequest,
