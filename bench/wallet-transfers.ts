@@ -18,7 +18,8 @@ import { log } from './wallet-transfers/log.js';
 import { measureTransfers } from './wallet-transfers/measure.js';
 import { nodeOptions } from './wallet-transfers/node-options.js';
 import { report, type Row } from './wallet-transfers/report.js';
-import { primeWallets, transferScenarios } from './wallet-transfers/transfers.js';
+import { primeWallets, SCENARIOS, transferScenarios } from './wallet-transfers/transfers.js';
+import { openOrganizationWallets } from './wallet-transfers/organizations.js';
 import { fund, openWallets } from './wallet-transfers/users.js';
 
 /** One line for `npm run bench -- --list` (read from this file without loading it). */
@@ -30,8 +31,8 @@ export const description =
  *
  * Starts the wallet service and the gateway as child processes on a fresh database, opens
  * `--wallets` personal wallets through `auth.user.activated` events, funds them with credits,
- * then, per run and per client count: transfers between random wallets and into one hot wallet
- * through the gateway, each measured twice: closed loop (N clients back to back: transfers/s)
+ * then, per run and per client count: transfers between random wallets, into one hot wallet and
+ * out of organization wallets (by their ADMINs: the permission freshness check) through the gateway, each measured twice: closed loop (N clients back to back: transfers/s)
  * and open loop at 70 % of that rate (latency p50/p99 from the due time, no coordinated
  * omission). Then, in the same invocation and on the same PostgreSQL, `--runs` times: pgbench's
  * TPC-B-like script and a 5-round-trip hot-account transfer script at the same client counts
@@ -65,8 +66,8 @@ export async function main(argv: string[]): Promise<void> {
        * first run (`bench/support/cpu-profile.js`; open in Chrome DevTools or speedscope).
        */
       profile: { type: 'string', default: '' },
-      /** Which HTTP scenarios to run (`random,hot`); profiling runs may take one. */
-      scenarios: { type: 'string', default: 'random,hot' },
+      /** Which HTTP scenarios to run (`random,hot,organization`); profiling runs may take one. */
+      scenarios: { type: 'string', default: SCENARIOS.join(',') },
     },
   });
   const runs = Number(values.runs);
@@ -123,7 +124,10 @@ export async function main(argv: string[]): Promise<void> {
     const target = values.target === 'wallet' ? wallet.url : gateway.url;
     const http = new Pool(target, { connections: Math.max(...clientCounts), pipelining: 1 });
     stopping.push(() => http.close());
-    await fund(http, env, users, hot);
+    const organizations = values.scenarios.split(',').includes('organization')
+      ? await openOrganizationWallets(env, db, users)
+      : [];
+    await fund(http, env, [...users, hot, ...organizations]);
 
     await ensureDatabase(pgbenchDb);
     stopping.push(() => dropDatabase(pgbenchDb));
@@ -136,8 +140,12 @@ export async function main(argv: string[]): Promise<void> {
       scale,
       scriptDir,
     });
-    const scenarios = transferScenarios(env.keys.apiKey, users, hot, values.scenarios);
-    await primeWallets(http, env.keys.apiKey, users, hot);
+    const scenarios = transferScenarios(
+      env.keys.apiKey,
+      { users, hot, organizations },
+      values.scenarios,
+    );
+    await primeWallets(http, env.keys.apiKey, [...users, ...organizations], hot);
 
     // Without autovacuum every measurement would start on the dead row versions of all before
     // it: do its work before each one, for scenarios and ceilings alike.

@@ -53,6 +53,7 @@ export function report(
   const names = [
     'random wallets',
     'hot wallets',
+    'organization wallets',
     'pgbench TPC-B',
     'pgbench hot 5-RT',
     'wallet_move SQL random',
@@ -89,10 +90,18 @@ export function report(
     const sqlHot =
       medianOf('wallet_move SQL hot', clients, 'rate') /
       medianOf('pgbench hot 5-RT', clients, 'rate');
+    const organization =
+      medianOf('organization wallets', clients, 'rate') /
+      medianOf('pgbench TPC-B', clients, 'rate');
+    const checked =
+      medianOf('organization wallets', clients, 'rate') /
+      medianOf('random wallets', clients, 'rate');
     lines.push(
       `c${clients}: through the gateway: random / TPC-B = ${pct(random)} (target ≥ 50 %),` +
         ` hot / hot 5-RT = ${pct(hot)} (target ≥ 100 %);` +
         ` ledger function alone: ${pct(sqlRandom)}, ${pct(sqlHot)}`,
+      `     organization wallets (permission freshness check) / TPC-B = ${pct(organization)}` +
+        ` (target ≥ 50 %), / random = ${pct(checked)}`,
     );
   }
   const last = audits[audits.length - 1];

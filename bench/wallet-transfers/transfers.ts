@@ -1,5 +1,5 @@
-// The transfer requests of the wallet-transfers bench: the random and hot scenarios, and the
-// priming pass.
+// The transfer requests of the wallet-transfers bench: the random, hot and organization
+// scenarios, and the priming pass.
 import type { Pool } from 'undici';
 import { type BenchRequest, request } from '../lib/load.js';
 import type { BenchUser } from './users.js';
@@ -26,17 +26,23 @@ function transfer(apiKey: string, from: BenchUser, to: BenchUser): BenchRequest 
   };
 }
 
+/** The scenarios `--scenarios` may name. */
+export const SCENARIOS = ['random', 'hot', 'organization'];
+
 /**
- * The scenarios named in `selection` (`random,hot`): request factories of transfers between two
- * random wallets, or from a random wallet into `hot`.
+ * The scenarios named in `selection` (`random,hot,organization`): request factories of transfers
+ * between two random personal wallets, from a random one into `hot`, or out of a random
+ * organization's wallet (by its ADMIN: the permission freshness check runs) into a random
+ * personal wallet.
  */
 export function transferScenarios(
   apiKey: string,
-  users: BenchUser[],
-  hot: BenchUser,
+  wallets: { users: BenchUser[]; hot: BenchUser; organizations: BenchUser[] },
   selection: string,
 ): Record<string, () => BenchRequest> {
-  const pick = () => users[Math.floor(Math.random() * users.length)];
+  const { users, hot, organizations } = wallets;
+  const index = () => Math.floor(Math.random() * users.length);
+  const pick = () => users[index()];
   const allScenarios: Record<string, () => BenchRequest> = {
     random: () => {
       const from = pick();
@@ -45,10 +51,17 @@ export function transferScenarios(
       return transfer(apiKey, from, to);
     },
     hot: () => transfer(apiKey, pick(), hot),
+    organization: () => {
+      const from = index();
+      let to = index();
+      while (to === from) to = index();
+      return transfer(apiKey, organizations[from], users[to]);
+    },
   };
   return Object.fromEntries(
     selection.split(',').map((name) => {
-      if (!allScenarios[name]) throw new Error(`unknown scenario ${name} (random, hot)`);
+      if (!allScenarios[name])
+        throw new Error(`unknown scenario ${name} (${SCENARIOS.join(', ')})`);
       return [name, allScenarios[name]];
     }),
   );

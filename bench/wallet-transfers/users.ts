@@ -67,13 +67,8 @@ export async function openWallets(
 }
 
 /** Credits every wallet through the gateway with `Admin-Access` (and warms every token). */
-export async function fund(
-  http: Pool,
-  env: TestEnvironment,
-  users: BenchUser[],
-  hot: BenchUser,
-): Promise<void> {
-  const queue = [...users, hot];
+export async function fund(http: Pool, env: TestEnvironment, wallets: BenchUser[]): Promise<void> {
+  const queue = [...wallets];
   const worker = async () => {
     for (let user = queue.pop(); user; user = queue.pop()) {
       const res = await http.request({
