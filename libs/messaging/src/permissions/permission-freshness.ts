@@ -16,6 +16,9 @@ export type MembershipRoles = RpcResponse<'org.rpc.memberships.standing'> & {
   appliedVersion?: number;
 };
 
+/** Roles remembered at most (users × organizations × projects of this process's traffic). */
+const MAX_REMEMBERED = 50_000;
+
 /** How long the store and org may take before the request fails closed, ms. */
 const CONFIRM_TIMEOUT_MS = 1000;
 
@@ -45,6 +48,14 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
  */
 @Injectable()
 export class PermissionFreshness {
+  /**
+   * Roles the read model gave, by user / organization / project, each with the organization
+   * version it had applied: valid for as long as the required version has not passed it (every
+   * membership change of the organization raises that version before org answers), so the hot
+   * path ({@link current}) costs the store read alone. Oldest entries go first beyond the bound.
+   */
+  private readonly remembered = new Map<string, MembershipRoles>();
+
   constructor(
     private readonly store: TenantVersionStore,
     private readonly rpc: RpcClient,
@@ -61,17 +72,62 @@ export class PermissionFreshness {
     projectId: number | null,
     roles: MembershipRoles,
   ): Promise<MembershipRoles> {
-    let required: number;
+    const required = await this.required(organizationId);
+    if (required <= (roles.appliedVersion ?? 0)) return roles;
+    return this.authoritative(userId, organizationId, projectId);
+  }
+
+  /**
+   * The current roles of a user towards an organization (and project), loading them from the
+   * read model with `load` only when the ones remembered from an earlier load are older than
+   * the organization's required version; as {@link confirm} otherwise. Nothing is remembered
+   * while the required version is 0 (no versioned change known: the store may have lost it).
+   * @throws DomainError 503 `UNAVAILABLE` (store) / `UPSTREAM_UNAVAILABLE` (org)
+   */
+  async current(
+    userId: string,
+    organizationId: number,
+    projectId: number | null,
+    load: () => Promise<MembershipRoles>,
+  ): Promise<MembershipRoles> {
+    const required = await this.required(organizationId);
+    const key = `${userId}/${organizationId}/${projectId ?? ''}`;
+    const known = this.remembered.get(key);
+    if (known && required > 0 && required <= (known.appliedVersion ?? 0)) return known;
+    const roles = await load();
+    if (required > (roles.appliedVersion ?? 0)) {
+      return this.authoritative(userId, organizationId, projectId);
+    }
+    if (required > 0) this.remember(key, roles);
+    return roles;
+  }
+
+  /** The organization's required permission version (0: none known). */
+  private async required(organizationId: number): Promise<number> {
     try {
-      required = await within(this.store.current(String(organizationId)), CONFIRM_TIMEOUT_MS);
+      return await within(this.store.current(String(organizationId)), CONFIRM_TIMEOUT_MS);
     } catch (error) {
       throw cannotConfirm((error as Error).message);
     }
-    if (required <= (roles.appliedVersion ?? 0)) return roles;
+  }
+
+  private authoritative(
+    userId: string,
+    organizationId: number,
+    projectId: number | null,
+  ): Promise<MembershipRoles> {
     return this.rpc.request(
       'org.rpc.memberships.standing',
       { organizationId, projectId, userId },
       CONFIRM_TIMEOUT_MS,
     );
+  }
+
+  private remember(key: string, roles: MembershipRoles): void {
+    this.remembered.delete(key);
+    this.remembered.set(key, roles);
+    if (this.remembered.size > MAX_REMEMBERED) {
+      this.remembered.delete(this.remembered.keys().next().value as string);
+    }
   }
 }

@@ -51,7 +51,8 @@ export class WalletAccess {
   /**
    * The identity of a wallet the caller may move money out of, for the movement paths: from
    * memory when known (then a personal wallet costs no query, an organization's or project's
-   * one the caller's roles), else as {@link require}. Whether the wallet is still open is left
+   * one the required permission version, and the caller's roles only when they changed since
+   * this process last read them: `PermissionFreshness.current`), else as {@link require}. Whether the wallet is still open is left
    * to the ledger function. `ability` is `debit` (debits) or `transact` (the default): the
    * same for users, separate pass permissions for agents.
    * @throws WalletNotFoundError (404), InsufficientPermissionsError / AgentForbiddenError (403)
@@ -63,16 +64,11 @@ export class WalletAccess {
   ): Promise<WalletIdentity> {
     const identity = this.identities.get(address);
     if (!identity) return this.identities.remember(await this.require(principal, address, ability));
+    const { organizationId, projectId } = identity;
     const roles =
-      principal.type === 'user' && identity.organizationId !== null
-        ? await this.confirmed(
-            principal,
-            identity,
-            await this.memberships.rolesOf(
-              principal.id,
-              identity.organizationId,
-              identity.projectId,
-            ),
+      principal.type === 'user' && organizationId !== null
+        ? await this.freshness.current(principal.id, organizationId, projectId, () =>
+            this.memberships.rolesOf(principal.id, organizationId, projectId),
           )
         : NO_ROLES;
     if (!walletVisible(principal, identity, roles)) throw new WalletNotFoundError();
