@@ -1,8 +1,10 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { OrgTestContext } from './org-test-app.js';
 
 /**
- * Counts the SQL statements the org service sends while `action` runs, leaving out the outbox
- * relay's own polling and transaction control statements.
+ * Counts the SELECT statements the org service sends on behalf of `action` (queries made in its
+ * async context), leaving out `SELECT 1` and the outbox/idempotency bookkeeping tables. Event
+ * handlers and the outbox relay that run meanwhile are not counted.
  */
 export async function countQueries(
   ctx: OrgTestContext,
@@ -13,17 +15,19 @@ export async function countQueries(
   await runner.release();
   const original = proto.query;
   const seen: string[] = [];
+  const scope = new AsyncLocalStorage<true>();
   proto.query = function (this: unknown, sql: string, ...rest: unknown[]) {
-    seen.push(sql);
+    if (scope.getStore()) seen.push(sql);
     return original.call(this, sql, ...rest);
   };
   try {
-    await action();
+    // `inject` runs the handler in the caller's async context, so only queries made for the
+    // action are counted — not those of event handlers or the outbox relay running meanwhile.
+    await scope.run(true, action);
   } finally {
     proto.query = original;
   }
-  // The request under test only reads; event handlers and the outbox relay running in the
-  // background meanwhile write or poll, so count reads of domain tables only.
+  // Count reads of domain tables only.
   return seen.filter(
     (sql) =>
       /^\s*SELECT/i.test(sql) &&
