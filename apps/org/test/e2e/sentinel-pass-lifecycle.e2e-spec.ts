@@ -1,10 +1,5 @@
 import { hashSentinelKey } from '@wp/security';
-import type { OrgTestContext, TestUser } from '../support/org-test-app.js';
-import {
-  sentinelPassHelpers,
-  startSentinelPassWorld,
-  type SentinelPassWorld,
-} from '../support/sentinel-passes.js';
+import { sentinelPassHelpers, useSentinelPassWorld } from '../support/sentinel-passes.js';
 
 /**
  * docs/api.md § Sentinel Passes (S = /organizations/{orgId}/projects/{projectId}/sentinel_passes),
@@ -17,23 +12,9 @@ import {
  * The organization, its members and projects: apps/org/test/support/sentinel-passes.ts.
  */
 describe('Sentinel Passes', () => {
-  let world: SentinelPassWorld;
-  let ctx: OrgTestContext;
-  let owner: TestUser;
-  let admin: TestUser;
-  let member: TestUser;
-  let viewer: TestUser;
-  let orgId: string;
-  let projectId: string;
-  let S: string;
+  const world = useSentinelPassWorld();
 
-  beforeAll(async () => {
-    world = await startSentinelPassWorld();
-    ({ ctx, owner, admin, member, viewer, orgId, projectId, S } = world);
-  });
-  afterAll(() => ctx.close());
-
-  const { create, passEvents, storedHash, toolsCount } = sentinelPassHelpers(() => world);
+  const { create, passEvents, storedHash, toolsCount } = sentinelPassHelpers(world);
 
   describe('lifecycle', () => {
     let passId: string;
@@ -42,8 +23,8 @@ describe('Sentinel Passes', () => {
     it('creates a pass (201): unified asset format, key once in meta.secret, only its hash stored, announced as version 1', async () => {
       const before = await toolsCount();
       const expiresAt = new Date(Date.now() + 7 * 24 * 3600_000).toISOString();
-      const res = await ctx.request('POST', S, {
-        token: owner.token,
+      const res = await world.ctx.request('POST', world.S, {
+        token: world.owner.token,
         body: {
           sentinelPass: {
             title: '  Deploy bot ',
@@ -75,9 +56,9 @@ describe('Sentinel Passes', () => {
           expired: false,
           tags: ['ci', 'prod'],
           entityType: 'project',
-          entityId: projectId,
-          organizationId: orgId,
-          projectId,
+          entityId: world.projectId,
+          organizationId: world.orgId,
+          projectId: world.projectId,
           metadata: {
             permissions: ['projects:read', 'wallets:read'],
             allowedReferers: ['*.example.com'],
@@ -94,7 +75,7 @@ describe('Sentinel Passes', () => {
       });
       // at rest: only the hash, nowhere the key
       expect(await storedHash(passId)).toBe(hashSentinelKey(firstSecret));
-      const [{ n }] = await ctx.db.query(
+      const [{ n }] = await world.ctx.db.query(
         `SELECT count(*)::int AS n FROM sentinel_pass WHERE row_to_json(sentinel_pass)::text LIKE '%' || $1 || '%'`,
         [firstSecret.slice(3)],
       );
@@ -102,8 +83,8 @@ describe('Sentinel Passes', () => {
       expect(await passEvents(passId)).toEqual([
         {
           passId,
-          organizationId: Number(orgId),
-          projectId: Number(projectId),
+          organizationId: Number(world.orgId),
+          projectId: Number(world.projectId),
           title: 'Deploy bot',
           active: true,
           deleted: false,
@@ -120,11 +101,13 @@ describe('Sentinel Passes', () => {
     });
 
     it('never shows the key again (GET, list)', async () => {
-      const one = await ctx.request('GET', `${S}/${passId}`, { token: owner.token });
+      const one = await world.ctx.request('GET', `${world.S}/${passId}`, {
+        token: world.owner.token,
+      });
       expect(one.status).toBe(200);
       expect(one.body.data.id).toBe(passId);
       expect(one.body.meta).toBeUndefined();
-      const list = await ctx.request('GET', S, { token: owner.token });
+      const list = await world.ctx.request('GET', world.S, { token: world.owner.token });
       for (const body of [one.body, list.body]) {
         const text = JSON.stringify(body);
         expect(text).not.toContain(firstSecret);
@@ -133,8 +116,8 @@ describe('Sentinel Passes', () => {
     });
 
     it('updates the fields sent (PUT), keeps the others and the key, announces version 2', async () => {
-      const res = await ctx.request('PUT', `${S}/${passId}`, {
-        token: admin.token,
+      const res = await world.ctx.request('PUT', `${world.S}/${passId}`, {
+        token: world.admin.token,
         body: { sentinelPass: { title: 'Release bot', expiresAt: null, tags: ['ci'] } },
       });
       expect(res.status).toBe(200);
@@ -160,7 +143,9 @@ describe('Sentinel Passes', () => {
     });
 
     it('rotates the key: a new key once, the old hash gone at once, lastRotated set, version 3', async () => {
-      const res = await ctx.request('POST', `${S}/${passId}/rotate_key`, { token: owner.token });
+      const res = await world.ctx.request('POST', `${world.S}/${passId}/rotate_key`, {
+        token: world.owner.token,
+      });
       expect(res.status).toBe(200);
       const secret = res.body.meta.secret;
       expect(secret).toMatch(/^sp_[A-Za-z0-9_-]{43}$/);
@@ -168,7 +153,7 @@ describe('Sentinel Passes', () => {
       const lastRotated = res.body.data.attributes.metadata.lastRotated;
       expect(Date.now() - Date.parse(lastRotated)).toBeLessThan(60_000);
       expect(await storedHash(passId)).toBe(hashSentinelKey(secret));
-      const [{ n }] = await ctx.db.query(
+      const [{ n }] = await world.ctx.db.query(
         'SELECT count(*)::int AS n FROM sentinel_pass WHERE key_hash = $1',
         [hashSentinelKey(firstSecret)],
       );
@@ -180,12 +165,16 @@ describe('Sentinel Passes', () => {
         active: true,
         keyHash: hashSentinelKey(secret),
       });
-      const again = await ctx.request('GET', `${S}/${passId}`, { token: viewer.token });
+      const again = await world.ctx.request('GET', `${world.S}/${passId}`, {
+        token: world.viewer.token,
+      });
       expect(again.body.data.attributes.metadata.lastRotated).toBe(lastRotated);
     });
 
     it('revokes (active false, record kept), refuses a second revoke and a rotation while revoked (409), activates again', async () => {
-      const revoked = await ctx.request('POST', `${S}/${passId}/revoke`, { token: owner.token });
+      const revoked = await world.ctx.request('POST', `${world.S}/${passId}/revoke`, {
+        token: world.owner.token,
+      });
       expect(revoked.status).toBe(200);
       expect(revoked.body.data.attributes.active).toBe(false);
       expect((await passEvents(passId)).at(-1)).toMatchObject({
@@ -194,22 +183,28 @@ describe('Sentinel Passes', () => {
         active: false,
       });
 
-      const mark = await ctx.outboxMark();
+      const mark = await world.ctx.outboxMark();
       const hash = await storedHash(passId);
-      const twice = await ctx.request('POST', `${S}/${passId}/revoke`, { token: owner.token });
+      const twice = await world.ctx.request('POST', `${world.S}/${passId}/revoke`, {
+        token: world.owner.token,
+      });
       expect(twice.status).toBe(409);
       expect(twice.body.errors[0].code).toBe('SENTINEL_PASS_ALREADY_REVOKED');
-      const rotate = await ctx.request('POST', `${S}/${passId}/rotate_key`, { token: owner.token });
+      const rotate = await world.ctx.request('POST', `${world.S}/${passId}/rotate_key`, {
+        token: world.owner.token,
+      });
       expect(rotate.status).toBe(409);
       expect(rotate.body.errors[0].code).toBe('SENTINEL_PASS_REVOKED');
       expect(await storedHash(passId)).toBe(hash);
-      expect(await ctx.outbox(undefined, mark)).toEqual([]);
+      expect(await world.ctx.outbox(undefined, mark)).toEqual([]);
 
-      const listed = await ctx.request('GET', `${S}?active=false`, { token: member.token });
+      const listed = await world.ctx.request('GET', `${world.S}?active=false`, {
+        token: world.member.token,
+      });
       expect(listed.body.data.map((p: any) => p.id)).toEqual([passId]);
 
-      const activated = await ctx.request('POST', `${S}/${passId}/activate`, {
-        token: admin.token,
+      const activated = await world.ctx.request('POST', `${world.S}/${passId}/activate`, {
+        token: world.admin.token,
       });
       expect(activated.status).toBe(200);
       expect(activated.body.data.attributes.active).toBe(true);
@@ -218,14 +213,18 @@ describe('Sentinel Passes', () => {
         credentialEpoch: 2,
         active: true,
       });
-      const again = await ctx.request('POST', `${S}/${passId}/activate`, { token: admin.token });
+      const again = await world.ctx.request('POST', `${world.S}/${passId}/activate`, {
+        token: world.admin.token,
+      });
       expect(again.status).toBe(409);
       expect(again.body.errors[0].code).toBe('SENTINEL_PASS_ALREADY_ACTIVE');
     });
 
     it('deletes permanently (204): announced deleted with keyHash null and version 6, tools_count back down', async () => {
       const before = await toolsCount();
-      const res = await ctx.request('DELETE', `${S}/${passId}`, { token: owner.token });
+      const res = await world.ctx.request('DELETE', `${world.S}/${passId}`, {
+        token: world.owner.token,
+      });
       expect(res.status).toBe(204);
       expect(await storedHash(passId)).toBeUndefined();
       expect((await passEvents(passId)).at(-1)).toMatchObject({
@@ -244,8 +243,8 @@ describe('Sentinel Passes', () => {
         ['POST', '/revoke'],
         ['POST', '/activate'],
       ] as const) {
-        const gone = await ctx.request(method, `${S}/${passId}${suffix}`, {
-          token: owner.token,
+        const gone = await world.ctx.request(method, `${world.S}/${passId}${suffix}`, {
+          token: world.owner.token,
           ...(method === 'PUT' ? { body: { sentinelPass: { title: 'x' } } } : {}),
         });
         expect(gone.status).toBe(404);
@@ -259,28 +258,34 @@ describe('Sentinel Passes', () => {
         title: 'Short-lived',
         expiresAt: new Date(Date.now() + 60_000).toISOString(),
       });
-      await ctx.db.query(
+      await world.ctx.db.query(
         `UPDATE sentinel_pass SET expires_at = now() - interval '1 hour' WHERE id = $1`,
         [pass.id],
       );
-      const res = await ctx.request('GET', `${S}/${pass.id}`, { token: viewer.token });
+      const res = await world.ctx.request('GET', `${world.S}/${pass.id}`, {
+        token: world.viewer.token,
+      });
       expect(res.body.data.attributes).toMatchObject({ active: true, expired: true });
-      const fresh = await ctx.request('GET', S, { token: viewer.token });
+      const fresh = await world.ctx.request('GET', world.S, { token: world.viewer.token });
       expect(fresh.body.data.find((p: any) => p.id === pass.id).attributes.expired).toBe(true);
-      await ctx.request('DELETE', `${S}/${pass.id}`, { token: owner.token });
+      await world.ctx.request('DELETE', `${world.S}/${pass.id}`, { token: world.owner.token });
     });
   });
 
   describe('project deletion', () => {
     it('announces every pass of a deleted project as deleted', async () => {
-      const doomed = await ctx.newProject(orgId, owner, 'Doomed');
-      const path = `/organizations/${orgId}/projects/${doomed}/sentinel_passes`;
-      const a = await create({ title: 'one' }, owner, path);
-      const b = await create({ title: 'two' }, owner, path);
-      await ctx.request('POST', `${path}/${b.pass.id}/revoke`, { token: owner.token });
-      const res = await ctx.request('DELETE', `/organizations/${orgId}/projects/${doomed}`, {
-        token: owner.token,
-      });
+      const doomed = await world.ctx.newProject(world.orgId, world.owner, 'Doomed');
+      const path = `/organizations/${world.orgId}/projects/${doomed}/sentinel_passes`;
+      const a = await create({ title: 'one' }, world.owner, path);
+      const b = await create({ title: 'two' }, world.owner, path);
+      await world.ctx.request('POST', `${path}/${b.pass.id}/revoke`, { token: world.owner.token });
+      const res = await world.ctx.request(
+        'DELETE',
+        `/organizations/${world.orgId}/projects/${doomed}`,
+        {
+          token: world.owner.token,
+        },
+      );
       expect(res.status).toBe(204);
       expect((await passEvents(a.pass.id)).at(-1)).toMatchObject({
         version: 2,

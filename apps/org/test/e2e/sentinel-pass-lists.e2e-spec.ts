@@ -1,9 +1,5 @@
-import type { OrgTestContext, TestUser } from '../support/org-test-app.js';
-import {
-  sentinelPassHelpers,
-  startSentinelPassWorld,
-  type SentinelPassWorld,
-} from '../support/sentinel-passes.js';
+import type { TestUser } from '../support/org-test-app.js';
+import { sentinelPassHelpers, useSentinelPassWorld } from '../support/sentinel-passes.js';
 
 /**
  * docs/api.md § Sentinel Passes (S = /organizations/{orgId}/projects/{projectId}/sentinel_passes),
@@ -13,38 +9,9 @@ import {
  * The organization, its members and projects: apps/org/test/support/sentinel-passes.ts.
  */
 describe('Sentinel Passes', () => {
-  let world: SentinelPassWorld;
-  let ctx: OrgTestContext;
-  let owner: TestUser;
-  let admin: TestUser;
-  let member: TestUser;
-  let viewer: TestUser;
-  let outsider: TestUser;
-  let stranger: TestUser;
-  let orgId: string;
-  let projectId: string;
-  let secondProjectId: string;
-  let S: string;
+  const world = useSentinelPassWorld();
 
-  beforeAll(async () => {
-    world = await startSentinelPassWorld();
-    ({
-      ctx,
-      owner,
-      admin,
-      member,
-      viewer,
-      outsider,
-      stranger,
-      orgId,
-      projectId,
-      secondProjectId,
-      S,
-    } = world);
-  });
-  afterAll(() => ctx.close());
-
-  const { create, toolsCount } = sentinelPassHelpers(() => world);
+  const { create, toolsCount } = sentinelPassHelpers(world);
 
   describe('lists, filters, tools_count, include', () => {
     const ids: Record<string, string> = {};
@@ -54,23 +21,25 @@ describe('Sentinel Passes', () => {
         await create({ title: 'beta', tags: ['ci'], credentialType: 'oauth_client' })
       ).pass.id;
       ids.gamma = (await create({ title: 'GAMMA bot', tags: ['prod', 'eu', 'ci'] })).pass.id;
-      await ctx.request('POST', `${S}/${ids.gamma}/revoke`, { token: owner.token });
+      await world.ctx.request('POST', `${world.S}/${ids.gamma}/revoke`, {
+        token: world.owner.token,
+      });
       ids.other = (
         await create(
           { title: 'Other project bot', tags: ['ci'] },
-          owner,
-          `/organizations/${orgId}/projects/${secondProjectId}/sentinel_passes`,
+          world.owner,
+          `/organizations/${world.orgId}/projects/${world.secondProjectId}/sentinel_passes`,
         )
       ).pass.id;
     });
     afterAll(async () => {
       for (const key of ['alpha', 'beta', 'gamma']) {
-        await ctx.request('DELETE', `${S}/${ids[key]}`, { token: owner.token });
+        await world.ctx.request('DELETE', `${world.S}/${ids[key]}`, { token: world.owner.token });
       }
     });
 
-    const listed = async (query: string, path = S, as: TestUser = owner) => {
-      const res = await ctx.request('GET', `${path}${query}`, { token: as.token });
+    const listed = async (query: string, path = world.S, as: TestUser = world.owner) => {
+      const res = await world.ctx.request('GET', `${path}${query}`, { token: as.token });
       expect(res.status).toBe(200);
       return res.body.data.map((p: any) => p.id);
     };
@@ -94,24 +63,26 @@ describe('Sentinel Passes', () => {
 
     it('keeps tools_count equal to the number of passes, which has_tools and sort=tools_count use', async () => {
       expect(await toolsCount()).toBe(3);
-      expect(await toolsCount(secondProjectId)).toBe(1);
-      const P = `/organizations/${orgId}/projects`;
+      expect(await toolsCount(world.secondProjectId)).toBe(1);
+      const P = `/organizations/${world.orgId}/projects`;
       const withTools = await listed('?has_tools=true', P);
-      expect(withTools.sort()).toEqual([projectId, secondProjectId].sort());
+      expect(withTools.sort()).toEqual([world.projectId, world.secondProjectId].sort());
       const withoutTools = await listed('?has_tools=false', P);
-      expect(withoutTools).not.toContain(projectId);
-      expect(withoutTools).toContain(await ctx.defaultProject(orgId));
+      expect(withoutTools).not.toContain(world.projectId);
+      expect(withoutTools).toContain(await world.ctx.defaultProject(world.orgId));
       const sorted = await listed('?sort=-tools_count', P);
-      expect(sorted.slice(0, 2)).toEqual([projectId, secondProjectId]);
-      const project = await ctx.request('GET', `${P}/${projectId}`, { token: owner.token });
+      expect(sorted.slice(0, 2)).toEqual([world.projectId, world.secondProjectId]);
+      const project = await world.ctx.request('GET', `${P}/${world.projectId}`, {
+        token: world.owner.token,
+      });
       expect(project.body.data.attributes).toMatchObject({ toolsCount: 3, hasTools: true });
     });
 
     it('includes the project’s passes with include=sentinelPasses (no keys), for every role that can read', async () => {
-      for (const as of [owner, viewer]) {
-        const res = await ctx.request(
+      for (const as of [world.owner, world.viewer]) {
+        const res = await world.ctx.request(
           'GET',
-          `/organizations/${orgId}/projects/${projectId}?include=sentinelPasses`,
+          `/organizations/${world.orgId}/projects/${world.projectId}?include=sentinelPasses`,
           {
             token: as.token,
           },
@@ -127,17 +98,17 @@ describe('Sentinel Passes', () => {
     });
 
     it('lists passes across the organization’s projects the caller can see, with the same filters', async () => {
-      const O = `/organizations/${orgId}/sentinel_passes`;
-      expect(await listed('', O, owner)).toEqual([ids.alpha, ids.beta, ids.gamma, ids.other]);
-      expect(await listed('', O, admin)).toEqual([ids.alpha, ids.beta, ids.gamma, ids.other]);
+      const O = `/organizations/${world.orgId}/sentinel_passes`;
+      expect(await listed('', O, world.owner)).toEqual([ids.alpha, ids.beta, ids.gamma, ids.other]);
+      expect(await listed('', O, world.admin)).toEqual([ids.alpha, ids.beta, ids.gamma, ids.other]);
       // MEMBER and VIEWER are members of the first project only
-      expect(await listed('', O, member)).toEqual([ids.alpha, ids.beta, ids.gamma]);
-      expect(await listed('', O, viewer)).toEqual([ids.alpha, ids.beta, ids.gamma]);
+      expect(await listed('', O, world.member)).toEqual([ids.alpha, ids.beta, ids.gamma]);
+      expect(await listed('', O, world.viewer)).toEqual([ids.alpha, ids.beta, ids.gamma]);
       expect(await listed('?tags=ci&active=true', O)).toEqual([ids.alpha, ids.beta, ids.other]);
       expect(await listed('?search=other', O)).toEqual([ids.other]);
       expect(await listed('?credential_type=oauth_client', O)).toEqual([ids.beta]);
-      for (const as of [outsider, stranger]) {
-        const res = await ctx.request('GET', O, { token: as.token });
+      for (const as of [world.outsider, world.stranger]) {
+        const res = await world.ctx.request('GET', O, { token: as.token });
         expect(res.status).toBe(404);
       }
     });

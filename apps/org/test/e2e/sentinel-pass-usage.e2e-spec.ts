@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect, JSONCodec } from 'nats';
 import { TEST_SERVERS, waitFor } from '@wp/testing';
-import type { OrgTestContext, TestUser } from '../support/org-test-app.js';
-import {
-  sentinelPassHelpers,
-  startSentinelPassWorld,
-  type SentinelPassWorld,
-} from '../support/sentinel-passes.js';
+import { sentinelPassHelpers, useSentinelPassWorld } from '../support/sentinel-passes.js';
 
 /**
  * docs/api.md § Sentinel Pass (unified asset format) (`usageCount`, `lastUsedAt`) and
@@ -15,18 +10,9 @@ import {
  * The organization, its members and projects: apps/org/test/support/sentinel-passes.ts.
  */
 describe('Sentinel Passes', () => {
-  let world: SentinelPassWorld;
-  let ctx: OrgTestContext;
-  let viewer: TestUser;
-  let S: string;
+  const world = useSentinelPassWorld();
 
-  beforeAll(async () => {
-    world = await startSentinelPassWorld();
-    ({ ctx, viewer, S } = world);
-  });
-  afterAll(() => ctx.close());
-
-  const { create, passEvents } = sentinelPassHelpers(() => world);
+  const { create, passEvents } = sentinelPassHelpers(world);
 
   describe('usage from activity events', () => {
     it('counts each api_request entry of a published activity batch once (idempotent), ignoring other types and unknown passes', async () => {
@@ -72,23 +58,27 @@ describe('Sentinel Passes', () => {
       const nc = await connect({ servers: TEST_SERVERS.nats });
       try {
         const js = nc.jetstream();
-        await js.publish(`${ctx.namespace}.org.activity.recorded`, codec.encode(batch), {
+        await js.publish(`${world.ctx.namespace}.org.activity.recorded`, codec.encode(batch), {
           msgID: batch.id,
         });
         // the same event again under another message id (past the broker's de-duplication):
         // the processed-event record must skip it
-        await js.publish(`${ctx.namespace}.org.activity.recorded`, codec.encode(batch), {
+        await js.publish(`${world.ctx.namespace}.org.activity.recorded`, codec.encode(batch), {
           msgID: randomUUID(),
         });
-        await js.publish(`${ctx.namespace}.wallet.activity.recorded`, codec.encode(walletBatch), {
-          msgID: walletBatch.id,
-        });
+        await js.publish(
+          `${world.ctx.namespace}.wallet.activity.recorded`,
+          codec.encode(walletBatch),
+          {
+            msgID: walletBatch.id,
+          },
+        );
       } finally {
         await nc.close();
       }
       await waitFor(
         async () => {
-          const rows = await ctx.db.query(
+          const rows = await world.ctx.db.query(
             `SELECT count(*)::int AS n FROM processed_event WHERE event_id = ANY($1::uuid[])`,
             [[batch.id, walletBatch.id]],
           );
@@ -98,9 +88,13 @@ describe('Sentinel Passes', () => {
       );
       // a moment for a (wrong) second application of the duplicate to land
       await new Promise((r) => setTimeout(r, 300));
-      const res = await ctx.request('GET', `${S}/${pass.id}`, { token: viewer.token });
+      const res = await world.ctx.request('GET', `${world.S}/${pass.id}`, {
+        token: world.viewer.token,
+      });
       expect(res.body.data.attributes.metadata).toMatchObject({ usageCount: 4, lastUsedAt: t2 });
-      const quiet = await ctx.request('GET', `${S}/${idle.id}`, { token: viewer.token });
+      const quiet = await world.ctx.request('GET', `${world.S}/${idle.id}`, {
+        token: world.viewer.token,
+      });
       expect(quiet.body.data.attributes.metadata).toMatchObject({
         usageCount: 0,
         lastUsedAt: null,

@@ -1,9 +1,4 @@
-import type { OrgTestContext, TestUser } from '../support/org-test-app.js';
-import {
-  sentinelPassHelpers,
-  startSentinelPassWorld,
-  type SentinelPassWorld,
-} from '../support/sentinel-passes.js';
+import { sentinelPassHelpers, useSentinelPassWorld } from '../support/sentinel-passes.js';
 
 /**
  * docs/api.md § Sentinel Passes (S = /organizations/{orgId}/projects/{projectId}/sentinel_passes):
@@ -12,21 +7,9 @@ import {
  * The organization, its members and projects: apps/org/test/support/sentinel-passes.ts.
  */
 describe('Sentinel Passes', () => {
-  let world: SentinelPassWorld;
-  let ctx: OrgTestContext;
-  let owner: TestUser;
-  let orgId: string;
-  let projectId: string;
-  let secondProjectId: string;
-  let S: string;
+  const world = useSentinelPassWorld();
 
-  beforeAll(async () => {
-    world = await startSentinelPassWorld();
-    ({ ctx, owner, orgId, projectId, secondProjectId, S } = world);
-  });
-  afterAll(() => ctx.close());
-
-  const { create, toolsCount, countPasses } = sentinelPassHelpers(() => world);
+  const { create, toolsCount, countPasses } = sentinelPassHelpers(world);
 
   describe('validation', () => {
     it('answers 400 with a pointer and writes nothing for every malformed body', async () => {
@@ -55,7 +38,10 @@ describe('Sentinel Passes', () => {
         [{ sentinelPass: { title: 'a', expiresAt: past } }, '/sentinelPass/expiresAt'],
         [{ sentinelPass: { title: 'a', expiresAt: 'tomorrow' } }, '/sentinelPass/expiresAt'],
         [{ sentinelPass: { title: 'a', entityType: 'organization' } }, '/sentinelPass/entityType'],
-        [{ sentinelPass: { title: 'a', entityId: secondProjectId } }, '/sentinelPass/entityId'],
+        [
+          { sentinelPass: { title: 'a', entityId: world.secondProjectId } },
+          '/sentinelPass/entityId',
+        ],
         [{ sentinelPass: { title: 'a', tags: ['a,b'] } }, '/sentinelPass/tags'],
         [{ sentinelPass: { title: 'a', tags: [''] } }, '/sentinelPass/tags'],
         [{ sentinelPass: { title: 'a', scopes: ['has space'] } }, '/sentinelPass/scopes'],
@@ -70,15 +56,15 @@ describe('Sentinel Passes', () => {
         [{ sentinelPass: { title: 'a', description: 42 } }, '/sentinelPass/description'],
       ];
       const rows = await countPasses();
-      const mark = await ctx.outboxMark();
+      const mark = await world.ctx.outboxMark();
       const tools = await toolsCount();
       for (const [body, pointer] of cases) {
-        const res = await ctx.request('POST', S, { token: owner.token, body });
+        const res = await world.ctx.request('POST', world.S, { token: world.owner.token, body });
         expect({ body, status: res.status }).toEqual({ body, status: 400 });
         expect(res.body.errors.map((e: any) => e.source.pointer)).toContain(pointer);
       }
       expect(await countPasses()).toBe(rows);
-      expect(await ctx.outbox(undefined, mark)).toEqual([]);
+      expect(await world.ctx.outbox(undefined, mark)).toEqual([]);
       expect(await toolsCount()).toBe(tools);
     });
 
@@ -86,32 +72,40 @@ describe('Sentinel Passes', () => {
       const { pass } = await create({
         title: 'Explicit',
         entityType: 'project',
-        entityId: Number(projectId),
+        entityId: Number(world.projectId),
       });
-      expect(pass.attributes.entityId).toBe(projectId);
-      await ctx.request('DELETE', `${S}/${pass.id}`, { token: owner.token });
+      expect(pass.attributes.entityId).toBe(world.projectId);
+      await world.ctx.request('DELETE', `${world.S}/${pass.id}`, { token: world.owner.token });
     });
 
     it('rejects malformed PUT bodies, ids and query parameters (400) and changes nothing', async () => {
       const { pass } = await create({ title: 'Stable' });
-      const mark = await ctx.outboxMark();
+      const mark = await world.ctx.outboxMark();
       for (const body of [
         { sentinelPass: { title: '' } },
         { sentinelPass: { permissions: ['root access'] } },
         { sentinelPass: { expiresAt: '2001-01-01T00:00:00Z' } },
         {},
       ]) {
-        const res = await ctx.request('PUT', `${S}/${pass.id}`, { token: owner.token, body });
+        const res = await world.ctx.request('PUT', `${world.S}/${pass.id}`, {
+          token: world.owner.token,
+          body,
+        });
         expect(res.status).toBe(400);
       }
-      expect((await ctx.request('GET', `${S}/not-a-uuid`, { token: owner.token })).status).toBe(
-        400,
-      );
+      expect(
+        (await world.ctx.request('GET', `${world.S}/not-a-uuid`, { token: world.owner.token }))
+          .status,
+      ).toBe(400);
       expect(
         (
-          await ctx.request('GET', `/organizations/${orgId}/projects/abc/sentinel_passes`, {
-            token: owner.token,
-          })
+          await world.ctx.request(
+            'GET',
+            `/organizations/${world.orgId}/projects/abc/sentinel_passes`,
+            {
+              token: world.owner.token,
+            },
+          )
         ).status,
       ).toBe(400);
       for (const query of [
@@ -120,17 +114,25 @@ describe('Sentinel Passes', () => {
         `search=${'x'.repeat(201)}`,
         'tags=,' + 'y'.repeat(51),
       ]) {
-        const res = await ctx.request('GET', `${S}?${query}`, { token: owner.token });
-        expect({ query, status: res.status }).toEqual({ query, status: 400 });
-        const org = await ctx.request('GET', `/organizations/${orgId}/sentinel_passes?${query}`, {
-          token: owner.token,
+        const res = await world.ctx.request('GET', `${world.S}?${query}`, {
+          token: world.owner.token,
         });
+        expect({ query, status: res.status }).toEqual({ query, status: 400 });
+        const org = await world.ctx.request(
+          'GET',
+          `/organizations/${world.orgId}/sentinel_passes?${query}`,
+          {
+            token: world.owner.token,
+          },
+        );
         expect({ query, status: org.status }).toEqual({ query, status: 400 });
       }
-      expect(await ctx.outbox(undefined, mark)).toEqual([]);
-      const after = await ctx.request('GET', `${S}/${pass.id}`, { token: owner.token });
+      expect(await world.ctx.outbox(undefined, mark)).toEqual([]);
+      const after = await world.ctx.request('GET', `${world.S}/${pass.id}`, {
+        token: world.owner.token,
+      });
       expect(after.body.data.attributes.title).toBe('Stable');
-      await ctx.request('DELETE', `${S}/${pass.id}`, { token: owner.token });
+      await world.ctx.request('DELETE', `${world.S}/${pass.id}`, { token: world.owner.token });
     });
   });
 });

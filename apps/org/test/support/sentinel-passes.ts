@@ -59,16 +59,26 @@ export async function startSentinelPassWorld(): Promise<SentinelPassWorld> {
 }
 
 /**
- * Requests and reads of the Sentinel Pass tests, bound to the test file's world (`world()`: it
- * is created in `beforeAll`).
+ * Declares the test file's world: `beforeAll` starts it and fills in the returned object (read its
+ * fields inside tests, not while the suite is being declared), `afterAll` closes it.
  */
-export function sentinelPassHelpers(world: () => SentinelPassWorld) {
+export function useSentinelPassWorld(): SentinelPassWorld {
+  const world = {} as SentinelPassWorld;
+  beforeAll(async () => {
+    Object.assign(world, await startSentinelPassWorld());
+  });
+  afterAll(() => world.ctx?.close());
+  return world;
+}
+
+/** Requests and reads of the Sentinel Pass tests, bound to the test file's world. */
+export function sentinelPassHelpers(world: SentinelPassWorld) {
   const create = async (
     attributes: Record<string, unknown>,
-    as: TestUser = world().owner,
-    path = world().S,
+    as: TestUser = world.owner,
+    path = world.S,
   ) => {
-    const res = await world().ctx.request('POST', path, {
+    const res = await world.ctx.request('POST', path, {
       token: as.token,
       body: { sentinelPass: attributes },
     });
@@ -76,16 +86,16 @@ export function sentinelPassHelpers(world: () => SentinelPassWorld) {
     return { pass: res.body.data, secret: res.body.meta.secret as string };
   };
   const passEvents = async (passId: string) =>
-    (await world().ctx.outbox('org.sentinel_pass.changed'))
+    (await world.ctx.outbox('org.sentinel_pass.changed'))
       .map((e) => e.payload)
       .filter((p) => p.passId === passId);
   const storedHash = async (passId: string): Promise<string | undefined> =>
-    (await world().ctx.db.query('SELECT key_hash FROM sentinel_pass WHERE id = $1', [passId]))[0]
+    (await world.ctx.db.query('SELECT key_hash FROM sentinel_pass WHERE id = $1', [passId]))[0]
       ?.key_hash;
-  const toolsCount = async (id = world().projectId): Promise<number> =>
-    (await world().ctx.db.query('SELECT tools_count FROM project WHERE id = $1', [Number(id)]))[0]
+  const toolsCount = async (id = world.projectId): Promise<number> =>
+    (await world.ctx.db.query('SELECT tools_count FROM project WHERE id = $1', [Number(id)]))[0]
       .tools_count;
   const countPasses = async (): Promise<number> =>
-    (await world().ctx.db.query('SELECT count(*)::int AS n FROM sentinel_pass'))[0].n;
+    (await world.ctx.db.query('SELECT count(*)::int AS n FROM sentinel_pass'))[0].n;
   return { create, passEvents, storedHash, toolsCount, countPasses };
 }
