@@ -1,89 +1,10 @@
 import { testPlatformMode, waitFor } from '@wp/testing';
 import { PrivateNats } from '../support/private-nats.js';
 import { PlatformStack } from '../support/stack.js';
+import { walletJourneys, type Account } from '../support/wallet-journeys.js';
 
 const embedded = testPlatformMode() === 'embedded';
 const ROUNDS = 4;
-
-interface Account {
-  id: string;
-  email: string;
-  token: string;
-}
-
-/** Helpers over one stack: accounts, organizations with a funded wallet, transfers. */
-function platform(stack: () => PlatformStack) {
-  let counter = 0;
-  const signUp = async (label: string): Promise<Account> => {
-    const email = `${label}-${++counter}@withdrawn.example.com`;
-    const res = await stack().request('POST', '/v1/api/users', {
-      body: { username: email, password: 'a long password' },
-    });
-    expect(res.status).toBe(200);
-    return { id: res.body.data.id, email, token: res.body.data.attributes.accessToken };
-  };
-  const userWallet = (who: Account) =>
-    waitFor(async () => {
-      const res = await stack().request('GET', '/v1/api/wallets?entity_type=user', {
-        token: who.token,
-      });
-      return (res.body?.data as { address_hash: string }[] | undefined)?.[0]?.address_hash;
-    });
-  const credit = async (address: string, by: Account, amount: number) => {
-    const res = await stack().request('POST', `/v1/api/wallets/${address}/credits`, {
-      token: by.token,
-      headers: { 'admin-access': stack().env.keys.adminAccessToken },
-      body: { credit: { amount, description: 'seed', reference_id: `seed-${address}` } },
-    });
-    expect(res.status).toBe(201);
-  };
-  /** An organization of `owner` with `admin` as ADMIN and its funded operating wallet. */
-  const organization = async (owner: Account, admin: Account) => {
-    const org = await stack().request('POST', '/v1/api/organizations', {
-      token: owner.token,
-      body: { data: { type: 'organization', attributes: { name: 'Withdrawn' } } },
-    });
-    expect(org.status).toBe(200);
-    const orgId = org.body.data.id as string;
-    const added = await stack().request('POST', `/v1/api/organizations/${orgId}/add_user`, {
-      token: owner.token,
-      body: { data: { type: 'users', attributes: { email: admin.email, role: 'ADMIN' } } },
-    });
-    expect(added.status).toBe(201);
-    const address = await waitFor(async () => {
-      const res = await stack().request('GET', '/v1/api/wallets?entity_type=organization', {
-        token: owner.token,
-      });
-      return (res.body?.data as { address_hash: string; entity_id: string }[] | undefined)?.find(
-        (w) => w.entity_id === orgId,
-      )?.address_hash;
-    });
-    await credit(address, owner, 10_000);
-    return { orgId, address };
-  };
-  const setRole = (orgId: string, by: Account, who: Account, role: string, baseUrl?: string) =>
-    stack().request('PATCH', `/v1/api/organizations/${orgId}/members/${who.id}/role`, {
-      token: by.token,
-      body: { role },
-      baseUrl,
-    });
-  const transact = (who: Account, from: string, to: string, baseUrl?: string) =>
-    stack().request('POST', '/v1/api/wallets/transact', {
-      token: who.token,
-      baseUrl,
-      body: {
-        transaction: {
-          from_wallet: from,
-          to_wallet: to,
-          from_asset: 'CREDITS',
-          to_asset: 'CREDITS',
-          amount: 1,
-          description: 'after the withdrawal',
-        },
-      },
-    });
-  return { signUp, userWallet, credit, organization, setRole, transact };
-}
 
 /**
  * Withdrawn permissions are honoured at once (docs/architecture.md § Withdrawn permissions at
@@ -95,7 +16,7 @@ describe('withdrawn permissions across replicas', () => {
   let stack: PlatformStack;
   let orgB: string;
   let walletB: string;
-  const p = platform(() => stack);
+  const p = walletJourneys(() => stack);
 
   beforeAll(async () => {
     stack = await PlatformStack.start();
@@ -142,11 +63,7 @@ describe('withdrawn permissions across replicas', () => {
       body: { data: { type: 'users', attributes: { email: member.email, role: 'MEMBER' } } },
     });
     expect(added.status).toBe(201);
-    const project = await stack.request('POST', P, {
-      token: owner.token,
-      body: { data: { type: 'project', attributes: { name: 'Funded' } } },
-    });
-    const projectId = project.body.data.id as string;
+    const { projectId, address } = await p.projectWallet(owner, orgId);
     const joined = await stack.request('POST', `${P}/${projectId}/add_user`, {
       token: owner.token,
       body: {
@@ -156,22 +73,6 @@ describe('withdrawn permissions across replicas', () => {
       },
     });
     expect(joined.status).toBe(201);
-    const opened = await waitFor(async () => {
-      const res = await stack.request('POST', '/v1/api/wallets/create_entity_wallet', {
-        token: owner.token,
-        body: {
-          entity_wallet: {
-            entity_type: 'project',
-            entity_id: projectId,
-            entity_name: 'Funded project',
-            metadata: { organization_id: Number(orgId) },
-          },
-        },
-      });
-      return res.status === 201 ? res : undefined;
-    });
-    const address = opened.body.wallet.address_hash as string;
-    await p.credit(address, owner, 1000);
     const payee = await p.userWallet(owner);
 
     for (let round = 0; round < ROUNDS; round++) {
@@ -220,7 +121,7 @@ describe('withdrawn permissions across replicas', () => {
 (embedded ? describe.skip : describe)('withdrawn permissions while NATS is down', () => {
   let nats: PrivateNats;
   let stack: PlatformStack;
-  const p = platform(() => stack);
+  const p = walletJourneys(() => stack);
 
   beforeAll(async () => {
     nats = await PrivateNats.start();

@@ -1,3 +1,4 @@
+import { RpcClient } from '@wp/messaging';
 import { connect, JSONCodec } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { TEST_SERVERS, waitFor } from '@wp/testing';
@@ -112,8 +113,37 @@ describe('projects: update, delete, has_wallet', () => {
       const keys = events.find((e) => e.subject === 'org.project.keys.changed')!.payload;
       expect(keys).toMatchObject({ projectId: Number(projectId), keys: [], version: 2 });
       expect(events.at(-1)!.subject).toBe('org.project.deleted');
+      // The deletion takes the organization's next permission version after its members' ends
+      // (docs/architecture.md § Withdrawn permissions at once).
+      const membershipVersions = memberships.map((m) => m.organizationVersion as number);
+      expect(events.at(-1)!.payload).toEqual({
+        organizationId: Number(orgId),
+        projectId: Number(projectId),
+        organizationVersion: Math.max(...membershipVersions) + 1,
+      });
       const again = await ctx.request('GET', `${P()}/${projectId}`, { token: owner.token });
       expect(again.status).toBe(404);
+      // Asked before their read model closed the project's wallets, org tells other services
+      // that the project is gone, though the OWNER keeps the organization role.
+      const standing = (project: string) =>
+        ctx.org
+          .get(RpcClient)
+          .request(
+            'org.rpc.memberships.standing',
+            { organizationId: Number(orgId), projectId: Number(project), userId: owner.id },
+            5000,
+          );
+      expect(await standing(projectId)).toEqual({
+        organizationRole: 'OWNER',
+        projectRole: null,
+        accessDenied: false,
+        projectDeleted: true,
+      });
+      const kept = await ctx.newProject(orgId, owner, 'Kept');
+      expect(await standing(kept)).toMatchObject({
+        organizationRole: 'OWNER',
+        projectDeleted: false,
+      });
     });
 
     it('makes the oldest remaining project the default when the default is deleted', async () => {

@@ -27,7 +27,16 @@ export const ProjectUpdated = z.object({
   name: z.string(),
   isDefault: z.boolean(),
 });
-export const ProjectDeleted = z.object({ organizationId: Id, projectId: Id });
+export const ProjectDeleted = z.object({
+  organizationId: Id,
+  projectId: Id,
+  /**
+   * The organization's permission version taken by the deletion (it withdraws every right to
+   * the project's wallets and data at once; docs/architecture.md § Withdrawn permissions at
+   * once). Absent from events published before it existed.
+   */
+  organizationVersion: z.number().int().positive().optional(),
+});
 
 /**
  * `org.project.keys.changed`: the full current set of a project's API key pairs (event-carried

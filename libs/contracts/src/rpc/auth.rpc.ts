@@ -31,6 +31,11 @@ export const RPC_CATALOG = {
       organizationRole: z.enum(ROLES).nullable(),
       projectRole: z.enum(ROLES).nullable(),
       accessDenied: z.boolean(),
+      /**
+       * `projectId` names a project that no longer exists (deleted): its wallets move nothing
+       * and its data is nobody's to read. Absent from older org processes' answers: false.
+       */
+      projectDeleted: z.boolean().optional(),
     }),
   },
 } as const;

@@ -102,7 +102,7 @@ export class ActivityService {
       pass.projectId,
       standing,
     );
-    return effectiveProjectRole(roles) !== null;
+    return !roles.projectDeleted && effectiveProjectRole(roles) !== null;
   }
 
   async logs(query: ActivityLogsQueryDto): Promise<{ data: ActivityLogEntry[]; meta: PageMeta }> {

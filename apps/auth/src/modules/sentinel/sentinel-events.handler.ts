@@ -10,7 +10,8 @@ import { SentinelPassRepository } from './sentinel-pass.repository.js';
  * `org.sentinel_pass.changed` (credentials; newer versions only; a revocation, deletion or key
  * rotation deny-lists the `sid` of every agent token issued before it, in every service),
  * `org.membership.changed` (who may read activity; newer versions only; the organization's
- * permission version it carries, see `PermissionFreshness`), and the activity of every
+ * permission version it carries, see `PermissionFreshness`), `org.project.deleted` (the
+ * version the deletion took), and the activity of every
  * service (`auth|org|wallet.activity.recorded`), stored idempotently by entry id.
  */
 @Injectable()
@@ -41,6 +42,15 @@ export class SentinelEventsHandler implements OnModuleInit {
           event.payload.organizationId,
           event.payload.organizationVersion,
         );
+      }
+    });
+    // A deleted project takes an organization permission version too; auth holds nothing of
+    // the project to change (its passes' deletions arrive as `org.sentinel_pass.changed`), so
+    // only the version is recorded, keeping the run of applied versions unbroken.
+    this.bus.on('org.project.deleted', 'sentinel-project-deletions', async (event, manager) => {
+      const { organizationId, organizationVersion } = event.payload;
+      if (organizationVersion !== undefined) {
+        await applyTenantVersion(manager, organizationId, organizationVersion);
       }
     });
     for (const subject of [

@@ -45,23 +45,32 @@ export class MembershipEvents {
       change.userId,
       manager,
     );
-    const organizationVersion = await this.versions.nextOrganization(
-      change.organizationId,
-      manager,
-    );
+    const organizationVersion = await this.organizationWithdrawal(change.organizationId, manager);
     await this.outbox.enqueue(manager, 'org.membership.changed', {
       ...change,
       version,
       organizationVersion,
     });
+    return version;
+  }
+
+  /**
+   * Takes the organization's next permission version and raises the required version to it in
+   * the caller's transaction, for a change the caller's own event carries: every membership
+   * change ({@link changed}), and a deleted project, which withdraws every right to its wallets
+   * and data without being one membership's change (`org.project.deleted`).
+   * @throws DomainError 503 `UNAVAILABLE` when the store does not answer (nothing is committed)
+   */
+  async organizationWithdrawal(organizationId: number, manager: EntityManager): Promise<number> {
+    const organizationVersion = await this.versions.nextOrganization(organizationId, manager);
     await this.tenantVersions
-      .raise(String(change.organizationId), organizationVersion)
+      .raise(String(organizationId), organizationVersion)
       .catch((error: unknown) => {
         throw new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
           detail: `The permission change could not be published (${(error as Error).message}); nothing changed. Retry shortly.`,
           retryAfter: 1,
         });
       });
-    return version;
+    return organizationVersion;
   }
 }

@@ -63,13 +63,17 @@ export class ProjectMemberships {
 
   /**
    * Announces the end of every membership of a project that is being deleted (`role: null`
-   * each); the rows go with the project (ON DELETE CASCADE).
+   * each; the rows go with the project, ON DELETE CASCADE), then takes the organization
+   * permission version of the deletion itself, which also ends what organization OWNERs and
+   * ADMINs could do with the project (`MembershipEvents.organizationWithdrawal`).
+   * @returns that version, for `org.project.deleted` to carry
+   * @throws DomainError 503 `UNAVAILABLE` when the version store does not answer
    */
   async endAllOfProject(
     organizationId: number,
     projectId: number,
     manager: EntityManager,
-  ): Promise<void> {
+  ): Promise<number> {
     const memberships = await this.members.findAllOfProject(projectId, manager);
     for (const m of memberships) {
       await this.events.changed(
@@ -77,5 +81,6 @@ export class ProjectMemberships {
         manager,
       );
     }
+    return this.events.organizationWithdrawal(organizationId, manager);
   }
 }

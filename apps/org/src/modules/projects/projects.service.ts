@@ -203,7 +203,9 @@ export class ProjectsService {
 
   /**
    * `DELETE P/{id}`: permanent. Members get `role: null` events, analytics an empty key set,
-   * and when it was the default the oldest remaining project becomes the default.
+   * and when it was the default the oldest remaining project becomes the default. The deletion
+   * takes an organization permission version (carried by `org.project.deleted`), so no service
+   * lets anyone move the project's money once this answers, event delivered or not.
    * @throws 404; 403 `FORBIDDEN`; 503 `UNAVAILABLE` when the deny-list store does not answer
    */
   async delete(principal: Principal, organizationId: number, projectId: number): Promise<void> {
@@ -215,11 +217,19 @@ export class ProjectsService {
         'project.delete',
         { manager, lock: true },
       );
-      await this.memberships.endAllOfProject(organizationId, projectId, manager);
+      const organizationVersion = await this.memberships.endAllOfProject(
+        organizationId,
+        projectId,
+        manager,
+      );
       await this.keys.publish(project, manager, { deleted: true });
       await this.sentinelPassEvents.deleteAllOfProject(projectId, manager);
       await this.projects.delete(projectId, manager);
-      await this.outbox.enqueue(manager, 'org.project.deleted', { organizationId, projectId });
+      await this.outbox.enqueue(manager, 'org.project.deleted', {
+        organizationId,
+        projectId,
+        organizationVersion,
+      });
       if (project.isDefault) {
         const next = await this.projects.promoteOldestToDefault(organizationId, manager);
         if (next) {

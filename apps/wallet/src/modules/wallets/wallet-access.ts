@@ -9,6 +9,7 @@ import { PermissionFreshness } from '@wp/messaging';
 import type { Wallet, WalletEntityType } from './wallet.entity.js';
 import { WalletIdentities, type WalletIdentity } from './wallet-identities.js';
 import { walletAllows, walletVisible, type WalletAbility } from './wallet-policy.js';
+import { LedgerError } from '../ledger/ledger.errors.js';
 import { InsufficientPermissionsError, WalletNotFoundError } from './wallets.errors.js';
 import { WalletsRepository } from './wallets.repository.js';
 
@@ -37,25 +38,20 @@ export class WalletAccess {
    *   AgentForbiddenError (403 `AGENT_FORBIDDEN`) for an agent whose pass does not grant it
    */
   async require(principal: Principal, address: string, ability: WalletAbility): Promise<Wallet> {
-    const found = await this.wallets.findWithRoles(
-      address,
-      principal.type === 'user' ? principal.id : null,
-    );
-    if (!found) throw new WalletNotFoundError();
-    const roles = await this.confirmed(principal, found.wallet, found.roles);
-    if (!walletVisible(principal, found.wallet, roles)) throw new WalletNotFoundError();
-    if (!walletAllows(principal, found.wallet, roles, ability)) throw denied(principal);
-    return found.wallet;
+    return (await this.decide(principal, address, ability)).wallet;
   }
 
   /**
    * The identity of a wallet the caller may move money out of, for the movement paths: from
    * memory when known (then a personal wallet costs no query, an organization's or project's
    * one the required permission version, and the caller's roles only when they changed since
-   * this process last read them: `PermissionFreshness.current`), else as {@link require}. Whether the wallet is still open is left
-   * to the ledger function. `ability` is `debit` (debits) or `transact` (the default): the
-   * same for users, separate pass permissions for agents.
-   * @throws WalletNotFoundError (404), InsufficientPermissionsError / AgentForbiddenError (403)
+   * this process last read them: `PermissionFreshness.current`), else as {@link require}.
+   * Whether the wallet is still open is left to the ledger function, except when org has
+   * answered that its project is deleted (`projectDeleted`) before this process closed it.
+   * `ability` is `debit` (debits) or `transact` (the default): the same for users, separate
+   * pass permissions for agents.
+   * @throws WalletNotFoundError (404), InsufficientPermissionsError / AgentForbiddenError (403),
+   *   LedgerError 422 `WALLET_CLOSED` (the project is deleted; the ledger's answer once closed)
    */
   async requireToMove(
     principal: Principal,
@@ -63,7 +59,11 @@ export class WalletAccess {
     ability: 'debit' | 'transact' = 'transact',
   ): Promise<WalletIdentity> {
     const identity = this.identities.get(address);
-    if (!identity) return this.identities.remember(await this.require(principal, address, ability));
+    if (!identity) {
+      const { wallet, roles } = await this.decide(principal, address, ability);
+      if (roles.projectDeleted) throw projectWalletClosed();
+      return this.identities.remember(wallet);
+    }
     const { organizationId, projectId } = identity;
     const roles =
       principal.type === 'user' && organizationId !== null
@@ -73,6 +73,7 @@ export class WalletAccess {
         : NO_ROLES;
     if (!walletVisible(principal, identity, roles)) throw new WalletNotFoundError();
     if (!walletAllows(principal, identity, roles, ability)) throw denied(principal);
+    if (roles.projectDeleted) throw projectWalletClosed();
     return identity;
   }
 
@@ -92,7 +93,28 @@ export class WalletAccess {
     );
     if (found === null) return false;
     const roles = await this.confirmed(principal, found.wallet, found.roles);
+    if (roles.projectDeleted && ability !== 'read') return false;
     return walletAllows(principal, found.wallet, roles, ability);
+  }
+
+  /**
+   * The wallet and the caller's confirmed roles, if the caller may `ability` it
+   * ({@link require}'s decision).
+   */
+  private async decide(
+    principal: Principal,
+    address: string,
+    ability: WalletAbility,
+  ): Promise<{ wallet: Wallet; roles: MembershipRoles }> {
+    const found = await this.wallets.findWithRoles(
+      address,
+      principal.type === 'user' ? principal.id : null,
+    );
+    if (!found) throw new WalletNotFoundError();
+    const roles = await this.confirmed(principal, found.wallet, found.roles);
+    if (!walletVisible(principal, found.wallet, roles)) throw new WalletNotFoundError();
+    if (!walletAllows(principal, found.wallet, roles, ability)) throw denied(principal);
+    return { wallet: found.wallet, roles };
   }
 
   /**
@@ -135,7 +157,9 @@ export class WalletAccess {
     });
     const roles = await Promise.all(confirmedRoles);
     return candidates
-      .filter((c, i) => walletAllows(principal, c.wallet, roles[i], ability))
+      .filter(
+        (c, i) => !roles[i].projectDeleted && walletAllows(principal, c.wallet, roles[i], ability),
+      )
       .map((c) => c.wallet);
   }
 
@@ -180,6 +204,18 @@ export class WalletAccess {
       .filter((m) => walletAllows({ type: 'user', id: m.userId }, wallet, m.roles, 'control'))
       .map((m) => m.userId);
   }
+}
+
+/**
+ * The 422 of a wallet whose project org has deleted while this process's read model has not
+ * closed it yet (org said so: `projectDeleted`); the same answer the ledger gives once it is
+ * closed (docs/wallet.md § Closed wallets).
+ */
+function projectWalletClosed(): Error {
+  return new LedgerError(
+    'WALLET_CLOSED',
+    'This wallet is closed: its organization, project or agent was deleted.',
+  );
 }
 
 /** The 403 of a caller who sees a wallet but may not do this with it. */

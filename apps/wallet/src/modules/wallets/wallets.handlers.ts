@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { EventBus } from '@wp/messaging';
+import { applyTenantVersion } from '@wp/persistence';
 import { WalletsRepository } from './wallets.repository.js';
 import { WalletsService } from './wallets.service.js';
 
@@ -51,9 +52,16 @@ export class WalletsHandlers implements OnModuleInit {
     this.bus.on('org.organization.deleted', 'organization_wallets_closing', (event, manager) =>
       this.repository.closeOfOrganization(event.payload.organizationId, manager),
     );
-    this.bus.on('org.project.deleted', 'project_wallets_closing', (event, manager) =>
-      this.repository.closeOfProject(event.payload.projectId, manager),
-    );
+    // The deletion's organization permission version is applied here, with the closing, not
+    // by the membership read model: until the wallets are closed, movements out of them are
+    // decided by org's answer (`projectDeleted`), not by the roles this process holds.
+    this.bus.on('org.project.deleted', 'project_wallets_closing', async (event, manager) => {
+      const { organizationId, projectId, organizationVersion } = event.payload;
+      await this.repository.closeOfProject(projectId, manager);
+      if (organizationVersion !== undefined) {
+        await applyTenantVersion(manager, organizationId, organizationVersion);
+      }
+    });
     this.bus.on('org.sentinel_pass.changed', 'agent_wallets_closing', async (event, manager) => {
       if (event.payload.deleted) await this.repository.closeOfAgent(event.payload.passId, manager);
     });

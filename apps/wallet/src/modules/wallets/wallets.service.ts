@@ -224,6 +224,8 @@ export class WalletsService {
           project.organizationId,
           project.projectId,
         );
+        // Deleted at org before this read model heard of it: as deleted here.
+        if (roles.projectDeleted) return none;
         if (walletAllows(principal, { entityType, entityId }, roles, 'control')) {
           checkProjectOrganization(metadata, project.organizationId);
         }
@@ -233,6 +235,7 @@ export class WalletsService {
         const agent = numeric ? null : await this.memberships.findAgent(entityId);
         if (!agent || agent.deleted) return none;
         const roles = await this.access.rolesOf(principal, agent.organizationId, agent.projectId);
+        if (roles.projectDeleted) return none;
         return { organizationId: agent.organizationId, projectId: agent.projectId, roles };
       }
     }
