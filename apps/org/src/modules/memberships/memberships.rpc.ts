@@ -5,9 +5,9 @@ import { DataSource } from 'typeorm';
 
 /**
  * Answers `org.rpc.memberships.standing`: a user's current organization role and project
- * role / access denial, and whether the project is gone (deleted; `projectDeleted`), from org's
- * own tables (committed state), for services whose read model
- * is behind the organization's permission version (docs/architecture.md § Withdrawn
+ * role / access denial, and whether the project is gone (`projectDeleted`: no such project in
+ * the organization any more), from org's own tables (committed state), for services whose read
+ * model is behind the organization's permission version (docs/architecture.md § Withdrawn
  * permissions at once).
  */
 @Injectable()
