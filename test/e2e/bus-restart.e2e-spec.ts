@@ -1,5 +1,5 @@
 import { testPlatformMode, waitFor } from '@wp/testing';
-import { PrivateNats } from '../support/private-nats.js';
+import { usePlatformOnPrivateNats } from '../support/nats-outage.js';
 import { PrivatePostgres } from '../support/private-postgres.js';
 import { PlatformStack } from '../support/stack.js';
 
@@ -31,37 +31,35 @@ async function organizationWallets(stack: PlatformStack, token: string, organiza
 (embedded ? describe.skip : describe)(
   'NATS restart between organization creation and wallet creation',
   () => {
-    let nats: PrivateNats;
-    let stack: PlatformStack;
+    const platform = usePlatformOnPrivateNats();
     let token: string;
 
     beforeAll(async () => {
-      nats = await PrivateNats.start();
-      stack = await PlatformStack.start({ NATS_URL: nats.url });
-      token = await signUp(stack, 'nats@example.com');
-    });
-    afterAll(async () => {
-      await stack?.close();
-      await nats?.stop();
+      token = await signUp(platform.stack, 'nats@example.com');
     });
 
     it('creates the wallet exactly once after NATS comes back', async () => {
-      await nats.kill();
-      const created = await stack.request('POST', '/v1/api/organizations', {
+      await platform.nats.kill();
+      const created = await platform.stack.request('POST', '/v1/api/organizations', {
         token,
         body: { data: { type: 'organization', attributes: { name: 'Made while NATS was down' } } },
       });
       expect(created.status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 1500)); // the relay tries and fails meanwhile
-      expect(await organizationWallets(stack, token, created.body.data.id)).toHaveLength(0);
+      expect(await organizationWallets(platform.stack, token, created.body.data.id)).toHaveLength(
+        0,
+      );
 
-      await nats.resume();
+      await platform.nats.resume();
       await waitFor(
-        async () => (await organizationWallets(stack, token, created.body.data.id)).length > 0,
+        async () =>
+          (await organizationWallets(platform.stack, token, created.body.data.id)).length > 0,
         { timeoutMs: 20_000, what: 'the organization wallet after the NATS restart' },
       );
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(await organizationWallets(stack, token, created.body.data.id)).toHaveLength(1);
+      expect(await organizationWallets(platform.stack, token, created.body.data.id)).toHaveLength(
+        1,
+      );
     });
   },
 );

@@ -1,5 +1,5 @@
 import { testPlatformMode, waitFor } from '@wp/testing';
-import { PrivateNats } from '../support/private-nats.js';
+import { usePlatformOnPrivateNats } from '../support/nats-outage.js';
 import { PlatformStack } from '../support/stack.js';
 import { walletJourneys, type Account } from '../support/wallet-journeys.js';
 
@@ -77,18 +77,8 @@ describe("a deleted project's wallets across replicas", () => {
  * while another organization keeps transacting. Once NATS is back the wallet is closed: 422.
  */
 (embedded ? describe.skip : describe)("a deleted project's wallet while NATS is down", () => {
-  let nats: PrivateNats;
-  let stack: PlatformStack;
-  const p = walletJourneys(() => stack);
-
-  beforeAll(async () => {
-    nats = await PrivateNats.start();
-    stack = await PlatformStack.start({ NATS_URL: nats.url });
-  });
-  afterAll(async () => {
-    await stack?.close();
-    await nats?.stop();
-  });
+  const platform = usePlatformOnPrivateNats();
+  const p = walletJourneys(() => platform.stack);
 
   it('refuses the OWNER, never 201, and lets another organization transact', async () => {
     const owner = await p.signUp('owner');
@@ -101,9 +91,9 @@ describe("a deleted project's wallets across replicas", () => {
     const payee = await p.userWallet(owner);
     expect((await p.transact(owner, address, payee)).status).toBe(201);
 
-    await nats.kill();
+    await platform.nats.kill();
     try {
-      const deleted = await stack.request(
+      const deleted = await platform.stack.request(
         'DELETE',
         `/v1/api/organizations/${orgId}/projects/${projectId}`,
         { token: owner.token },
@@ -117,7 +107,7 @@ describe("a deleted project's wallets across replicas", () => {
         expect((await p.transact(otherAdmin, unaffected.address, payee)).status).toBe(201);
       }
     } finally {
-      await nats.resume();
+      await platform.nats.resume();
     }
     const closed = await waitFor(
       async () => {

@@ -1,5 +1,5 @@
 import { testPlatformMode, waitFor } from '@wp/testing';
-import { PrivateNats } from '../support/private-nats.js';
+import { usePlatformOnPrivateNats } from '../support/nats-outage.js';
 import { PlatformStack, type ServiceName } from '../support/stack.js';
 
 const embedded = testPlatformMode() === 'embedded';
@@ -20,42 +20,35 @@ function serviceUrl(stack: PlatformStack, name: ServiceName): string {
  * depends on the services behind it.
  */
 (embedded ? describe.skip : describe)('readiness while NATS is down', () => {
-  let nats: PrivateNats;
-  let stack: PlatformStack;
-
-  beforeAll(async () => {
-    nats = await PrivateNats.start();
-    stack = await PlatformStack.start({ NATS_URL: nats.url });
-  });
-  afterAll(async () => {
-    await stack?.close();
-    await nats?.stop();
-  });
+  const platform = usePlatformOnPrivateNats();
 
   it('keeps every app ready, says degraded with nats, and exports the gauge', async () => {
-    await nats.kill();
+    await platform.nats.kill();
     for (const name of SERVICES) {
-      const res = await ready(serviceUrl(stack, name));
+      const res = await ready(serviceUrl(platform.stack, name));
       expect({ name, status: res.status }).toEqual({ name, status: 200 });
       expect(res.body.status).toBe('degraded');
       expect(res.body.error.nats).toMatchObject({ status: 'down', impact: 'degraded' });
       expect(res.body.info.database).toMatchObject({ status: 'up', impact: 'required' });
     }
-    const gateway = await ready(stack.gatewayUrl);
+    const gateway = await ready(platform.stack.gatewayUrl);
     expect(gateway.status).toBe(200);
     expect(gateway.body.status).toBe('ok');
 
-    const metrics = await (await fetch(`${serviceUrl(stack, 'wallet')}/metrics`)).text();
+    const metrics = await (await fetch(`${serviceUrl(platform.stack, 'wallet')}/metrics`)).text();
     expect(metrics).toMatch(/health_dependency_up\{dependency="nats",impact="degraded"[^}]*\} 0/);
     expect(metrics).toMatch(
       /health_dependency_up\{dependency="database",impact="required"[^}]*\} 1/,
     );
 
-    await nats.resume();
-    await waitFor(async () => (await ready(serviceUrl(stack, 'org'))).body.status === 'ok', {
-      timeoutMs: 20_000,
-      what: 'org back to ok after NATS restarts',
-    });
+    await platform.nats.resume();
+    await waitFor(
+      async () => (await ready(serviceUrl(platform.stack, 'org'))).body.status === 'ok',
+      {
+        timeoutMs: 20_000,
+        what: 'org back to ok after NATS restarts',
+      },
+    );
   });
 });
 

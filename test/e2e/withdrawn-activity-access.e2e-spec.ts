@@ -1,5 +1,5 @@
 import { testPlatformMode, waitFor } from '@wp/testing';
-import { PrivateNats } from '../support/private-nats.js';
+import { usePlatformOnPrivateNats } from '../support/nats-outage.js';
 import { PlatformStack } from '../support/stack.js';
 
 const embedded = testPlatformMode() === 'embedded';
@@ -109,37 +109,27 @@ describe('withdrawn access to Sentinel Pass activity', () => {
 });
 
 (embedded ? describe.skip : describe)('withdrawn access to activity while NATS is down', () => {
-  let nats: PrivateNats;
-  let stack: PlatformStack;
-
-  beforeAll(async () => {
-    nats = await PrivateNats.start();
-    stack = await PlatformStack.start({ NATS_URL: nats.url });
-  });
-  afterAll(async () => {
-    await stack?.close();
-    await nats?.stop();
-  });
+  const platform = usePlatformOnPrivateNats();
 
   it('never shows the activity to the denied member (404 or 503), and 404 once the event arrives', async () => {
-    const s = await scene(stack);
-    const other = await scene(stack);
-    await nats.kill();
+    const s = await scene(platform.stack);
+    const other = await scene(platform.stack);
+    await platform.nats.kill();
     try {
-      expect((await denyAccess(stack, s)).status).toBe(200);
+      expect((await denyAccess(platform.stack, s)).status).toBe(200);
       for (let i = 0; i < 3; i++) {
-        const refused = await logs(stack, s);
+        const refused = await logs(platform.stack, s);
         expect([404, 503]).toContain(refused.status);
         if (refused.status === 503) {
           expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
         }
         // Another organization's member is not affected.
-        expect((await logs(stack, other)).status).toBe(200);
+        expect((await logs(platform.stack, other)).status).toBe(200);
       }
     } finally {
-      await nats.resume();
+      await platform.nats.resume();
     }
-    await waitFor(async () => (await logs(stack, s)).status === 404, {
+    await waitFor(async () => (await logs(platform.stack, s)).status === 404, {
       timeoutMs: 20_000,
       what: 'the denial applied after NATS is back',
     });

@@ -1,5 +1,5 @@
 import { testPlatformMode, waitFor } from '@wp/testing';
-import { PrivateNats } from '../support/private-nats.js';
+import { usePlatformOnPrivateNats } from '../support/nats-outage.js';
 import { PlatformStack } from '../support/stack.js';
 import { walletJourneys, type Account } from '../support/wallet-journeys.js';
 
@@ -119,18 +119,8 @@ describe('withdrawn permissions across replicas', () => {
  * mode has no NATS to stop (its bus and request/reply are the platform database).
  */
 (embedded ? describe.skip : describe)('withdrawn permissions while NATS is down', () => {
-  let nats: PrivateNats;
-  let stack: PlatformStack;
-  const p = walletJourneys(() => stack);
-
-  beforeAll(async () => {
-    nats = await PrivateNats.start();
-    stack = await PlatformStack.start({ NATS_URL: nats.url });
-  });
-  afterAll(async () => {
-    await stack?.close();
-    await nats?.stop();
-  });
+  const platform = usePlatformOnPrivateNats();
+  const p = walletJourneys(() => platform.stack);
 
   it('refuses the demoted user, never 201, hides the wallet from a removed member, and lets another organization transact', async () => {
     const owner = await p.signUp('owner');
@@ -143,20 +133,26 @@ describe('withdrawn permissions across replicas', () => {
     expect((await p.transact(admin, demoted.address, payee)).status).toBe(201);
     expect((await p.transact(otherAdmin, unaffected.address, payee)).status).toBe(201);
     const leaver = await p.signUp('leaver');
-    const joined = await stack.request('POST', `/v1/api/organizations/${demoted.orgId}/add_user`, {
-      token: owner.token,
-      body: { data: { type: 'users', attributes: { email: leaver.email, role: 'MEMBER' } } },
-    });
+    const joined = await platform.stack.request(
+      'POST',
+      `/v1/api/organizations/${demoted.orgId}/add_user`,
+      {
+        token: owner.token,
+        body: { data: { type: 'users', attributes: { email: leaver.email, role: 'MEMBER' } } },
+      },
+    );
     expect(joined.status).toBe(201);
     const organizationWallets = (who: Account) =>
-      stack.request('GET', '/v1/api/wallets?entity_type=organization', { token: who.token });
+      platform.stack.request('GET', '/v1/api/wallets?entity_type=organization', {
+        token: who.token,
+      });
     const listed = (res: { body: { data?: { address_hash: string }[] } }) =>
       (res.body.data ?? []).map((w) => w.address_hash);
     await waitFor(async () => listed(await organizationWallets(leaver)).includes(demoted.address), {
       what: 'the new member seeing the organization wallet',
     });
 
-    await nats.kill();
+    await platform.nats.kill();
     try {
       expect((await p.setRole(demoted.orgId, owner, admin, 'VIEWER')).status).toBe(200);
       for (let i = 0; i < 5; i++) {
@@ -167,7 +163,7 @@ describe('withdrawn permissions across replicas', () => {
         expect((await p.transact(otherAdmin, unaffected.address, payee)).status).toBe(201);
       }
       // Nor may the demoted ADMIN open another wallet of the organization.
-      const opened = await stack.request('POST', '/v1/api/wallets/create_entity_wallet', {
+      const opened = await platform.stack.request('POST', '/v1/api/wallets/create_entity_wallet', {
         token: admin.token,
         body: {
           entity_wallet: {
@@ -180,7 +176,7 @@ describe('withdrawn permissions across replicas', () => {
       });
       expect([403, 503]).toContain(opened.status);
       // A removed member's list no longer shows the wallet (or cannot be confirmed: 503).
-      const removed = await stack.request(
+      const removed = await platform.stack.request(
         'DELETE',
         `/v1/api/organizations/${demoted.orgId}/remove_user/${leaver.id}`,
         { token: owner.token },
@@ -191,7 +187,7 @@ describe('withdrawn permissions across replicas', () => {
       if (after.status === 200) expect(listed(after)).not.toContain(demoted.address);
       expect(listed(await organizationWallets(otherAdmin))).toContain(unaffected.address);
     } finally {
-      await nats.resume();
+      await platform.nats.resume();
     }
     // Once the event arrives the read model answers by itself: 403.
     await waitFor(async () => (await p.transact(admin, demoted.address, payee)).status === 403, {

@@ -1,5 +1,5 @@
 import { testPlatformMode, waitFor } from '@wp/testing';
-import { PrivateNats } from '../support/private-nats.js';
+import { usePlatformOnPrivateNats } from '../support/nats-outage.js';
 import { PlatformStack } from '../support/stack.js';
 
 const embedded = testPlatformMode() === 'embedded';
@@ -93,34 +93,24 @@ describe('withdrawn project key pairs', () => {
 });
 
 (embedded ? describe.skip : describe)('withdrawn project key pairs while NATS is down', () => {
-  let nats: PrivateNats;
-  let stack: PlatformStack;
-
-  beforeAll(async () => {
-    nats = await PrivateNats.start();
-    stack = await PlatformStack.start({ NATS_URL: nats.url });
-  });
-  afterAll(async () => {
-    await stack?.close();
-    await nats?.stop();
-  });
+  const platform = usePlatformOnPrivateNats();
 
   it('refuses the deleted pair although analytics has not had the event', async () => {
-    const p = await project(stack, 'owner');
-    const doomed = await pair(stack, p);
-    const kept = await pair(stack, p);
-    await nats.kill();
+    const p = await project(platform.stack, 'owner');
+    const doomed = await pair(platform.stack, p);
+    const kept = await pair(platform.stack, p);
+    await platform.nats.kill();
     try {
-      const deleted = await stack.request('DELETE', `${p.path}/api_keys/${doomed.id}`, {
+      const deleted = await platform.stack.request('DELETE', `${p.path}/api_keys/${doomed.id}`, {
         token: p.token,
       });
       expect(deleted.status).toBe(204);
       for (let i = 0; i < 3; i++) {
-        expect((await traces(stack, doomed)).status).toBe(401);
-        expect((await traces(stack, kept)).status).toBe(200);
+        expect((await traces(platform.stack, doomed)).status).toBe(401);
+        expect((await traces(platform.stack, kept)).status).toBe(200);
       }
     } finally {
-      await nats.resume();
+      await platform.nats.resume();
     }
   });
 });
