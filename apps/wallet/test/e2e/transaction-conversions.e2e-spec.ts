@@ -1,5 +1,4 @@
-import { MOVEMENT_CONFIG, movementHelpers } from '../support/movements.js';
-import { WalletTestContext } from '../support/wallet-test-context.js';
+import { movementHelpers, useMovementWorld } from '../support/movements.js';
 
 /**
  * docs/api.md § Wallets ({wallet_url}): POST /wallets/transact inside one wallet;
@@ -10,19 +9,14 @@ import { WalletTestContext } from '../support/wallet-test-context.js';
  * CREDITS→USD 0.01, EUR offered but never convertible.
  */
 describe('transactions', () => {
-  let ctx: WalletTestContext;
+  const world = useMovementWorld();
 
-  beforeAll(async () => {
-    ctx = await WalletTestContext.start(MOVEMENT_CONFIG);
-  });
-  afterAll(() => ctx.close());
-
-  const { transact } = movementHelpers(() => ctx);
+  const { transact } = movementHelpers(() => world.ctx);
 
   describe('POST /wallets/transact: conversions', () => {
     it('converts inside one wallet at the configured rate, through the issuance account', async () => {
-      const user = await ctx.newUser();
-      await ctx.credit(user.wallet, 10, 'USD');
+      const user = await world.ctx.newUser();
+      await world.ctx.credit(user.wallet, 10, 'USD');
       const res = await transact(user, {
         from_wallet: user.wallet,
         to_wallet: user.wallet,
@@ -39,12 +33,16 @@ describe('transactions', () => {
         balance_after: 7.5,
         to_balance_after: 250,
       });
-      const wallet = await ctx.walletOf(user, user.wallet);
+      const wallet = await world.ctx.walletOf(user, user.wallet);
       expect(wallet.balances).toEqual({
         CREDITS: { available: 250, held: 0 },
         USD: { available: 7.5, held: 0 },
       });
-      const postings = await ctx.sql<{ wallet_address: string; asset: string; amount: string }>(
+      const postings = await world.ctx.sql<{
+        wallet_address: string;
+        asset: string;
+        amount: string;
+      }>(
         `SELECT wallet_address, asset, amount::text FROM posting WHERE entry_id = $1 ORDER BY id`,
         [res.body.transaction.id],
       );
@@ -54,7 +52,7 @@ describe('transactions', () => {
         { wallet_address: `0x${'0'.repeat(40)}`, asset: 'CREDITS', amount: '-250.00000000' },
         { wallet_address: user.wallet, asset: 'CREDITS', amount: '250.00000000' },
       ]);
-      const history = await ctx.request('GET', `/wallets/${user.wallet}/transactions`, {
+      const history = await world.ctx.request('GET', `/wallets/${user.wallet}/transactions`, {
         token: user.token,
       });
       const lines = history.body.data.filter(
@@ -67,8 +65,8 @@ describe('transactions', () => {
     });
 
     it('truncates the converted amount to 8 decimals and refuses one that rounds to zero', async () => {
-      const user = await ctx.newUser();
-      await ctx.credit(user.wallet, 1);
+      const user = await world.ctx.newUser();
+      await world.ctx.credit(user.wallet, 1);
       const small = await transact(user, {
         from_wallet: user.wallet,
         to_wallet: user.wallet,
@@ -90,8 +88,8 @@ describe('transactions', () => {
     });
 
     it('refuses a pair without a configured rate with 422 CONVERSION_NOT_SUPPORTED', async () => {
-      const user = await ctx.newUser();
-      await ctx.credit(user.wallet, 5, 'EUR');
+      const user = await world.ctx.newUser();
+      await world.ctx.credit(user.wallet, 5, 'EUR');
       const res = await transact(user, {
         from_wallet: user.wallet,
         to_wallet: user.wallet,
@@ -101,12 +99,12 @@ describe('transactions', () => {
       });
       expect(res.status).toBe(422);
       expect(res.body.errors[0].code).toBe('CONVERSION_NOT_SUPPORTED');
-      expect((await ctx.walletOf(user, user.wallet)).balances.EUR.available).toBe(5);
+      expect((await world.ctx.walletOf(user, user.wallet)).balances.EUR.available).toBe(5);
     });
   });
 
   it('leaves the ledger balanced after everything above', async () => {
-    const report = await ctx.audit();
+    const report = await world.ctx.audit();
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
   });

@@ -1,5 +1,4 @@
-import { MOVEMENT_CONFIG, movementHelpers } from '../support/movements.js';
-import { WalletTestContext, type TestUser } from '../support/wallet-test-context.js';
+import { movementHelpers, useMovementWorld } from '../support/movements.js';
 
 /**
  * docs/api.md § Wallets ({wallet_url}): POST /wallets/{addressHash}/debits and /credits
@@ -7,24 +6,15 @@ import { WalletTestContext, type TestUser } from '../support/wallet-test-context
  * silent (who may move money, idempotency per reference_id).
  */
 describe('transactions', () => {
-  let ctx: WalletTestContext;
-  let alice: TestUser;
-  let bob: TestUser;
+  const world = useMovementWorld();
 
-  beforeAll(async () => {
-    ctx = await WalletTestContext.start(MOVEMENT_CONFIG);
-    alice = await ctx.newUser();
-    bob = await ctx.newUser();
-  });
-  afterAll(() => ctx.close());
-
-  const { balance, entries } = movementHelpers(() => ctx);
+  const { balance, entries } = movementHelpers(() => world.ctx);
 
   describe('POST /wallets/{addressHash}/debits', () => {
     it('debits the owner’s wallet to the issuance account and answers {debit}', async () => {
-      const user = await ctx.newUser();
-      await ctx.credit(user.wallet, 10);
-      const res = await ctx.request('POST', `/wallets/${user.wallet}/debits`, {
+      const user = await world.ctx.newUser();
+      await world.ctx.credit(user.wallet, 10);
+      const res = await world.ctx.request('POST', `/wallets/${user.wallet}/debits`, {
         token: user.token,
         body: { debit: { amount: 4, description: 'usage', reference_id: 'inv-1' } },
       });
@@ -37,20 +27,20 @@ describe('transactions', () => {
         reference_id: 'inv-1',
         balance_after: 6,
       });
-      const again = await ctx.request('POST', `/wallets/${user.wallet}/debits`, {
+      const again = await world.ctx.request('POST', `/wallets/${user.wallet}/debits`, {
         token: user.token,
         body: { debit: { amount: 4, description: 'usage', reference_id: 'inv-1' } },
       });
       expect(again.status).toBe(201);
       expect(again.body).toEqual(res.body);
       expect(await balance(user, user.wallet)).toBe(6);
-      const conflict = await ctx.request('POST', `/wallets/${user.wallet}/debits`, {
+      const conflict = await world.ctx.request('POST', `/wallets/${user.wallet}/debits`, {
         token: user.token,
         body: { debit: { amount: 5, description: 'usage', reference_id: 'inv-1' } },
       });
       expect(conflict.status).toBe(409);
       expect(conflict.body.errors[0].source).toEqual({ pointer: '/debit/reference_id' });
-      const history = await ctx.request('GET', `/wallets/${user.wallet}/transactions`, {
+      const history = await world.ctx.request('GET', `/wallets/${user.wallet}/transactions`, {
         token: user.token,
       });
       expect(history.body.data[0]).toMatchObject({
@@ -62,9 +52,9 @@ describe('transactions', () => {
     });
 
     it('refuses a debit above the balance with 422 and moves nothing', async () => {
-      const user = await ctx.newUser();
-      await ctx.credit(user.wallet, 1);
-      const res = await ctx.request('POST', `/wallets/${user.wallet}/debits`, {
+      const user = await world.ctx.newUser();
+      await world.ctx.credit(user.wallet, 1);
+      const res = await world.ctx.request('POST', `/wallets/${user.wallet}/debits`, {
         token: user.token,
         body: { debit: { amount: 2, description: 'too much' } },
       });
@@ -74,21 +64,21 @@ describe('transactions', () => {
     });
 
     it('answers 404 for a foreign wallet and 403 for an organization MEMBER', async () => {
-      const foreign = await ctx.request('POST', `/wallets/${alice.wallet}/debits`, {
-        token: bob.token,
+      const foreign = await world.ctx.request('POST', `/wallets/${world.alice.wallet}/debits`, {
+        token: world.bob.token,
         body: { debit: { amount: 1, description: 'x' } },
       });
       expect(foreign.status).toBe(404);
-      const org = await ctx.newOrganization(alice, 'Debits');
-      await ctx.credit(org.wallet, 3);
-      const member = await ctx.newUser();
-      await ctx.setOrganizationRole(org.id, member, 'MEMBER');
-      const byMember = await ctx.request('POST', `/wallets/${org.wallet}/debits`, {
+      const org = await world.ctx.newOrganization(world.alice, 'Debits');
+      await world.ctx.credit(org.wallet, 3);
+      const member = await world.ctx.newUser();
+      await world.ctx.setOrganizationRole(org.id, member, 'MEMBER');
+      const byMember = await world.ctx.request('POST', `/wallets/${org.wallet}/debits`, {
         token: member.token,
         body: { debit: { amount: 1, description: 'x' } },
       });
       expect(byMember.status).toBe(403);
-      expect(await balance(alice, org.wallet)).toBe(3);
+      expect(await balance(world.alice, org.wallet)).toBe(3);
     });
 
     it.each([
@@ -106,8 +96,8 @@ describe('transactions', () => {
         '/debit/reference_id',
       ],
     ])('refuses %s with 400', async (_label, body, pointer) => {
-      const res = await ctx.request('POST', `/wallets/${alice.wallet}/debits`, {
-        token: alice.token,
+      const res = await world.ctx.request('POST', `/wallets/${world.alice.wallet}/debits`, {
+        token: world.alice.token,
         body,
       });
       expect(res.status).toBe(400);
@@ -116,8 +106,12 @@ describe('transactions', () => {
   });
 
   describe('POST /wallets/{addressHash}/credits', () => {
-    const credit = (headers: Record<string, string>, body: unknown, address = bob.wallet) =>
-      ctx.request('POST', `/wallets/${address}/credits`, { token: alice.token, headers, body });
+    const credit = (headers: Record<string, string>, body: unknown, address = world.bob.wallet) =>
+      world.ctx.request('POST', `/wallets/${address}/credits`, {
+        token: world.alice.token,
+        headers,
+        body,
+      });
 
     it('refuses without Admin-Access, or with a wrong one, with 403 and moves nothing', async () => {
       const before = await entries();
@@ -133,8 +127,8 @@ describe('transactions', () => {
     });
 
     it('credits any wallet with Admin-Access, idempotently per reference_id', async () => {
-      const user = await ctx.newUser();
-      const admin = { 'admin-access': ctx.adminAccessToken };
+      const user = await world.ctx.newUser();
+      const admin = { 'admin-access': world.ctx.adminAccessToken };
       const body = { credit: { amount: 7, description: 'grant', reference_id: 'grant-1' } };
       const first = await credit(admin, body, user.wallet);
       const second = await credit(admin, body, user.wallet);
@@ -151,7 +145,7 @@ describe('transactions', () => {
     });
 
     it('answers 404 for an unknown wallet and 400 for a bad body, with Admin-Access', async () => {
-      const admin = { 'admin-access': ctx.adminAccessToken };
+      const admin = { 'admin-access': world.ctx.adminAccessToken };
       expect(
         (await credit(admin, { credit: { amount: 1, description: 'x' } }, `0x${'c'.repeat(40)}`))
           .status,
@@ -162,7 +156,7 @@ describe('transactions', () => {
   });
 
   it('leaves the ledger balanced after everything above', async () => {
-    const report = await ctx.audit();
+    const report = await world.ctx.audit();
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
   });

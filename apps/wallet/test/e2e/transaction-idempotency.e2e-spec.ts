@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MOVEMENT_CONFIG, movementHelpers, transfer } from '../support/movements.js';
-import { WalletTestContext, type TestUser } from '../support/wallet-test-context.js';
+import { movementHelpers, useMovementWorld, transfer } from '../support/movements.js';
 
 /**
  * docs/api.md § Wallets ({wallet_url}): POST /wallets/transact with `Idempotency-Key`;
@@ -9,25 +8,16 @@ import { WalletTestContext, type TestUser } from '../support/wallet-test-context
  * attempts are not remembered.
  */
 describe('transactions', () => {
-  let ctx: WalletTestContext;
-  let alice: TestUser;
-  let bob: TestUser;
+  const world = useMovementWorld();
 
-  beforeAll(async () => {
-    ctx = await WalletTestContext.start(MOVEMENT_CONFIG);
-    alice = await ctx.newUser();
-    bob = await ctx.newUser();
-  });
-  afterAll(() => ctx.close());
-
-  const { transact, balance } = movementHelpers(() => ctx);
+  const { transact, balance } = movementHelpers(() => world.ctx);
 
   describe('Idempotency-Key on transact', () => {
     it('answers a retry with the original movement and moves the money once', async () => {
-      const user = await ctx.newUser();
-      await ctx.credit(user.wallet, 10);
+      const user = await world.ctx.newUser();
+      await world.ctx.credit(user.wallet, 10);
       const key = randomUUID();
-      const body = transfer(user.wallet, bob.wallet, 3);
+      const body = transfer(user.wallet, world.bob.wallet, 3);
       const first = await transact(user, body, { 'idempotency-key': key });
       const second = await transact(user, body, { 'idempotency-key': key });
       expect(first.status).toBe(201);
@@ -39,11 +29,11 @@ describe('transactions', () => {
     });
 
     it('answers 409 when the key comes back with a different request, and moves nothing', async () => {
-      const user = await ctx.newUser();
-      await ctx.credit(user.wallet, 10);
+      const user = await world.ctx.newUser();
+      await world.ctx.credit(user.wallet, 10);
       const key = randomUUID();
-      await transact(user, transfer(user.wallet, bob.wallet, 3), { 'idempotency-key': key });
-      const reused = await transact(user, transfer(user.wallet, bob.wallet, 4), {
+      await transact(user, transfer(user.wallet, world.bob.wallet, 3), { 'idempotency-key': key });
+      const reused = await transact(user, transfer(user.wallet, world.bob.wallet, 4), {
         'idempotency-key': key,
       });
       expect(reused.status).toBe(409);
@@ -55,16 +45,16 @@ describe('transactions', () => {
     });
 
     it('scopes keys to the caller: another user’s equal key is another movement', async () => {
-      const one = await ctx.newUser();
-      const two = await ctx.newUser();
-      await ctx.credit(one.wallet, 5);
-      await ctx.credit(two.wallet, 5);
+      const one = await world.ctx.newUser();
+      const two = await world.ctx.newUser();
+      await world.ctx.credit(one.wallet, 5);
+      await world.ctx.credit(two.wallet, 5);
       const key = 'shared-key-1';
       expect(
-        (await transact(one, transfer(one.wallet, bob.wallet, 1), { 'idempotency-key': key }))
+        (await transact(one, transfer(one.wallet, world.bob.wallet, 1), { 'idempotency-key': key }))
           .status,
       ).toBe(201);
-      const other = await transact(two, transfer(two.wallet, bob.wallet, 1), {
+      const other = await transact(two, transfer(two.wallet, world.bob.wallet, 1), {
         'idempotency-key': key,
       });
       expect(other.status).toBe(201);
@@ -73,17 +63,17 @@ describe('transactions', () => {
     });
 
     it('retries a request that failed: a failed attempt is not remembered', async () => {
-      const user = await ctx.newUser();
+      const user = await world.ctx.newUser();
       const key = randomUUID();
-      const body = transfer(user.wallet, bob.wallet, 2);
+      const body = transfer(user.wallet, world.bob.wallet, 2);
       expect((await transact(user, body, { 'idempotency-key': key })).status).toBe(422);
-      await ctx.credit(user.wallet, 2);
+      await world.ctx.credit(user.wallet, 2);
       expect((await transact(user, body, { 'idempotency-key': key })).status).toBe(201);
       expect(await balance(user, user.wallet)).toBe(0);
     });
 
     it('refuses a malformed key with 400', async () => {
-      const res = await transact(alice, transfer(alice.wallet, bob.wallet, 1), {
+      const res = await transact(world.alice, transfer(world.alice.wallet, world.bob.wallet, 1), {
         'idempotency-key': 'has spaces in it',
       });
       expect(res.status).toBe(400);
@@ -92,7 +82,7 @@ describe('transactions', () => {
   });
 
   it('leaves the ledger balanced after everything above', async () => {
-    const report = await ctx.audit();
+    const report = await world.ctx.audit();
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
   });

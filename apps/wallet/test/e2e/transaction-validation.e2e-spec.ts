@@ -1,5 +1,4 @@
-import { MOVEMENT_CONFIG, movementHelpers, transfer } from '../support/movements.js';
-import { WalletTestContext, type TestUser } from '../support/wallet-test-context.js';
+import { movementHelpers, useMovementWorld, transfer } from '../support/movements.js';
 
 /**
  * docs/api.md § Wallets ({wallet_url}): POST /wallets/transact;
@@ -10,18 +9,9 @@ import { WalletTestContext, type TestUser } from '../support/wallet-test-context
  * CREDITS→USD 0.01, EUR offered but never convertible.
  */
 describe('transactions', () => {
-  let ctx: WalletTestContext;
-  let alice: TestUser;
-  let bob: TestUser;
+  const world = useMovementWorld();
 
-  beforeAll(async () => {
-    ctx = await WalletTestContext.start(MOVEMENT_CONFIG);
-    alice = await ctx.newUser();
-    bob = await ctx.newUser();
-  });
-  afterAll(() => ctx.close());
-
-  const { transact, balance } = movementHelpers(() => ctx);
+  const { transact, balance } = movementHelpers(() => world.ctx);
 
   describe('validation of movement bodies', () => {
     it.each([
@@ -35,7 +25,10 @@ describe('transactions', () => {
       ['more than 1e15', 1000000000000001],
       ['1e16', 1e16],
     ])('refuses an amount that is %s with 400 at /transaction/amount', async (_label, amount) => {
-      const res = await transact(alice, transfer(alice.wallet, bob.wallet, amount));
+      const res = await transact(
+        world.alice,
+        transfer(world.alice.wallet, world.bob.wallet, amount),
+      );
       expect(res.status).toBe(400);
       expect(res.body.errors[0]).toMatchObject({
         code: 'VALIDATION_FAILED',
@@ -44,8 +37,8 @@ describe('transactions', () => {
     });
 
     it('accepts 1e15 exactly', async () => {
-      const user = await ctx.newUser();
-      await ctx.credit(user.wallet, 1e15);
+      const user = await world.ctx.newUser();
+      await world.ctx.credit(user.wallet, 1e15);
       expect(await balance(user, user.wallet)).toBe(1e15);
     });
 
@@ -66,7 +59,10 @@ describe('transactions', () => {
         '/transaction/description',
       ],
     ])('refuses %s with 400 at its pointer', async (_label, body, pointer) => {
-      const res = await ctx.request('POST', '/wallets/transact', { token: alice.token, body });
+      const res = await world.ctx.request('POST', '/wallets/transact', {
+        token: world.alice.token,
+        body,
+      });
       expect(res.status).toBe(400);
       expect(
         res.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer),
@@ -74,26 +70,26 @@ describe('transactions', () => {
     });
 
     it('refuses malformed JSON and a non-object body with 400, never 500', async () => {
-      const broken = await ctx.request('POST', '/wallets/transact', {
-        token: alice.token,
+      const broken = await world.ctx.request('POST', '/wallets/transact', {
+        token: world.alice.token,
         raw: '{"transaction": {',
       });
       expect(broken.status).toBe(400);
-      const array = await ctx.request('POST', '/wallets/transact', {
-        token: alice.token,
+      const array = await world.ctx.request('POST', '/wallets/transact', {
+        token: world.alice.token,
         raw: '[1,2]',
       });
       expect(array.status).toBe(400);
-      const nan = await ctx.request('POST', '/wallets/transact', {
-        token: alice.token,
-        raw: `{"transaction":{"from_wallet":"${alice.wallet}","to_wallet":"${bob.wallet}","from_asset":"CREDITS","to_asset":"CREDITS","amount":NaN}}`,
+      const nan = await world.ctx.request('POST', '/wallets/transact', {
+        token: world.alice.token,
+        raw: `{"transaction":{"from_wallet":"${world.alice.wallet}","to_wallet":"${world.bob.wallet}","from_asset":"CREDITS","to_asset":"CREDITS","amount":NaN}}`,
       });
       expect(nan.status).toBe(400);
     });
   });
 
   it('leaves the ledger balanced after everything above', async () => {
-    const report = await ctx.audit();
+    const report = await world.ctx.audit();
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
   });

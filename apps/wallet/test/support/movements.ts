@@ -1,4 +1,4 @@
-import type { WalletTestContext } from './wallet-test-context.js';
+import { WalletTestContext, type TestUser } from './wallet-test-context.js';
 
 /**
  * The wallet configuration of the movement tests (apps/wallet/test/e2e/transaction-*.e2e-spec.ts):
@@ -23,6 +23,29 @@ export const transfer = (
   amount,
   ...extra,
 });
+
+/** The wallet service of a movement test file, with two funded-on-demand users. */
+export interface MovementWorld {
+  ctx: WalletTestContext;
+  alice: TestUser;
+  bob: TestUser;
+}
+
+/**
+ * Declares the test file's {@link MovementWorld}: `beforeAll` starts the wallet service with
+ * {@link MOVEMENT_CONFIG} and signs up `alice` and `bob` (read the fields inside tests, not
+ * while declaring), `afterAll` closes it.
+ */
+export function useMovementWorld(): MovementWorld {
+  const world = {} as MovementWorld;
+  beforeAll(async () => {
+    world.ctx = await WalletTestContext.start(MOVEMENT_CONFIG);
+    world.alice = await world.ctx.newUser();
+    world.bob = await world.ctx.newUser();
+  });
+  afterAll(() => world.ctx?.close());
+  return world;
+}
 
 /**
  * Requests and reads of the movement tests, bound to the test file's context (`ctx()`: it is
