@@ -1,5 +1,9 @@
-import { codeFor, transferRequestHelpers, wrong } from '../support/transfer-requests.js';
-import { WalletTestContext, type TestUser } from '../support/wallet-test-context.js';
+import {
+  codeFor,
+  transferRequestHelpers,
+  useTransferRequestWorld,
+  wrong,
+} from '../support/transfer-requests.js';
 
 /**
  * docs/api.md § Wallets: /wallet_transfers — the whole flow of one request: create (sender code
@@ -10,37 +14,25 @@ import { WalletTestContext, type TestUser } from '../support/wallet-test-context
  * `notify.requested`, 10-minute codes, 5 attempts.
  */
 describe('transfer requests', () => {
-  let ctx: WalletTestContext;
-  let sender: TestUser;
-  let recipient: TestUser;
-  let stranger: TestUser;
+  const world = useTransferRequestWorld();
 
-  beforeAll(async () => {
-    ctx = await WalletTestContext.start();
-    sender = await ctx.newUser();
-    recipient = await ctx.newUser();
-    stranger = await ctx.newUser();
-    await ctx.credit(sender.wallet, 100);
-  });
-  afterAll(() => ctx.close());
-
-  const { create, step, available } = transferRequestHelpers(() => ({ ctx, sender, recipient }));
+  const { create, step, available } = transferRequestHelpers(() => world);
 
   describe('the whole flow', () => {
     let id: string;
 
     it('creates a request (201) pending the sender code, mailed to the sender; nothing moves yet', async () => {
-      const res = await create(sender, {
-        from_wallet: sender.wallet,
-        to_wallet: recipient.wallet,
+      const res = await create(world.sender, {
+        from_wallet: world.sender.wallet,
+        to_wallet: world.recipient.wallet,
         amount: 10,
         description: 'rent',
       });
       expect(res.status).toBe(201);
       expect(res.body.transfer).toEqual({
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
-        from_wallet: sender.wallet,
-        to_wallet: recipient.wallet,
+        from_wallet: world.sender.wallet,
+        to_wallet: world.recipient.wallet,
         amount: 10,
         asset: 'CREDITS',
         description: 'rent',
@@ -56,73 +48,90 @@ describe('transfer requests', () => {
       const ttl = Date.parse(res.body.transfer.expires_at) - Date.now();
       expect(ttl).toBeGreaterThan(9 * 60_000);
       expect(ttl).toBeLessThanOrEqual(10 * 60_000);
-      const mail = (await ctx.enqueued('notify.requested')).find((m) => m.text.includes(id));
+      const mail = (await world.ctx.enqueued('notify.requested')).find((m) => m.text.includes(id));
       expect(mail).toMatchObject({
         channel: 'email',
-        to: sender.email,
+        to: world.sender.email,
         template: 'wallet_transfer_sender_code',
       });
-      expect(await available(sender)).toEqual({ available: 100, held: 0 });
-      const stored = await ctx.sql<{ code_hmac: string }>(
+      expect(await available(world.sender)).toEqual({ available: 100, held: 0 });
+      const stored = await world.ctx.sql<{ code_hmac: string }>(
         'SELECT code_hmac FROM transfer_request WHERE id = $1',
         [id],
       );
-      expect(stored[0].code_hmac).not.toContain(await codeFor(ctx, sender.email, id));
+      expect(stored[0].code_hmac).not.toContain(await codeFor(world.ctx, world.sender.email, id));
     });
 
     it('lists it as pending for the sender only', async () => {
-      const mine = await ctx.request('GET', '/wallet_transfers/pending', { token: sender.token });
+      const mine = await world.ctx.request('GET', '/wallet_transfers/pending', {
+        token: world.sender.token,
+      });
       expect(mine.body.data.map((t: { id: string }) => t.id)).toContain(id);
-      const theirs = await ctx.request('GET', '/wallet_transfers/pending', {
-        token: recipient.token,
+      const theirs = await world.ctx.request('GET', '/wallet_transfers/pending', {
+        token: world.recipient.token,
       });
       expect(theirs.body.data.map((t: { id: string }) => t.id)).not.toContain(id);
     });
 
     it('counts a wrong sender code (422, attempts_remaining) and reserves nothing', async () => {
-      const code = await codeFor(ctx, sender.email, id);
-      const res = await step(sender, id, 'verify_sender', wrong(code));
+      const code = await codeFor(world.ctx, world.sender.email, id);
+      const res = await step(world.sender, id, 'verify_sender', wrong(code));
       expect(res.status).toBe(422);
       expect(res.body.errors[0]).toMatchObject({
         code: 'INVALID_VERIFICATION_CODE',
         meta: { attempts_remaining: 4 },
       });
-      expect(await available(sender)).toEqual({ available: 100, held: 0 });
+      expect(await available(world.sender)).toEqual({ available: 100, held: 0 });
     });
 
     it('reserves the amount on the right sender code and mails the recipient a code', async () => {
-      const res = await step(sender, id, 'verify_sender', await codeFor(ctx, sender.email, id));
+      const res = await step(
+        world.sender,
+        id,
+        'verify_sender',
+        await codeFor(world.ctx, world.sender.email, id),
+      );
       expect(res.status).toBe(200);
       expect(res.body.transfer).toMatchObject({
         status: 'pending_recipient_acceptance',
         attempts_remaining: 5,
       });
-      expect(await available(sender)).toEqual({ available: 90, held: 10 });
-      expect(await codeFor(ctx, recipient.email, id)).toMatch(/^\d{6}$/);
-      const pending = await ctx.request('GET', '/wallet_transfers/pending', {
-        token: recipient.token,
+      expect(await available(world.sender)).toEqual({ available: 90, held: 10 });
+      expect(await codeFor(world.ctx, world.recipient.email, id)).toMatch(/^\d{6}$/);
+      const pending = await world.ctx.request('GET', '/wallet_transfers/pending', {
+        token: world.recipient.token,
       });
       expect(pending.body.data.map((t: { id: string }) => t.id)).toContain(id);
     });
 
     it('does not take the sender code twice', async () => {
-      const res = await step(sender, id, 'verify_sender', await codeFor(ctx, sender.email, id));
+      const res = await step(
+        world.sender,
+        id,
+        'verify_sender',
+        await codeFor(world.ctx, world.sender.email, id),
+      );
       expect(res.status).toBe(409);
       expect(res.body.errors[0]).toMatchObject({
         code: 'TRANSFER_NOT_PENDING',
         meta: { status: 'pending_recipient_acceptance' },
       });
-      expect(await available(sender)).toEqual({ available: 90, held: 10 });
+      expect(await available(world.sender)).toEqual({ available: 90, held: 10 });
     });
 
     it('lets only whoever controls the destination accept: 403 for the sender, 404 for a stranger', async () => {
-      const code = await codeFor(ctx, recipient.email, id);
-      expect((await step(sender, id, 'accept', code)).status).toBe(403);
-      expect((await step(stranger, id, 'accept', code)).status).toBe(404);
+      const code = await codeFor(world.ctx, world.recipient.email, id);
+      expect((await step(world.sender, id, 'accept', code)).status).toBe(403);
+      expect((await step(world.stranger, id, 'accept', code)).status).toBe(404);
     });
 
     it('posts the held amount on accept: completed, one journal entry, both histories', async () => {
-      const res = await step(recipient, id, 'accept', await codeFor(ctx, recipient.email, id));
+      const res = await step(
+        world.recipient,
+        id,
+        'accept',
+        await codeFor(world.ctx, world.recipient.email, id),
+      );
       expect(res.status).toBe(200);
       expect(res.body.transfer).toMatchObject({
         status: 'completed',
@@ -130,46 +139,60 @@ describe('transfer requests', () => {
         attempts_remaining: null,
         transaction_id: expect.any(String),
       });
-      expect(await available(sender)).toEqual({ available: 90, held: 0 });
-      expect(await available(recipient)).toEqual({ available: 10, held: 0 });
-      const history = await ctx.request('GET', `/wallets/${recipient.wallet}/transactions`, {
-        token: recipient.token,
-      });
+      expect(await available(world.sender)).toEqual({ available: 90, held: 0 });
+      expect(await available(world.recipient)).toEqual({ available: 10, held: 0 });
+      const history = await world.ctx.request(
+        'GET',
+        `/wallets/${world.recipient.wallet}/transactions`,
+        {
+          token: world.recipient.token,
+        },
+      );
       expect(history.body.data[0]).toMatchObject({
         type: 'transfer_request',
         transaction_id: res.body.transfer.transaction_id,
         transfer_id: id,
         direction: 'in',
         amount: 10,
-        counterparty_wallet: sender.wallet,
+        counterparty_wallet: world.sender.wallet,
         description: 'rent',
       });
     });
 
     it('moves nothing when accepted again', async () => {
-      const res = await step(recipient, id, 'accept', await codeFor(ctx, recipient.email, id));
+      const res = await step(
+        world.recipient,
+        id,
+        'accept',
+        await codeFor(world.ctx, world.recipient.email, id),
+      );
       expect(res.status).toBe(409);
-      expect(await available(recipient)).toEqual({ available: 10, held: 0 });
-      expect((await ctx.audit()).ok).toBe(true);
+      expect(await available(world.recipient)).toEqual({ available: 10, held: 0 });
+      expect((await world.ctx.audit()).ok).toBe(true);
     });
 
     it('lists the request for both parties, not for a stranger', async () => {
-      for (const user of [sender, recipient]) {
-        const res = await ctx.request('GET', '/wallet_transfers', { token: user.token });
+      for (const user of [world.sender, world.recipient]) {
+        const res = await world.ctx.request('GET', '/wallet_transfers', { token: user.token });
         expect(res.status).toBe(200);
         expect(res.body.data.map((t: { id: string }) => t.id)).toContain(id);
         expect(res.body.meta).toMatchObject({ page: 1, per_page: 20 });
       }
-      const other = await ctx.request('GET', '/wallet_transfers', { token: stranger.token });
+      const other = await world.ctx.request('GET', '/wallet_transfers', {
+        token: world.stranger.token,
+      });
       expect(other.body.data.map((t: { id: string }) => t.id)).not.toContain(id);
       expect(
-        (await ctx.request('GET', '/wallet_transfers?per_page=1', { token: sender.token })).body
-          .data,
+        (
+          await world.ctx.request('GET', '/wallet_transfers?per_page=1', {
+            token: world.sender.token,
+          })
+        ).body.data,
       ).toHaveLength(1);
     });
   });
 
   it('leaves every hold equal to the reserved requests', async () => {
-    expect((await ctx.audit()).problems).toEqual([]);
+    expect((await world.ctx.audit()).problems).toEqual([]);
   });
 });

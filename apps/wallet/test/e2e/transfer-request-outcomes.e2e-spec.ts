@@ -1,5 +1,9 @@
-import { codeFor, transferRequestHelpers, wrong } from '../support/transfer-requests.js';
-import { WalletTestContext, type TestUser } from '../support/wallet-test-context.js';
+import {
+  codeFor,
+  transferRequestHelpers,
+  useTransferRequestWorld,
+  wrong,
+} from '../support/transfer-requests.js';
 
 /**
  * docs/api.md § Wallets: /wallet_transfers — how a reserved request ends: racing accepts move
@@ -10,78 +14,68 @@ import { WalletTestContext, type TestUser } from '../support/wallet-test-context
  * `notify.requested`, 10-minute codes, 5 attempts.
  */
 describe('transfer requests', () => {
-  let ctx: WalletTestContext;
-  let sender: TestUser;
-  let recipient: TestUser;
-  let stranger: TestUser;
+  const world = useTransferRequestWorld();
 
-  beforeAll(async () => {
-    ctx = await WalletTestContext.start();
-    sender = await ctx.newUser();
-    recipient = await ctx.newUser();
-    stranger = await ctx.newUser();
-    await ctx.credit(sender.wallet, 100);
-  });
-  afterAll(() => ctx.close());
-
-  const { create, step, available, reserved } = transferRequestHelpers(() => ({
-    ctx,
-    sender,
-    recipient,
-  }));
+  const { create, step, available, reserved } = transferRequestHelpers(() => world);
 
   it('moves the money once when two accepts race', async () => {
-    const before = await available(recipient);
+    const before = await available(world.recipient);
     const id = await reserved(5);
-    const code = await codeFor(ctx, recipient.email, id);
+    const code = await codeFor(world.ctx, world.recipient.email, id);
     const answers = await Promise.all(
-      Array.from({ length: 5 }, () => step(recipient, id, 'accept', code)),
+      Array.from({ length: 5 }, () => step(world.recipient, id, 'accept', code)),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409, 409]);
-    expect((await available(recipient)).available).toBe(before.available + 5);
-    const entries = await ctx.sql('SELECT 1 FROM journal_entry WHERE transfer_request_id = $1', [
-      id,
-    ]);
+    expect((await available(world.recipient)).available).toBe(before.available + 5);
+    const entries = await world.ctx.sql(
+      'SELECT 1 FROM journal_entry WHERE transfer_request_id = $1',
+      [id],
+    );
     expect(entries).toHaveLength(1);
   });
 
   it('returns the hold on reject by the recipient; an accept afterwards moves nothing', async () => {
-    const before = await available(sender);
+    const before = await available(world.sender);
     const id = await reserved(7);
-    const rejected = await step(recipient, id, 'reject');
+    const rejected = await step(world.recipient, id, 'reject');
     expect(rejected.status).toBe(200);
     expect(rejected.body.transfer).toMatchObject({
       status: 'rejected',
       failure_reason: 'rejected_by_recipient',
     });
-    expect(await available(sender)).toEqual(before);
-    const late = await step(recipient, id, 'accept', await codeFor(ctx, recipient.email, id));
+    expect(await available(world.sender)).toEqual(before);
+    const late = await step(
+      world.recipient,
+      id,
+      'accept',
+      await codeFor(world.ctx, world.recipient.email, id),
+    );
     expect(late.status).toBe(409);
     expect(late.body.errors[0].meta.status).toBe('rejected');
-    expect(await available(sender)).toEqual(before);
+    expect(await available(world.sender)).toEqual(before);
   });
 
   it('lets the sender withdraw a request before verifying it', async () => {
-    const created = await create(sender, {
-      from_wallet: sender.wallet,
-      to_wallet: recipient.wallet,
+    const created = await create(world.sender, {
+      from_wallet: world.sender.wallet,
+      to_wallet: world.recipient.wallet,
       amount: 1,
     });
-    const res = await step(sender, created.body.transfer.id, 'reject');
+    const res = await step(world.sender, created.body.transfer.id, 'reject');
     expect(res.body.transfer).toMatchObject({
       status: 'rejected',
       failure_reason: 'rejected_by_sender',
     });
-    expect((await step(stranger, created.body.transfer.id, 'reject')).status).toBe(404);
+    expect((await step(world.stranger, created.body.transfer.id, 'reject')).status).toBe(404);
   });
 
   it('voids the request after 5 wrong recipient codes and returns the hold', async () => {
-    const before = await available(sender);
+    const before = await available(world.sender);
     const id = await reserved(3);
-    const code = await codeFor(ctx, recipient.email, id);
+    const code = await codeFor(world.ctx, world.recipient.email, id);
     const statuses: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await step(recipient, id, 'accept', wrong(code));
+      const res = await step(world.recipient, id, 'accept', wrong(code));
       statuses.push(res.body.errors[0].code);
     }
     expect(statuses).toEqual([
@@ -91,11 +85,11 @@ describe('transfer requests', () => {
       'INVALID_VERIFICATION_CODE',
       'VERIFICATION_LOCKED',
     ]);
-    expect(await available(sender)).toEqual(before);
-    const right = await step(recipient, id, 'accept', code);
+    expect(await available(world.sender)).toEqual(before);
+    const right = await step(world.recipient, id, 'accept', code);
     expect(right.status).toBe(409);
     expect(right.body.errors[0].meta.status).toBe('rejected');
-    const [row] = await ctx.sql<{ failure_reason: string }>(
+    const [row] = await world.ctx.sql<{ failure_reason: string }>(
       'SELECT failure_reason FROM transfer_request WHERE id = $1',
       [id],
     );
@@ -103,25 +97,25 @@ describe('transfer requests', () => {
   });
 
   it('refuses to reserve more than is available (422) and keeps the request and its code', async () => {
-    const poor = await ctx.newUser();
-    await ctx.credit(poor.wallet, 1);
+    const poor = await world.ctx.newUser();
+    await world.ctx.credit(poor.wallet, 1);
     const created = await create(poor, {
       from_wallet: poor.wallet,
-      to_wallet: recipient.wallet,
+      to_wallet: world.recipient.wallet,
       amount: 2,
     });
     const id = created.body.transfer.id as string;
-    const code = await codeFor(ctx, poor.email, id);
+    const code = await codeFor(world.ctx, poor.email, id);
     const short = await step(poor, id, 'verify_sender', code);
     expect(short.status).toBe(422);
     expect(short.body.errors[0].code).toBe('INSUFFICIENT_FUNDS');
-    await ctx.credit(poor.wallet, 1);
+    await world.ctx.credit(poor.wallet, 1);
     const ok = await step(poor, id, 'verify_sender', code);
     expect(ok.status).toBe(200);
     expect(await available(poor)).toEqual({ available: 0, held: 2 });
   });
 
   it('leaves every hold equal to the reserved requests', async () => {
-    expect((await ctx.audit()).problems).toEqual([]);
+    expect((await world.ctx.audit()).problems).toEqual([]);
   });
 });

@@ -1,5 +1,4 @@
-import { transferRequestHelpers } from '../support/transfer-requests.js';
-import { WalletTestContext, type TestUser } from '../support/wallet-test-context.js';
+import { transferRequestHelpers, useTransferRequestWorld } from '../support/transfer-requests.js';
 
 /**
  * docs/api.md § Wallets: /wallet_transfers — validation: malformed bodies, ids and codes (400),
@@ -9,21 +8,9 @@ import { WalletTestContext, type TestUser } from '../support/wallet-test-context
  * `notify.requested`, 10-minute codes, 5 attempts.
  */
 describe('transfer requests', () => {
-  let ctx: WalletTestContext;
-  let sender: TestUser;
-  let recipient: TestUser;
-  let stranger: TestUser;
+  const world = useTransferRequestWorld();
 
-  beforeAll(async () => {
-    ctx = await WalletTestContext.start();
-    sender = await ctx.newUser();
-    recipient = await ctx.newUser();
-    stranger = await ctx.newUser();
-    await ctx.credit(sender.wallet, 100);
-  });
-  afterAll(() => ctx.close());
-
-  const { create, step } = transferRequestHelpers(() => ({ ctx, sender, recipient }));
+  const { create, step } = transferRequestHelpers(() => world);
 
   describe('validation', () => {
     it.each([
@@ -32,7 +19,10 @@ describe('transfer requests', () => {
       ['a malformed to_wallet', { transfer: { to_wallet: 'x' } }, '/transfer/to_wallet'],
       ['a lower-case asset', { transfer: { asset: 'credits' } }, '/transfer/asset'],
     ])('refuses %s with 400', async (_label, body, pointer) => {
-      const res = await ctx.request('POST', '/wallet_transfers', { token: sender.token, body });
+      const res = await world.ctx.request('POST', '/wallet_transfers', {
+        token: world.sender.token,
+        body,
+      });
       expect(res.status).toBe(400);
       expect(
         res.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer),
@@ -40,28 +30,28 @@ describe('transfer requests', () => {
     });
 
     it('answers 404 for a foreign source, 422 for an unknown or identical destination or asset', async () => {
-      const foreign = await create(stranger, {
-        from_wallet: sender.wallet,
-        to_wallet: recipient.wallet,
+      const foreign = await create(world.stranger, {
+        from_wallet: world.sender.wallet,
+        to_wallet: world.recipient.wallet,
         amount: 1,
       });
       expect(foreign.status).toBe(404);
-      const unknown = await create(sender, {
-        from_wallet: sender.wallet,
+      const unknown = await create(world.sender, {
+        from_wallet: world.sender.wallet,
         to_wallet: `0x${'d'.repeat(40)}`,
         amount: 1,
       });
       expect(unknown.status).toBe(422);
       expect(unknown.body.errors[0].code).toBe('RECIPIENT_NOT_FOUND');
-      const same = await create(sender, {
-        from_wallet: sender.wallet,
-        to_wallet: sender.wallet,
+      const same = await create(world.sender, {
+        from_wallet: world.sender.wallet,
+        to_wallet: world.sender.wallet,
         amount: 1,
       });
       expect(same.status).toBe(422);
-      const asset = await create(sender, {
-        from_wallet: sender.wallet,
-        to_wallet: recipient.wallet,
+      const asset = await create(world.sender, {
+        from_wallet: world.sender.wallet,
+        to_wallet: world.recipient.wallet,
         amount: 1,
         asset: 'GOLD',
       });
@@ -70,33 +60,35 @@ describe('transfer requests', () => {
     });
 
     it('refuses a malformed id or code with 400 and an unknown id with 404', async () => {
-      expect((await step(sender, 'not-a-uuid', 'accept', '123456')).status).toBe(400);
-      const created = await create(sender, {
-        from_wallet: sender.wallet,
-        to_wallet: recipient.wallet,
+      expect((await step(world.sender, 'not-a-uuid', 'accept', '123456')).status).toBe(400);
+      const created = await create(world.sender, {
+        from_wallet: world.sender.wallet,
+        to_wallet: world.recipient.wallet,
         amount: 1,
       });
       const id = created.body.transfer.id as string;
       for (const code of ['12345', '1234567', 'abcdef']) {
-        const res = await step(sender, id, 'verify_sender', code);
+        const res = await step(world.sender, id, 'verify_sender', code);
         expect(res.status).toBe(400);
         expect(res.body.errors[0].source).toEqual({ pointer: '/verification_code' });
       }
-      const missing = await ctx.request('POST', `/wallet_transfers/${id}/verify_sender`, {
-        token: sender.token,
+      const missing = await world.ctx.request('POST', `/wallet_transfers/${id}/verify_sender`, {
+        token: world.sender.token,
         body: { verification_code: 123456 },
       });
       expect(missing.status).toBe(400);
       expect(
-        (await step(sender, '6f1c1c9e-8f43-4a57-9d8e-2b1d3b1b0a11', 'accept', '123456')).status,
+        (await step(world.sender, '6f1c1c9e-8f43-4a57-9d8e-2b1d3b1b0a11', 'accept', '123456'))
+          .status,
       ).toBe(404);
       expect(
-        (await ctx.request('GET', '/wallet_transfers?page=0', { token: sender.token })).status,
+        (await world.ctx.request('GET', '/wallet_transfers?page=0', { token: world.sender.token }))
+          .status,
       ).toBe(400);
     });
   });
 
   it('leaves every hold equal to the reserved requests', async () => {
-    expect((await ctx.audit()).problems).toEqual([]);
+    expect((await world.ctx.audit()).problems).toEqual([]);
   });
 });

@@ -1,5 +1,4 @@
-import { walletListHelpers } from '../support/wallet-listing.js';
-import { WalletTestContext, type TestUser } from '../support/wallet-test-context.js';
+import { useWalletWorld, walletListHelpers } from '../support/wallet-listing.js';
 
 /**
  * docs/api.md § Wallets ({wallet_url}): POST /wallets/create_entity_wallet — user, organization
@@ -8,29 +7,20 @@ import { WalletTestContext, type TestUser } from '../support/wallet-test-context
  * record). Memberships arrive as org's events.
  */
 describe('wallets', () => {
-  let ctx: WalletTestContext;
-  let owner: TestUser;
-  let stranger: TestUser;
+  const world = useWalletWorld();
 
-  beforeAll(async () => {
-    ctx = await WalletTestContext.start();
-    owner = await ctx.newUser();
-    stranger = await ctx.newUser();
-  });
-  afterAll(() => ctx.close());
-
-  const { addresses } = walletListHelpers(() => ctx);
+  const { addresses } = walletListHelpers(() => world.ctx);
 
   describe('POST /wallets/create_entity_wallet', () => {
     const userEntity = { entity_type: 'user', entity_id: '1', entity_name: 'n' };
 
     it('opens a second wallet for the caller, announces it, and answers 201 with the record', async () => {
-      const res = await ctx.request('POST', '/wallets/create_entity_wallet', {
-        token: owner.token,
+      const res = await world.ctx.request('POST', '/wallets/create_entity_wallet', {
+        token: world.owner.token,
         body: {
           entity_wallet: {
             entity_type: 'user',
-            entity_id: owner.id.toUpperCase(),
+            entity_id: world.owner.id.toUpperCase(),
             entity_name: 'Holiday fund',
             purpose: 'savings',
             currency: 'USD',
@@ -41,47 +31,53 @@ describe('wallets', () => {
       expect(res.status).toBe(201);
       expect(res.body.wallet).toMatchObject({
         entity_type: 'user',
-        entity_id: owner.id,
+        entity_id: world.owner.id,
         purpose: 'savings',
         currency: 'USD',
         metadata: { color: 'blue' },
         balance: 0,
         balances: { USD: { available: 0, held: 0 } },
       });
-      const announced = await ctx.enqueued('wallet.wallet.created');
+      const announced = await world.ctx.enqueued('wallet.wallet.created');
       expect(announced).toContainEqual({
         addressHash: res.body.wallet.address_hash,
         entityType: 'user',
-        entityId: owner.id,
+        entityId: world.owner.id,
         purpose: 'savings',
         currency: 'USD',
       });
     });
 
     it('answers 409 with the existing address for a second wallet of the same purpose', async () => {
-      const res = await ctx.request('POST', '/wallets/create_entity_wallet', {
-        token: owner.token,
-        body: { entity_wallet: { entity_type: 'user', entity_id: owner.id, entity_name: 'Again' } },
+      const res = await world.ctx.request('POST', '/wallets/create_entity_wallet', {
+        token: world.owner.token,
+        body: {
+          entity_wallet: { entity_type: 'user', entity_id: world.owner.id, entity_name: 'Again' },
+        },
       });
       expect(res.status).toBe(409);
       expect(res.body.errors[0]).toMatchObject({
         code: 'WALLET_ALREADY_EXISTS',
-        meta: { address_hash: owner.wallet },
+        meta: { address_hash: world.owner.wallet },
       });
     });
 
     it('answers 404 for another user and for an organization the caller is not in', async () => {
-      const other = await ctx.request('POST', '/wallets/create_entity_wallet', {
-        token: stranger.token,
+      const other = await world.ctx.request('POST', '/wallets/create_entity_wallet', {
+        token: world.stranger.token,
         body: {
-          entity_wallet: { entity_type: 'user', entity_id: owner.id, entity_name: 'Mine now' },
+          entity_wallet: {
+            entity_type: 'user',
+            entity_id: world.owner.id,
+            entity_name: 'Mine now',
+          },
         },
       });
       expect(other.status).toBe(404);
       expect(other.body.errors[0].code).toBe('ENTITY_NOT_FOUND');
-      const org = await ctx.newOrganization(owner, 'Closed shop');
-      const notMember = await ctx.request('POST', '/wallets/create_entity_wallet', {
-        token: stranger.token,
+      const org = await world.ctx.newOrganization(world.owner, 'Closed shop');
+      const notMember = await world.ctx.request('POST', '/wallets/create_entity_wallet', {
+        token: world.stranger.token,
         body: {
           entity_wallet: {
             entity_type: 'organization',
@@ -95,9 +91,9 @@ describe('wallets', () => {
     });
 
     it('lets an organization OWNER open another purpose, and refuses a MEMBER with 403', async () => {
-      const org = await ctx.newOrganization(owner, 'Purposes');
-      const member = await ctx.newUser();
-      await ctx.setOrganizationRole(org.id, member, 'MEMBER');
+      const org = await world.ctx.newOrganization(world.owner, 'Purposes');
+      const member = await world.ctx.newUser();
+      await world.ctx.setOrganizationRole(org.id, member, 'MEMBER');
       const body = {
         entity_wallet: {
           entity_type: 'organization',
@@ -106,13 +102,13 @@ describe('wallets', () => {
           purpose: 'payroll',
         },
       };
-      const byMember = await ctx.request('POST', '/wallets/create_entity_wallet', {
+      const byMember = await world.ctx.request('POST', '/wallets/create_entity_wallet', {
         token: member.token,
         body,
       });
       expect(byMember.status).toBe(403);
-      const byOwner = await ctx.request('POST', '/wallets/create_entity_wallet', {
-        token: owner.token,
+      const byOwner = await world.ctx.request('POST', '/wallets/create_entity_wallet', {
+        token: world.owner.token,
         body,
       });
       expect(byOwner.status).toBe(201);
@@ -120,11 +116,11 @@ describe('wallets', () => {
     });
 
     it('opens project wallets with the default purpose general, checking metadata.organization_id', async () => {
-      const org = await ctx.newOrganization(owner, 'Funds');
-      const project = await ctx.newProject(org.id);
+      const org = await world.ctx.newOrganization(world.owner, 'Funds');
+      const project = await world.ctx.newProject(org.id);
       const create = (metadata: unknown) =>
-        ctx.request('POST', '/wallets/create_entity_wallet', {
-          token: owner.token,
+        world.ctx.request('POST', '/wallets/create_entity_wallet', {
+          token: world.owner.token,
           body: {
             entity_wallet: {
               entity_type: 'project',
@@ -147,8 +143,8 @@ describe('wallets', () => {
         metadata: { organization_id: org.id },
       });
       // project_funds (or any purpose) only when asked for: a second wallet of the project
-      const funds = await ctx.request('POST', '/wallets/create_entity_wallet', {
-        token: owner.token,
+      const funds = await world.ctx.request('POST', '/wallets/create_entity_wallet', {
+        token: world.owner.token,
         body: {
           entity_wallet: {
             entity_type: 'project',
@@ -161,8 +157,8 @@ describe('wallets', () => {
       });
       expect(funds.status).toBe(201);
       expect(funds.body.wallet.purpose).toBe('project_funds');
-      const unknownProject = await ctx.request('POST', '/wallets/create_entity_wallet', {
-        token: owner.token,
+      const unknownProject = await world.ctx.request('POST', '/wallets/create_entity_wallet', {
+        token: world.owner.token,
         body: {
           entity_wallet: {
             entity_type: 'project',
@@ -176,12 +172,12 @@ describe('wallets', () => {
     });
 
     it('refuses an asset that is not offered with 422', async () => {
-      const res = await ctx.request('POST', '/wallets/create_entity_wallet', {
-        token: owner.token,
+      const res = await world.ctx.request('POST', '/wallets/create_entity_wallet', {
+        token: world.owner.token,
         body: {
           entity_wallet: {
             entity_type: 'user',
-            entity_id: owner.id,
+            entity_id: world.owner.id,
             entity_name: 'Gold',
             purpose: 'gold',
             currency: 'GOLD',
@@ -214,8 +210,8 @@ describe('wallets', () => {
         '/entity_wallet/metadata',
       ],
     ])('refuses %s with 400 at its pointer', async (label, entity, pointer) => {
-      const res = await ctx.request('POST', '/wallets/create_entity_wallet', {
-        token: owner.token,
+      const res = await world.ctx.request('POST', '/wallets/create_entity_wallet', {
+        token: world.owner.token,
         body: label === 'no entity_wallet' ? entity : { entity_wallet: entity },
       });
       expect(res.status).toBe(400);

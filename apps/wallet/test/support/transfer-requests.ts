@@ -1,4 +1,4 @@
-import type { TestUser, WalletTestContext } from './wallet-test-context.js';
+import { WalletTestContext, type TestUser } from './wallet-test-context.js';
 
 /** The code of the last mail to `email` about `transferId`, read from the outbox as auth would. */
 export async function codeFor(
@@ -17,6 +17,34 @@ export async function codeFor(
 
 /** A 6-digit code that is not `code`. */
 export const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+/** The wallet service of a transfer request test file and its parties. */
+export interface TransferRequestWorld {
+  ctx: WalletTestContext;
+  /** Has 100 CREDITS. */
+  sender: TestUser;
+  recipient: TestUser;
+  /** Neither party: may see nothing of their transfers. */
+  stranger: TestUser;
+}
+
+/**
+ * Declares the test file's {@link TransferRequestWorld}: `beforeAll` starts the wallet service,
+ * signs up the three users and credits the sender 100 (read the fields inside tests, not while
+ * declaring), `afterAll` closes it.
+ */
+export function useTransferRequestWorld(): TransferRequestWorld {
+  const world = {} as TransferRequestWorld;
+  beforeAll(async () => {
+    world.ctx = await WalletTestContext.start();
+    world.sender = await world.ctx.newUser();
+    world.recipient = await world.ctx.newUser();
+    world.stranger = await world.ctx.newUser();
+    await world.ctx.credit(world.sender.wallet, 100);
+  });
+  afterAll(() => world.ctx?.close());
+  return world;
+}
 
 /**
  * Requests of the transfer request tests (apps/wallet/test/e2e/transfer-request-*.e2e-spec.ts),

@@ -1,4 +1,27 @@
-import type { WalletTestContext } from './wallet-test-context.js';
+import { WalletTestContext, type TestUser } from './wallet-test-context.js';
+
+/** The wallet service of a wallet test file, with a wallet owner and someone else. */
+export interface WalletWorld {
+  ctx: WalletTestContext;
+  owner: TestUser;
+  stranger: TestUser;
+}
+
+/**
+ * Declares the test file's {@link WalletWorld} for the wallet tests
+ * (apps/wallet/test/e2e/wallet-*.e2e-spec.ts): `beforeAll` starts the wallet service and signs up
+ * `owner` and `stranger` (read the fields inside tests, not while declaring), `afterAll` closes it.
+ */
+export function useWalletWorld(): WalletWorld {
+  const world = {} as WalletWorld;
+  beforeAll(async () => {
+    world.ctx = await WalletTestContext.start();
+    world.owner = await world.ctx.newUser();
+    world.stranger = await world.ctx.newUser();
+  });
+  afterAll(() => world.ctx?.close());
+  return world;
+}
 
 /**
  * GET /wallets as a user, for the wallet tests (apps/wallet/test/e2e/wallet-*.e2e-spec.ts),
