@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { registerActive } from '../support/flows.js';
-import {
-  agentExchangeHelpers,
-  closeAgentExchangeWorld,
-  startAgentExchangeWorld,
-  type AgentExchangeWorld,
-} from '../support/agent-exchange.js';
-import type { AuthTestContext } from '../support/auth-test-app.js';
-import { setMembership, upsertPass, type EventPublisher } from '../support/sentinel.js';
+import { agentExchangeHelpers, useAgentExchangeWorld } from '../support/agent-exchange.js';
+import { setMembership, upsertPass } from '../support/sentinel.js';
 
 /**
  * docs/architecture.md § Sentinel Pass key: agents exchange a pass id and key for an agent access
@@ -16,33 +10,25 @@ import { setMembership, upsertPass, type EventPublisher } from '../support/senti
  * denied or ended memberships and the agent token itself.
  */
 describe('auth: Sentinel Pass agent token exchange and activity recording', () => {
-  let world: AgentExchangeWorld;
-  let ctx: AuthTestContext;
-  let events: EventPublisher;
+  const world = useAgentExchangeWorld();
 
-  beforeAll(async () => {
-    world = await startAgentExchangeWorld();
-    ({ ctx, events } = world);
-  });
-  afterAll(() => closeAgentExchangeWorld(world));
-
-  const { exchange } = agentExchangeHelpers(() => world);
+  const { exchange } = agentExchangeHelpers(world);
 
   describe('who may read a pass activity', () => {
     let pass: { passId: string };
     const read = (token: string, path = 'logs') =>
-      ctx.get(
+      world.ctx.get(
         `/v1/api/oauth/agent/activity/${path}?agent_user_id=${pass.passId}`,
-        ctx.bearer(token),
+        world.ctx.bearer(token),
       );
 
     beforeAll(async () => {
-      pass = await upsertPass(ctx, events, { organizationId: 1, projectId: 10 });
+      pass = await upsertPass(world.ctx, world.events, { organizationId: 1, projectId: 10 });
     });
 
     it('answers 404 on logs, export and metrics to a user of another organization', async () => {
-      const outsider = await registerActive(ctx);
-      await setMembership(ctx, events, {
+      const outsider = await registerActive(world.ctx);
+      await setMembership(world.ctx, world.events, {
         userId: outsider.userId,
         organizationId: 2,
         projectId: null,
@@ -54,24 +40,24 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
         expect(res.json().errors[0].code).toBe('NOT_FOUND');
       }
       // Same answer as for a pass that does not exist.
-      const unknown = await ctx.get(
+      const unknown = await world.ctx.get(
         `/v1/api/oauth/agent/activity/logs?agent_user_id=${randomUUID()}`,
-        ctx.bearer(outsider.accessToken),
+        world.ctx.bearer(outsider.accessToken),
       );
       expect(unknown.statusCode).toBe(404);
     });
 
     it('lets an organization ADMIN read without project membership, but not a plain organization MEMBER', async () => {
-      const admin = await registerActive(ctx);
-      await setMembership(ctx, events, {
+      const admin = await registerActive(world.ctx);
+      await setMembership(world.ctx, world.events, {
         userId: admin.userId,
         organizationId: 1,
         projectId: null,
         role: 'ADMIN',
       });
       expect((await read(admin.accessToken)).statusCode).toBe(200);
-      const plain = await registerActive(ctx);
-      await setMembership(ctx, events, {
+      const plain = await registerActive(world.ctx);
+      await setMembership(world.ctx, world.events, {
         userId: plain.userId,
         organizationId: 1,
         projectId: null,
@@ -81,15 +67,15 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     });
 
     it('refuses a denied project member and one whose membership ended', async () => {
-      const denied = await registerActive(ctx);
-      await setMembership(ctx, events, {
+      const denied = await registerActive(world.ctx);
+      await setMembership(world.ctx, world.events, {
         userId: denied.userId,
         organizationId: 1,
         projectId: 10,
         role: 'MEMBER',
       });
       expect((await read(denied.accessToken)).statusCode).toBe(200);
-      await setMembership(ctx, events, {
+      await setMembership(world.ctx, world.events, {
         userId: denied.userId,
         organizationId: 1,
         projectId: 10,
@@ -98,7 +84,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
         version: 2,
       });
       expect((await read(denied.accessToken)).statusCode).toBe(404);
-      await setMembership(ctx, events, {
+      await setMembership(world.ctx, world.events, {
         userId: denied.userId,
         organizationId: 1,
         projectId: 10,
@@ -109,11 +95,11 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     });
 
     it('answers 404 to the agent token itself', async () => {
-      const own = await upsertPass(ctx, events, {});
+      const own = await upsertPass(world.ctx, world.events, {});
       const token = (await exchange(own.passId, own.key)).json().data.attributes.accessToken;
-      const res = await ctx.get(
+      const res = await world.ctx.get(
         `/v1/api/oauth/agent/activity/logs?agent_user_id=${own.passId}`,
-        ctx.bearer(token),
+        world.ctx.bearer(token),
       );
       expect(res.statusCode).toBe(404);
     });

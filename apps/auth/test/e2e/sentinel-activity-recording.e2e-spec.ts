@@ -1,12 +1,5 @@
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import {
-  agentExchangeHelpers,
-  closeAgentExchangeWorld,
-  startAgentExchangeWorld,
-  type AgentExchangeWorld,
-} from '../support/agent-exchange.js';
-import type { AuthTestContext } from '../support/auth-test-app.js';
-import { upsertPass, type EventPublisher } from '../support/sentinel.js';
+import { agentExchangeHelpers, useAgentExchangeWorld } from '../support/agent-exchange.js';
+import { upsertPass } from '../support/sentinel.js';
 
 /**
  * docs/architecture.md § Sentinel Pass key: agents exchange a pass id and key for an agent access
@@ -15,28 +8,18 @@ import { upsertPass, type EventPublisher } from '../support/sentinel.js';
  * pass's usage; calls with user tokens are not recorded.
  */
 describe('auth: Sentinel Pass agent token exchange and activity recording', () => {
-  let world: AgentExchangeWorld;
-  let ctx: AuthTestContext;
-  let probe: NestFastifyApplication;
-  let events: EventPublisher;
-  let member: { userId: string; accessToken: string };
+  const world = useAgentExchangeWorld();
 
-  beforeAll(async () => {
-    world = await startAgentExchangeWorld();
-    ({ ctx, probe, events, member } = world);
-  });
-  afterAll(() => closeAgentExchangeWorld(world));
-
-  const { exchange, logsOf } = agentExchangeHelpers(() => world);
+  const { exchange, logsOf } = agentExchangeHelpers(world);
 
   it('records agent calls to another service built on PlatformModule as api_request and error with the route template, and counts usage', async () => {
-    const pass = await upsertPass(ctx, events, {});
+    const pass = await upsertPass(world.ctx, world.events, {});
     const token = (await exchange(pass.passId, pass.key)).json().data.attributes.accessToken;
     const call = (id: string) =>
-      probe.inject({
+      world.probe.inject({
         method: 'GET',
         url: `/v1/api/probe/organizations/${id}?x=1`,
-        headers: { 'api-key': ctx.apiKey, authorization: `Bearer ${token}` },
+        headers: { 'api-key': world.ctx.apiKey, authorization: `Bearer ${token}` },
       });
     const ok = await call('1');
     expect(ok.statusCode).toBe(200);
@@ -65,7 +48,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
       }),
     ]);
     expect(byType('api_request')[0].latency_ms).toBeGreaterThanOrEqual(0);
-    const [row] = await ctx.db.query<{ usage_count: string }[]>(
+    const [row] = await world.ctx.db.query<{ usage_count: string }[]>(
       'SELECT usage_count FROM sentinel_pass WHERE id = $1',
       [pass.passId],
     );
@@ -73,16 +56,16 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
   });
 
   it('does not record calls made with user tokens', async () => {
-    const res = await probe.inject({
+    const res = await world.probe.inject({
       method: 'GET',
       url: '/v1/api/probe/organizations/1',
-      headers: { 'api-key': ctx.apiKey, authorization: `Bearer ${member.accessToken}` },
+      headers: { 'api-key': world.ctx.apiKey, authorization: `Bearer ${world.member.accessToken}` },
     });
     expect(res.statusCode).toBe(200);
     await new Promise((r) => setTimeout(r, 1500)); // > the flush periods of both services
-    const rows = await ctx.db.query<{ n: string }[]>(
+    const rows = await world.ctx.db.query<{ n: string }[]>(
       'SELECT count(*) AS n FROM agent_activity WHERE agent_user_id = $1',
-      [member.userId],
+      [world.member.userId],
     );
     expect(rows[0].n).toBe('0');
   });

@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { agentSessionId, RevocationList } from '@wp/security';
-import {
-  agentExchangeHelpers,
-  closeAgentExchangeWorld,
-  startAgentExchangeWorld,
-  type AgentExchangeWorld,
-} from '../support/agent-exchange.js';
-import type { AuthTestContext } from '../support/auth-test-app.js';
-import { newKey, upsertPass, type EventPublisher } from '../support/sentinel.js';
+import { agentExchangeHelpers, useAgentExchangeWorld } from '../support/agent-exchange.js';
+import { newKey, upsertPass } from '../support/sentinel.js';
 
 /**
  * docs/architecture.md § Sentinel Pass key: agents exchange a pass id and key for an agent access
@@ -17,21 +11,12 @@ import { newKey, upsertPass, type EventPublisher } from '../support/sentinel.js'
  * recorded as `error`.
  */
 describe('auth: Sentinel Pass agent token exchange and activity recording', () => {
-  let world: AgentExchangeWorld;
-  let ctx: AuthTestContext;
-  let events: EventPublisher;
-  let member: { userId: string; accessToken: string };
+  const world = useAgentExchangeWorld();
 
-  beforeAll(async () => {
-    world = await startAgentExchangeWorld();
-    ({ ctx, events, member } = world);
-  });
-  afterAll(() => closeAgentExchangeWorld(world));
-
-  const { exchange, logsOf } = agentExchangeHelpers(() => world);
+  const { exchange, logsOf } = agentExchangeHelpers(world);
 
   it('refuses a wrong key and an unknown pass id with the same 401 INVALID_CLIENT body, and records the refusal of the known pass as error', async () => {
-    const pass = await upsertPass(ctx, events, {});
+    const pass = await upsertPass(world.ctx, world.events, {});
     const wrong = await exchange(pass.passId, newKey());
     const unknown = await exchange(randomUUID(), pass.key);
     const notUuid = await exchange('not-a-pass', pass.key);
@@ -50,13 +35,13 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
   });
 
   it('refuses a revoked pass, accepts it again once activated, and ignores an older version redelivered later', async () => {
-    const pass = await upsertPass(ctx, events, {});
-    await upsertPass(ctx, events, { ...pass, active: false, version: 2 });
+    const pass = await upsertPass(world.ctx, world.events, {});
+    await upsertPass(world.ctx, world.events, { ...pass, active: false, version: 2 });
     expect((await exchange(pass.passId, pass.key)).statusCode).toBe(401);
-    await upsertPass(ctx, events, { ...pass, active: true, version: 3 });
+    await upsertPass(world.ctx, world.events, { ...pass, active: true, version: 3 });
     expect((await exchange(pass.passId, pass.key)).statusCode).toBe(200);
     // A stale revocation (version 2) arriving late changes nothing.
-    await events.publish('org.sentinel_pass.changed', {
+    await world.events.publish('org.sentinel_pass.changed', {
       passId: pass.passId,
       organizationId: 1,
       projectId: 10,
@@ -70,14 +55,14 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
       permissions: [],
       version: 2,
     });
-    await upsertPass(ctx, events, {}); // a later event processed after the stale one
+    await upsertPass(world.ctx, world.events, {}); // a later event processed after the stale one
     expect((await exchange(pass.passId, pass.key)).statusCode).toBe(200);
     const entries = await logsOf(pass.passId, (e) => e.length === 3);
     expect(entries.map((e) => e.error_message).sort()).toEqual([null, null, 'pass revoked'].sort());
   });
 
   it('refuses an expired pass with 401 INVALID_CLIENT', async () => {
-    const pass = await upsertPass(ctx, events, {
+    const pass = await upsertPass(world.ctx, world.events, {
       expiresAt: new Date(Date.now() - 1000).toISOString(),
     });
     const res = await exchange(pass.passId, pass.key);
@@ -88,27 +73,27 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
   });
 
   it('refuses the rotated-away key and accepts the new one', async () => {
-    const pass = await upsertPass(ctx, events, {});
-    const rotated = await upsertPass(ctx, events, { passId: pass.passId, version: 2 });
+    const pass = await upsertPass(world.ctx, world.events, {});
+    const rotated = await upsertPass(world.ctx, world.events, { passId: pass.passId, version: 2 });
     expect((await exchange(pass.passId, pass.key)).statusCode).toBe(401);
     expect((await exchange(pass.passId, rotated.key)).statusCode).toBe(200);
   });
 
   it('refuses a deleted pass with 401 and hides its logs (404)', async () => {
-    const pass = await upsertPass(ctx, events, {});
-    await upsertPass(ctx, events, { ...pass, deleted: true, version: 2 });
+    const pass = await upsertPass(world.ctx, world.events, {});
+    await upsertPass(world.ctx, world.events, { ...pass, deleted: true, version: 2 });
     const res = await exchange(pass.passId, pass.key);
     expect(res.statusCode).toBe(401);
     expect(res.json().errors[0].code).toBe('INVALID_CLIENT');
-    const logs = await ctx.get(
+    const logs = await world.ctx.get(
       `/v1/api/oauth/agent/activity/logs?agent_user_id=${pass.passId}`,
-      ctx.bearer(member.accessToken),
+      world.ctx.bearer(world.member.accessToken),
     );
     expect(logs.statusCode).toBe(404);
   });
 
   it('checks Referer or Origin against allowed referer patterns (403 REFERER_NOT_ALLOWED), only after the key', async () => {
-    const pass = await upsertPass(ctx, events, {
+    const pass = await upsertPass(world.ctx, world.events, {
       allowedReferers: ['*.example.com', 'https://app.test.dev'],
     });
     const status = async (headers: Record<string, string>) =>
@@ -128,15 +113,25 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
   });
 
   it('refuses the key with 401 INVALID_CLIENT while org has deny-listed its current epoch, before the event arrives', async () => {
-    const pass = await upsertPass(ctx, events, {});
+    const pass = await upsertPass(world.ctx, world.events, {});
     expect((await exchange(pass.passId, pass.key)).statusCode).toBe(200);
     // what org's revoke does before answering (docs/org.md § Sentinel Pass)
-    await ctx.app.get(RevocationList).revokeSession(agentSessionId(pass.passId, 0), 60);
+    await world.ctx.app.get(RevocationList).revokeSession(agentSessionId(pass.passId, 0), 60);
     const refused = await exchange(pass.passId, pass.key);
     expect([refused.statusCode, refused.json().errors[0].code]).toEqual([401, 'INVALID_CLIENT']);
     // the event of that revoke and a re-activation: the next epoch exchanges again
-    await upsertPass(ctx, events, { ...pass, active: false, version: 2, credentialEpoch: 1 });
-    await upsertPass(ctx, events, { ...pass, active: true, version: 3, credentialEpoch: 1 });
+    await upsertPass(world.ctx, world.events, {
+      ...pass,
+      active: false,
+      version: 2,
+      credentialEpoch: 1,
+    });
+    await upsertPass(world.ctx, world.events, {
+      ...pass,
+      active: true,
+      version: 3,
+      credentialEpoch: 1,
+    });
     expect((await exchange(pass.passId, pass.key)).statusCode).toBe(200);
   });
 });

@@ -1,12 +1,6 @@
 import jwt from 'jsonwebtoken';
-import {
-  agentExchangeHelpers,
-  closeAgentExchangeWorld,
-  startAgentExchangeWorld,
-  type AgentExchangeWorld,
-} from '../support/agent-exchange.js';
-import type { AuthTestContext } from '../support/auth-test-app.js';
-import { upsertPass, type EventPublisher } from '../support/sentinel.js';
+import { agentExchangeHelpers, useAgentExchangeWorld } from '../support/agent-exchange.js';
+import { upsertPass } from '../support/sentinel.js';
 
 /**
  * docs/architecture.md § Sentinel Pass key: agents exchange a pass id and key for an agent access
@@ -15,21 +9,13 @@ import { upsertPass, type EventPublisher } from '../support/sentinel.js';
  * recorded as `token_generation`.
  */
 describe('auth: Sentinel Pass agent token exchange and activity recording', () => {
-  let world: AgentExchangeWorld;
-  let ctx: AuthTestContext;
-  let events: EventPublisher;
+  const world = useAgentExchangeWorld();
 
-  beforeAll(async () => {
-    world = await startAgentExchangeWorld();
-    ({ ctx, events } = world);
-  });
-  afterAll(() => closeAgentExchangeWorld(world));
-
-  const { exchange, logsOf } = agentExchangeHelpers(() => world);
+  const { exchange, logsOf } = agentExchangeHelpers(world);
 
   it('speaks RFC 6749 too: form-urlencoded body, HTTP Basic client credentials, access_token fields', async () => {
-    const pass = await upsertPass(ctx, events, { permissions: ['projects:read'] });
-    const form = await ctx.post(
+    const pass = await upsertPass(world.ctx, world.events, { permissions: ['projects:read'] });
+    const form = await world.ctx.post(
       '/v1/api/oauth/token',
       new URLSearchParams({
         grant_type: 'client_credentials',
@@ -46,7 +32,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     const basic = Buffer.from(
       `${encodeURIComponent(pass.passId)}:${encodeURIComponent(pass.key)}`,
     ).toString('base64');
-    const viaHeader = await ctx.post('/v1/api/oauth/token', 'grant_type=client_credentials', {
+    const viaHeader = await world.ctx.post('/v1/api/oauth/token', 'grant_type=client_credentials', {
       'content-type': 'application/x-www-form-urlencoded',
       authorization: `Basic ${basic}`,
     });
@@ -54,7 +40,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     expect(viaHeader.json().data.id).toBe(pass.passId);
 
     const wrong = Buffer.from(`${pass.passId}:sp_wrong`).toString('base64');
-    const refused = await ctx.post(
+    const refused = await world.ctx.post(
       '/v1/api/oauth/token',
       { grant_type: 'client_credentials' },
       { authorization: `Basic ${wrong}` },
@@ -62,14 +48,14 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     expect(refused.statusCode).toBe(401);
     expect(refused.json().errors[0].code).toBe('INVALID_CLIENT');
 
-    const both = await ctx.post(
+    const both = await world.ctx.post(
       '/v1/api/oauth/token',
       { grant_type: 'client_credentials', client_id: pass.passId, client_secret: pass.key },
       { authorization: `Basic ${basic}` },
     );
     expect(both.statusCode).toBe(400);
 
-    const passwordForm = await ctx.post(
+    const passwordForm = await world.ctx.post(
       '/v1/api/oauth/token',
       'username=nobody%40example.com&password=wrong-password',
       { 'content-type': 'application/x-www-form-urlencoded' },
@@ -79,7 +65,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
   });
 
   it('exchanges a valid pass id and key for an agent access token with the pass claims and no refresh token', async () => {
-    const pass = await upsertPass(ctx, events, {
+    const pass = await upsertPass(world.ctx, world.events, {
       scopes: ['org:read'],
       // prm: what the pass grants — `read` expanded, the unknown `projects.read` dropped
       permissions: ['projects.read', 'read', 'wallets:debit'],
@@ -90,7 +76,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     expect(body.data).toMatchObject({ id: pass.passId, type: 'session' });
     expect(body.data.attributes).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 });
     expect(body.data.attributes.refreshToken).toBeUndefined();
-    const claims = jwt.verify(body.data.attributes.accessToken, ctx.env.keys.jwtPublicKey, {
+    const claims = jwt.verify(body.data.attributes.accessToken, world.ctx.env.keys.jwtPublicKey, {
       algorithms: ['ES256'],
     }) as Record<string, unknown>;
     expect(claims).toMatchObject({
@@ -115,7 +101,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
 
   it('caps an agent token at the expiry of its pass: exp = min(now + lifetime, expiresAt)', async () => {
     const expiresAt = new Date(Date.now() + 120_000);
-    const soon = await upsertPass(ctx, events, { expiresAt: expiresAt.toISOString() });
+    const soon = await upsertPass(world.ctx, world.events, { expiresAt: expiresAt.toISOString() });
     const res = await exchange(soon.passId, soon.key);
     expect(res.statusCode).toBe(200);
     const attributes = res.json().data.attributes;
@@ -125,7 +111,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     expect(attributes.expiresIn).toBeGreaterThan(100);
     expect(attributes.expiresIn).toBeLessThanOrEqual(120);
 
-    const later = await upsertPass(ctx, events, {
+    const later = await upsertPass(world.ctx, world.events, {
       expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
     });
     const normal = (await exchange(later.passId, later.key)).json().data.attributes;

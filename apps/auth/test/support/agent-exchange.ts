@@ -63,12 +63,24 @@ export async function closeAgentExchangeWorld(world: Partial<AgentExchangeWorld>
 }
 
 /**
- * The key exchange and the activity reads of the exchange tests, bound to the test file's world
- * (`world()`: it is created in `beforeAll`).
+ * Declares the test file's {@link AgentExchangeWorld}: `beforeAll` starts it and fills in the
+ * returned object (read its fields inside tests, not while declaring), `afterAll` closes it.
  */
-export function agentExchangeHelpers(world: () => AgentExchangeWorld) {
+export function useAgentExchangeWorld(): AgentExchangeWorld {
+  const world = {} as AgentExchangeWorld;
+  beforeAll(async () => {
+    Object.assign(world, await startAgentExchangeWorld());
+  });
+  afterAll(() => closeAgentExchangeWorld(world));
+  return world;
+}
+
+/**
+ * The key exchange and the activity reads of the exchange tests, bound to the test file's world.
+ */
+export function agentExchangeHelpers(world: AgentExchangeWorld) {
   const exchange = (clientId: string, clientSecret: string, headers: Record<string, string> = {}) =>
-    world().ctx.post(
+    world.ctx.post(
       '/v1/api/oauth/token',
       { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret },
       headers,
@@ -79,7 +91,7 @@ export function agentExchangeHelpers(world: () => AgentExchangeWorld) {
     passId: string,
     predicate: (e: LogEntry[]) => boolean,
   ): Promise<LogEntry[]> {
-    const { ctx, member } = world();
+    const { ctx, member } = world;
     return waitFor(
       async () => {
         const res = await ctx.get(
