@@ -1,6 +1,6 @@
 import { testPlatformMode, waitFor } from '@wp/testing';
 import { usePlatformOnPrivateNats } from '../support/nats-outage.js';
-import { PlatformStack } from '../support/stack.js';
+import { useReplicatedPlatform } from '../support/replicated-platform.js';
 import { walletJourneys, type Account } from '../support/wallet-journeys.js';
 
 const embedded = testPlatformMode() === 'embedded';
@@ -21,17 +21,8 @@ const answer = (res: { status: number; body: { errors?: { code: string }[] } }) 
  * nothing else would refuse them. Two processes of org and of wallet.
  */
 describe("a deleted project's wallets across replicas", () => {
-  let stack: PlatformStack;
-  let orgB: string;
-  let walletB: string;
-  const p = walletJourneys(() => stack);
-
-  beforeAll(async () => {
-    stack = await PlatformStack.start();
-    orgB = await stack.startReplica('org');
-    walletB = await stack.startReplica('wallet');
-  });
-  afterAll(() => stack?.close());
+  const platform = useReplicatedPlatform();
+  const p = walletJourneys(() => platform.stack);
 
   it('refuses every transfer out of the wallet right after the deletion, in both wallet processes, and lists it no more', async () => {
     const owner = await p.signUp('owner');
@@ -41,23 +32,23 @@ describe("a deleted project's wallets across replicas", () => {
     for (let round = 0; round < ROUNDS; round++) {
       const { projectId, address } = await p.projectWallet(owner, orgId);
       // Both wallet processes know the wallet and the ADMIN's right to it before the deletion.
-      expect((await p.transact(admin, address, payee, walletB)).status).toBe(201);
+      expect((await p.transact(admin, address, payee, platform.walletB)).status).toBe(201);
       expect((await p.transact(admin, address, payee)).status).toBe(201);
-      const deleted = await stack.request(
+      const deleted = await platform.stack.request(
         'DELETE',
         `/v1/api/organizations/${orgId}/projects/${projectId}`,
-        { token: owner.token, baseUrl: round % 2 === 0 ? orgB : undefined },
+        { token: owner.token, baseUrl: round % 2 === 0 ? platform.orgB : undefined },
       );
       expect(deleted.status).toBe(204);
       const refused = await Promise.all([
-        p.transact(admin, address, payee, walletB),
+        p.transact(admin, address, payee, platform.walletB),
         p.transact(owner, address, payee),
-        p.transact(owner, address, payee, walletB),
+        p.transact(owner, address, payee, platform.walletB),
         p.transact(admin, address, payee),
       ]);
       for (const res of refused) expect(answer(res)).toEqual([422, 'WALLET_CLOSED']);
-      for (const walletProcess of [walletB, undefined]) {
-        const listed = await stack.request('GET', '/v1/api/wallets?entity_type=project', {
+      for (const walletProcess of [platform.walletB, undefined]) {
+        const listed = await platform.stack.request('GET', '/v1/api/wallets?entity_type=project', {
           token: owner.token,
           baseUrl: walletProcess,
         });

@@ -1,6 +1,6 @@
 import { testPlatformMode, waitFor } from '@wp/testing';
 import { usePlatformOnPrivateNats } from '../support/nats-outage.js';
-import { PlatformStack } from '../support/stack.js';
+import { useReplicatedPlatform } from '../support/replicated-platform.js';
 import { walletJourneys, type Account } from '../support/wallet-journeys.js';
 
 const embedded = testPlatformMode() === 'embedded';
@@ -13,17 +13,8 @@ const ROUNDS = 4;
  * processes of org and of wallet. Before, 2 of 6 tries were 201.
  */
 describe('withdrawn permissions across replicas', () => {
-  let stack: PlatformStack;
-  let orgB: string;
-  let walletB: string;
-  const p = walletJourneys(() => stack);
-
-  beforeAll(async () => {
-    stack = await PlatformStack.start();
-    orgB = await stack.startReplica('org');
-    walletB = await stack.startReplica('wallet');
-  });
-  afterAll(() => stack?.close());
+  const platform = useReplicatedPlatform();
+  const p = walletJourneys(() => platform.stack);
 
   it('refuses a transfer out of the organization wallet right after ADMIN is lowered to VIEWER', async () => {
     const owner = await p.signUp('owner');
@@ -32,12 +23,12 @@ describe('withdrawn permissions across replicas', () => {
     const payee = await p.userWallet(owner);
     for (let round = 0; round < ROUNDS; round++) {
       // Alternate which org process takes the change; try both wallet processes at once after.
-      const orgProcess = round % 2 === 0 ? orgB : undefined;
+      const orgProcess = round % 2 === 0 ? platform.orgB : undefined;
       expect((await p.setRole(orgId, owner, admin, 'ADMIN', orgProcess)).status).toBe(200);
-      expect((await p.transact(admin, address, payee, walletB)).status).toBe(201);
+      expect((await p.transact(admin, address, payee, platform.walletB)).status).toBe(201);
       expect((await p.setRole(orgId, owner, admin, 'VIEWER', orgProcess)).status).toBe(200);
       const [onB, onA] = await Promise.all([
-        p.transact(admin, address, payee, walletB),
+        p.transact(admin, address, payee, platform.walletB),
         p.transact(admin, address, payee),
       ]);
       for (const refused of [onB, onA]) {
@@ -52,19 +43,19 @@ describe('withdrawn permissions across replicas', () => {
   it('refuses a transfer out of a project wallet, and lists it no more, right after deny_access', async () => {
     const owner = await p.signUp('owner');
     const member = await p.signUp('project-admin');
-    const org = await stack.request('POST', '/v1/api/organizations', {
+    const org = await platform.stack.request('POST', '/v1/api/organizations', {
       token: owner.token,
       body: { data: { type: 'organization', attributes: { name: 'Denied' } } },
     });
     const orgId = org.body.data.id as string;
     const P = `/v1/api/organizations/${orgId}/projects`;
-    const added = await stack.request('POST', `/v1/api/organizations/${orgId}/add_user`, {
+    const added = await platform.stack.request('POST', `/v1/api/organizations/${orgId}/add_user`, {
       token: owner.token,
       body: { data: { type: 'users', attributes: { email: member.email, role: 'MEMBER' } } },
     });
     expect(added.status).toBe(201);
     const { projectId, address } = await p.projectWallet(owner, orgId);
-    const joined = await stack.request('POST', `${P}/${projectId}/add_user`, {
+    const joined = await platform.stack.request('POST', `${P}/${projectId}/add_user`, {
       token: owner.token,
       body: {
         data: { type: 'users', attributes: { email: member.email } },
@@ -77,27 +68,31 @@ describe('withdrawn permissions across replicas', () => {
 
     for (let round = 0; round < ROUNDS; round++) {
       if (round > 0) {
-        const restored = await stack.request(
+        const restored = await platform.stack.request(
           'POST',
           `${P}/${projectId}/restore_access/${member.id}`,
           {
             token: owner.token,
-            baseUrl: round % 2 === 0 ? orgB : undefined,
+            baseUrl: round % 2 === 0 ? platform.orgB : undefined,
           },
         );
         expect(restored.status).toBe(200);
       }
-      expect((await p.transact(member, address, payee, walletB)).status).toBe(201);
-      const denied = await stack.request('POST', `${P}/${projectId}/deny_access/${member.id}`, {
-        token: owner.token,
-        baseUrl: round % 2 === 0 ? orgB : undefined,
-      });
+      expect((await p.transact(member, address, payee, platform.walletB)).status).toBe(201);
+      const denied = await platform.stack.request(
+        'POST',
+        `${P}/${projectId}/deny_access/${member.id}`,
+        {
+          token: owner.token,
+          baseUrl: round % 2 === 0 ? platform.orgB : undefined,
+        },
+      );
       expect(denied.status).toBe(200);
-      for (const walletProcess of [walletB, undefined]) {
+      for (const walletProcess of [platform.walletB, undefined]) {
         const refused = await p.transact(member, address, payee, walletProcess);
         expect([403, 404]).toContain(refused.status);
         // Lists decide as the single-wallet routes do: the denied wallet is gone at once.
-        const listed = await stack.request('GET', '/v1/api/wallets?entity_type=project', {
+        const listed = await platform.stack.request('GET', '/v1/api/wallets?entity_type=project', {
           token: member.token,
           baseUrl: walletProcess,
         });
