@@ -1,6 +1,5 @@
 import { waitFor } from '@wp/testing';
-import { expectError, ISO, startConformanceWorld } from '../support/conformance.js';
-import type { PlatformStack } from '../support/stack.js';
+import { expectError, ISO, useConformanceWorld } from '../support/conformance.js';
 
 /**
  * Contract conformance, exercised as a client that reads only the contract and
@@ -14,25 +13,16 @@ import type { PlatformStack } from '../support/stack.js';
  * The platform, its users and organization: test/support/conformance.ts.
  */
 describe('contract conformance: user settings, Sentinel Pass, agent activity', () => {
-  let stack: PlatformStack;
-  let token: string;
-  let strangerToken: string;
-  let orgId: string;
-  let projectId: string;
-
-  beforeAll(async () => {
-    ({ stack, token, strangerToken, orgId, projectId } = await startConformanceWorld());
-  });
-  afterAll(() => stack.close());
+  const world = useConformanceWorld();
 
   describe('Sentinel Pass (org) and the agent (auth)', () => {
     let passId: string;
 
     /** A pass whose agent exchanged its key, read its project once and was refused once. */
     beforeAll(async () => {
-      const S = `/v1/api/organizations/${orgId}/projects/${projectId}/sentinel_passes`;
-      const created = await stack.request('POST', S, {
-        token,
+      const S = `/v1/api/organizations/${world.orgId}/projects/${world.projectId}/sentinel_passes`;
+      const created = await world.stack.request('POST', S, {
+        token: world.token,
         body: { sentinelPass: { title: 'Reader bot', permissions: ['projects:read'] } },
       });
       expect(created.status).toBe(201);
@@ -40,26 +30,26 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
       const secret: string = created.body.meta.secret;
       const exchanged = await waitFor(
         async () => {
-          const r = await stack.request('POST', '/v1/api/oauth/token', {
+          const r = await world.stack.request('POST', '/v1/api/oauth/token', {
             body: { grant_type: 'client_credentials', client_id: passId, client_secret: secret },
           });
           return r.status === 200 && r;
         },
         { what: 'the exchange to succeed' },
       );
-      const project = await stack.request(
+      const project = await world.stack.request(
         'GET',
-        `/v1/api/organizations/${orgId}/projects/${projectId}`,
+        `/v1/api/organizations/${world.orgId}/projects/${world.projectId}`,
         { token: exchanged.body.data.attributes.accessToken },
       );
       expect(project.status).toBe(200);
       await waitFor(
         async () =>
-          (await stack.request('GET', `${S}/${passId}`, { token })).body.data.attributes.metadata
-            .usageCount === 1,
+          (await world.stack.request('GET', `${S}/${passId}`, { token: world.token })).body.data
+            .attributes.metadata.usageCount === 1,
         { what: 'usageCount 1', timeoutMs: 15_000 },
       );
-      const refused = await stack.request('POST', '/v1/api/oauth/token', {
+      const refused = await world.stack.request('POST', '/v1/api/oauth/token', {
         body: { grant_type: 'client_credentials', client_id: passId, client_secret: 'sp_wrong' },
       });
       expect(refused.status).toBe(401);
@@ -68,10 +58,10 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
     it('activity logs: data + integer meta.page/per_page/total_count/total_pages, default page size 25', async () => {
       const body = await waitFor(
         async () => {
-          const res = await stack.request(
+          const res = await world.stack.request(
             'GET',
             `/v1/api/oauth/agent/activity/logs?agent_user_id=${passId}`,
-            { token },
+            { token: world.token },
           );
           return res.status === 200 && res.body.meta.total_count >= 3 && res.body;
         },
@@ -82,10 +72,10 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
       const types = body.data.map((e: any) => e.activity_type).sort();
       expect(types).toEqual(['api_request', 'error', 'token_generation']);
 
-      const page = await stack.request(
+      const page = await world.stack.request(
         'GET',
         `/v1/api/oauth/agent/activity/logs?agent_user_id=${passId}&page=2&per_page=2&sort_order=asc&success=true`,
-        { token },
+        { token: world.token },
       );
       expect(page.status).toBe(200);
       expect(page.body.meta).toEqual({ page: 2, per_page: 2, total_count: 2, total_pages: 1 });
@@ -96,65 +86,74 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
       const template = body.data.find((e: any) => e.activity_type === 'api_request').endpoint;
       for (const endpoint of [
         template,
-        `/v1/api/organizations/${orgId}/projects/${projectId}`,
-        `/organizations/${orgId}/projects/${projectId}`,
+        `/v1/api/organizations/${world.orgId}/projects/${world.projectId}`,
+        `/organizations/${world.orgId}/projects/${world.projectId}`,
       ]) {
-        const res = await stack.request(
+        const res = await world.stack.request(
           'GET',
           `/v1/api/oauth/agent/activity/logs?agent_user_id=${passId}&endpoint=${encodeURIComponent(endpoint)}`,
-          { token },
+          { token: world.token },
         );
         expect({ endpoint, types: res.body.data?.map((e: any) => e.activity_type) }).toEqual({
           endpoint,
           types: ['api_request'],
         });
       }
-      const other = await stack.request(
+      const other = await world.stack.request(
         'GET',
-        `/v1/api/oauth/agent/activity/logs?agent_user_id=${passId}&endpoint=${encodeURIComponent(`/organizations/${orgId}/projects/${projectId}/users`)}`,
-        { token },
+        `/v1/api/oauth/agent/activity/logs?agent_user_id=${passId}&endpoint=${encodeURIComponent(`/organizations/${world.orgId}/projects/${world.projectId}/users`)}`,
+        { token: world.token },
       );
       expect(other.body.data).toEqual([]);
 
       // ISO 8601 calendar dates are whole UTC days: today..today holds today's entries
       const today = new Date().toISOString().slice(0, 10);
-      const day = await stack.request(
+      const day = await world.stack.request(
         'GET',
         `/v1/api/oauth/agent/activity/logs?agent_user_id=${passId}&start_date=${today}&end_date=${today}`,
-        { token },
+        { token: world.token },
       );
       expect(day.status).toBe(200);
       expect(day.body.meta.total_count).toBe(3);
-      const dayMetrics = await stack.request(
+      const dayMetrics = await world.stack.request(
         'GET',
         `/v1/api/oauth/agent/activity/metrics?agent_user_id=${passId}&start_date=${today}&end_date=${today}`,
-        { token },
+        { token: world.token },
       );
       expect(dayMetrics.body.data).toHaveLength(1);
       expect(dayMetrics.body.data[0].request_count).toBe(2);
       // other ISO 8601 forms are a 400 naming the parameter, never a 500
       for (const path of ['logs', 'export', 'metrics']) {
-        const res = await stack.request(
+        const res = await world.stack.request(
           'GET',
           `/v1/api/oauth/agent/activity/${path}?agent_user_id=${passId}&start_date=2026-W47`,
-          { token },
+          { token: world.token },
         );
         expectError(res, 400);
         expect(res.body.errors[0].source).toEqual({ parameter: 'start_date' });
       }
 
-      expectError(await stack.request('GET', '/v1/api/oauth/agent/activity/logs', { token }), 400);
       expectError(
-        await stack.request('GET', `/v1/api/oauth/agent/activity/logs?agent_user_id=${passId}`, {
-          token: strangerToken,
+        await world.stack.request('GET', '/v1/api/oauth/agent/activity/logs', {
+          token: world.token,
         }),
+        400,
+      );
+      expectError(
+        await world.stack.request(
+          'GET',
+          `/v1/api/oauth/agent/activity/logs?agent_user_id=${passId}`,
+          {
+            token: world.strangerToken,
+          },
+        ),
         404,
       );
     });
 
     it('activity export: a file download, json by default, csv and jsonl on request', async () => {
-      const url = `${stack.gatewayUrl}/v1/api/oauth/agent/activity/export?agent_user_id=${passId}`;
-      const headers = { 'api-key': stack.apiKey, authorization: `Bearer ${token}` };
+      const url = `${world.stack.gatewayUrl}/v1/api/oauth/agent/activity/export?agent_user_id=${passId}`;
+      const headers = { 'api-key': world.stack.apiKey, authorization: `Bearer ${world.token}` };
       const json = await fetch(url, { headers });
       expect(json.status).toBe(200);
       expect(json.headers.get('content-type')).toMatch(/^application\/json/);
@@ -172,36 +171,36 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
       const lines = (await jsonl.text()).trim().split('\n');
       expect(lines.map((l) => JSON.parse(l).agent_user_id)).toEqual([passId, passId, passId]);
 
-      const bad = await stack.request(
+      const bad = await world.stack.request(
         'GET',
         `/v1/api/oauth/agent/activity/export?agent_user_id=${passId}&format=xml`,
-        { token },
+        { token: world.token },
       );
       expectError(bad, 400);
     });
 
     it('activity metrics: data points and meta.period.start_date/end_date/group_by (default day)', async () => {
-      const res = await stack.request(
+      const res = await world.stack.request(
         'GET',
         `/v1/api/oauth/agent/activity/metrics?agent_user_id=${passId}`,
-        { token },
+        { token: world.token },
       );
       expect(res.status).toBe(200);
       expect(Array.isArray(res.body.data)).toBe(true);
       expect(res.body.meta.period.group_by).toBe('day');
       expect(res.body.meta.period.start_date).toMatch(ISO);
       expect(res.body.meta.period.end_date).toMatch(ISO);
-      const hourly = await stack.request(
+      const hourly = await world.stack.request(
         'GET',
         `/v1/api/oauth/agent/activity/metrics?agent_user_id=${passId}&group_by=hour`,
-        { token },
+        { token: world.token },
       );
       expect(hourly.body.meta.period.group_by).toBe('hour');
       expectError(
-        await stack.request(
+        await world.stack.request(
           'GET',
           `/v1/api/oauth/agent/activity/metrics?agent_user_id=${passId}&group_by=month`,
-          { token },
+          { token: world.token },
         ),
         400,
       );

@@ -1,5 +1,4 @@
-import { expectError, startConformanceWorld } from '../support/conformance.js';
-import type { PlatformStack } from '../support/stack.js';
+import { expectError, useConformanceWorld } from '../support/conformance.js';
 
 /**
  * Contract conformance, exercised as a client that reads only the contract and
@@ -11,18 +10,10 @@ import type { PlatformStack } from '../support/stack.js';
  * The platform, its users and organization: test/support/conformance.ts.
  */
 describe('contract conformance: user settings, Sentinel Pass, agent activity', () => {
-  let stack: PlatformStack;
-  let token: string;
-  let orgId: string;
-  let projectId: string;
-
-  beforeAll(async () => {
-    ({ stack, token, orgId, projectId } = await startConformanceWorld());
-  });
-  afterAll(() => stack.close());
+  const world = useConformanceWorld();
 
   it('a NUL character (U+0000) anywhere in a request is a 400 naming where, never a 500', async () => {
-    const S = `/v1/api/organizations/${orgId}/projects/${projectId}/sentinel_passes`;
+    const S = `/v1/api/organizations/${world.orgId}/projects/${world.projectId}/sentinel_passes`;
     const bodies: [string, string, unknown, string][] = [
       ['PATCH', '/v1/api/user_settings/onboarding/nul_step', { value: 'a\u0000b' }, '/value'],
       [
@@ -40,26 +31,31 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
       ],
       [
         'PATCH',
-        `/v1/api/organizations/${orgId}`,
+        `/v1/api/organizations/${world.orgId}`,
         { data: { attributes: { name: 'a\u0000' } } },
         '/data/attributes/name',
       ],
     ];
     for (const [method, path, body, pointer] of bodies) {
-      const res = await stack.request(method, path, { token, body });
+      const res = await world.stack.request(method, path, { token: world.token, body });
       expectError(res, 400, 'VALIDATION_FAILED');
       expect(res.body.errors[0].source).toEqual({ pointer });
     }
     for (const [path, parameter] of [
       [`${S}?search=%00`, 'search'],
       [`${S}?tags=a,%00`, 'tags'],
-      [`/v1/api/oauth/agent/activity/logs?agent_user_id=${projectId}&endpoint=%00`, 'endpoint'],
+      [
+        `/v1/api/oauth/agent/activity/logs?agent_user_id=${world.projectId}&endpoint=%00`,
+        'endpoint',
+      ],
     ]) {
-      const res = await stack.request('GET', path, { token });
+      const res = await world.stack.request('GET', path, { token: world.token });
       expectError(res, 400, 'VALIDATION_FAILED');
       expect(res.body.errors[0].source).toEqual({ parameter });
     }
-    const settings = await stack.request('GET', '/v1/api/user_settings', { token });
+    const settings = await world.stack.request('GET', '/v1/api/user_settings', {
+      token: world.token,
+    });
     expect(settings.body.onboarding.nul_step).toBeUndefined();
   });
 });

@@ -3,11 +3,10 @@ import {
   expectError,
   expectEtagOf,
   ISO,
-  startConformanceWorld,
+  useConformanceWorld,
   TOKEN,
   UUID,
 } from '../support/conformance.js';
-import type { PlatformStack } from '../support/stack.js';
 
 /**
  * Contract conformance, exercised as a client that reads only the contract and
@@ -20,23 +19,15 @@ import type { PlatformStack } from '../support/stack.js';
  * The platform, its users and organization: test/support/conformance.ts.
  */
 describe('contract conformance: user settings, Sentinel Pass, agent activity', () => {
-  let stack: PlatformStack;
-  let token: string;
-  let strangerToken: string;
-  let orgId: string;
-  let projectId: string;
+  const world = useConformanceWorld();
 
-  beforeAll(async () => {
-    ({ stack, token, strangerToken, orgId, projectId } = await startConformanceWorld());
-  });
-  afterAll(() => stack.close());
-
-  const expectEtag = (path: string) => expectEtagOf(stack, token, path);
+  const expectEtag = (path: string) => expectEtagOf(world.stack, world.token, path);
 
   describe('Sentinel Pass (org) and the agent (auth)', () => {
     let passId: string;
     let secret: string;
-    const S = () => `/v1/api/organizations/${orgId}/projects/${projectId}/sentinel_passes`;
+    const S = () =>
+      `/v1/api/organizations/${world.orgId}/projects/${world.projectId}/sentinel_passes`;
 
     /** Every field the contract lists under "Sentinel Pass (unified asset format)". */
     function expectUnifiedAsset(pass: any) {
@@ -69,8 +60,8 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
     }
 
     it('POST S answers 201 with the unified asset, the contract defaults and the key once at meta.secret', async () => {
-      const res = await stack.request('POST', S(), {
-        token,
+      const res = await world.stack.request('POST', S(), {
+        token: world.token,
         body: { sentinelPass: { title: 'Reader bot', permissions: ['projects:read'] } },
       });
       expect(res.status).toBe(201);
@@ -98,8 +89,8 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
 
     it('POST S echoes every field sent; entityType/entityId default to the project', async () => {
       const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
-      const res = await stack.request('POST', S(), {
-        token,
+      const res = await world.stack.request('POST', S(), {
+        token: world.token,
         body: {
           sentinelPass: {
             title: 'Deploy bot',
@@ -131,16 +122,16 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
         },
       });
       expect(pass.attributes.entityType).toBe('project');
-      expect(pass.attributes.entityId).toBe(projectId);
+      expect(pass.attributes.entityId).toBe(world.projectId);
     });
 
     it('GET S lists passes in data with the contract filters; GET S/{id} answers the pass without its key', async () => {
-      const list = await stack.request('GET', S(), { token });
+      const list = await world.stack.request('GET', S(), { token: world.token });
       expect(list.status).toBe(200);
       expect(list.body.data).toHaveLength(2);
       list.body.data.forEach(expectUnifiedAsset);
       const ids = async (query: string) =>
-        (await stack.request('GET', `${S()}${query}`, { token })).body.data.map(
+        (await world.stack.request('GET', `${S()}${query}`, { token: world.token })).body.data.map(
           (p: any) => p.attributes.title,
         );
       expect(await ids('?credential_type=oauth_client')).toEqual(['Deploy bot']);
@@ -149,23 +140,28 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
       expect(await ids('?active=false')).toEqual([]);
       expect(await ids('?search=reader')).toEqual(['Reader bot']);
 
-      const one = await stack.request('GET', `${S()}/${passId}`, { token });
+      const one = await world.stack.request('GET', `${S()}/${passId}`, { token: world.token });
       expect(one.status).toBe(200);
       expect(single(one.body).id).toBe(passId);
       expect(one.body.meta?.secret).toBeUndefined();
       await expectEtag(`${S()}/${passId}`);
 
-      const orgList = await stack.request('GET', `/v1/api/organizations/${orgId}/sentinel_passes`, {
-        token,
-      });
+      const orgList = await world.stack.request(
+        'GET',
+        `/v1/api/organizations/${world.orgId}/sentinel_passes`,
+        {
+          token: world.token,
+        },
+      );
       expect(orgList.status).toBe(200);
       expect(orgList.body.data).toHaveLength(2);
     });
 
     it('PUT S/{id} answers 200 with the fields changed and a later updatedAt', async () => {
-      const before = (await stack.request('GET', `${S()}/${passId}`, { token })).body.data;
-      const res = await stack.request('PUT', `${S()}/${passId}`, {
-        token,
+      const before = (await world.stack.request('GET', `${S()}/${passId}`, { token: world.token }))
+        .body.data;
+      const res = await world.stack.request('PUT', `${S()}/${passId}`, {
+        token: world.token,
         body: { sentinelPass: { title: 'Reader bot v2', tags: ['ops'] } },
       });
       expect(res.status).toBe(200);
@@ -182,7 +178,7 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
     it('the agent exchanges the key (client_credentials) for a session-shaped answer; its requests count in usageCount', async () => {
       const res = await waitFor(
         async () => {
-          const r = await stack.request('POST', '/v1/api/oauth/token', {
+          const r = await world.stack.request('POST', '/v1/api/oauth/token', {
             body: { grant_type: 'client_credentials', client_id: passId, client_secret: secret },
           });
           return r.status === 200 && r;
@@ -197,28 +193,31 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
       expect(typeof attributes.firstName).toBe('string');
       expect(typeof attributes.lastName).toBe('string');
 
-      const project = await stack.request(
+      const project = await world.stack.request(
         'GET',
-        `/v1/api/organizations/${orgId}/projects/${projectId}`,
+        `/v1/api/organizations/${world.orgId}/projects/${world.projectId}`,
         { token: attributes.accessToken },
       );
       expect(project.status).toBe(200);
       await waitFor(
         async () =>
-          (await stack.request('GET', `${S()}/${passId}`, { token })).body.data.attributes.metadata
-            .usageCount === 1,
+          (await world.stack.request('GET', `${S()}/${passId}`, { token: world.token })).body.data
+            .attributes.metadata.usageCount === 1,
         { what: 'usageCount 1', timeoutMs: 15_000 },
       );
 
-      const refused = await stack.request('POST', '/v1/api/oauth/token', {
+      const refused = await world.stack.request('POST', '/v1/api/oauth/token', {
         body: { grant_type: 'client_credentials', client_id: passId, client_secret: 'sp_wrong' },
       });
       expectError(refused, 401);
     });
 
     it('rotate_key: 200, still active, a new key at meta.secret, lastRotated set; the old key stops working', async () => {
-      const before = (await stack.request('GET', `${S()}/${passId}`, { token })).body.data;
-      const res = await stack.request('POST', `${S()}/${passId}/rotate_key`, { token });
+      const before = (await world.stack.request('GET', `${S()}/${passId}`, { token: world.token }))
+        .body.data;
+      const res = await world.stack.request('POST', `${S()}/${passId}/rotate_key`, {
+        token: world.token,
+      });
       expect(res.status).toBe(200);
       const pass = single(res.body);
       expect(Date.parse(pass.attributes.updatedAt)).toBeGreaterThan(
@@ -236,7 +235,7 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
       await waitFor(
         async () =>
           (
-            await stack.request('POST', '/v1/api/oauth/token', {
+            await world.stack.request('POST', '/v1/api/oauth/token', {
               body: { grant_type: 'client_credentials', client_id: passId, client_secret: secret },
             })
           ).status === 401,
@@ -246,13 +245,17 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
     });
 
     it('revoke → active false (record kept); activate → active true; both 200 with the pass', async () => {
-      const revoked = await stack.request('POST', `${S()}/${passId}/revoke`, { token });
+      const revoked = await world.stack.request('POST', `${S()}/${passId}/revoke`, {
+        token: world.token,
+      });
       expect(revoked.status).toBe(200);
       expect(single(revoked.body).attributes.active).toBe(false);
-      const kept = await stack.request('GET', `${S()}/${passId}`, { token });
+      const kept = await world.stack.request('GET', `${S()}/${passId}`, { token: world.token });
       expect(kept.status).toBe(200);
       expect(kept.body.data.attributes.active).toBe(false);
-      const activated = await stack.request('POST', `${S()}/${passId}/activate`, { token });
+      const activated = await world.stack.request('POST', `${S()}/${passId}/activate`, {
+        token: world.token,
+      });
       expect(activated.status).toBe(200);
       expect(single(activated.body).attributes.active).toBe(true);
       // state changes keep the usage count and the rotation time
@@ -271,22 +274,33 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
         '2030-02-30',
         'tomorrow',
       ]) {
-        const res = await stack.request('POST', S(), {
-          token,
+        const res = await world.stack.request('POST', S(), {
+          token: world.token,
           body: { sentinelPass: { title: 'Odd date', expiresAt } },
         });
         expectError(res, 400);
         expect(res.body.errors[0].source.pointer).toBe('/sentinelPass/expiresAt');
       }
-      const noTitle = await stack.request('POST', S(), { token, body: { sentinelPass: {} } });
+      const noTitle = await world.stack.request('POST', S(), {
+        token: world.token,
+        body: { sentinelPass: {} },
+      });
       expectError(noTitle, 400);
       expect(noTitle.body.errors[0].source.pointer).toBe('/sentinelPass/title');
-      expectError(await stack.request('GET', S()), 401);
-      expectError(await stack.request('GET', S(), { token: strangerToken }), 404);
-      expectError(await stack.request('GET', `${S()}/${passId}`, { token: strangerToken }), 404);
-      const deleted = await stack.request('DELETE', `${S()}/${passId}`, { token });
+      expectError(await world.stack.request('GET', S()), 401);
+      expectError(await world.stack.request('GET', S(), { token: world.strangerToken }), 404);
+      expectError(
+        await world.stack.request('GET', `${S()}/${passId}`, { token: world.strangerToken }),
+        404,
+      );
+      const deleted = await world.stack.request('DELETE', `${S()}/${passId}`, {
+        token: world.token,
+      });
       expect(deleted.status).toBe(204);
-      expectError(await stack.request('GET', `${S()}/${passId}`, { token }), 404);
+      expectError(
+        await world.stack.request('GET', `${S()}/${passId}`, { token: world.token }),
+        404,
+      );
     });
   });
 });

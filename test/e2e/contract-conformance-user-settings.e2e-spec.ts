@@ -1,5 +1,4 @@
-import { expectError, expectEtagOf, startConformanceWorld } from '../support/conformance.js';
-import type { PlatformStack } from '../support/stack.js';
+import { expectError, expectEtagOf, useConformanceWorld } from '../support/conformance.js';
 
 /**
  * Contract conformance, exercised as a client that reads only the contract and
@@ -11,24 +10,13 @@ import type { PlatformStack } from '../support/stack.js';
  * The platform, its users and organization: test/support/conformance.ts.
  */
 describe('contract conformance: user settings, Sentinel Pass, agent activity', () => {
-  let stack: PlatformStack;
-  let token: string;
-  let strangerToken: string;
-  let orgId: string;
-  let projectId: string;
-  let defaultProjectId: string;
+  const world = useConformanceWorld();
 
-  beforeAll(async () => {
-    ({ stack, token, strangerToken, orgId, projectId, defaultProjectId } =
-      await startConformanceWorld());
-  });
-  afterAll(() => stack.close());
-
-  const expectEtag = (path: string) => expectEtagOf(stack, token, path);
+  const expectEtag = (path: string) => expectEtagOf(world.stack, world.token, path);
 
   describe('user settings ({org_url}/user_settings)', () => {
     it('GET answers the settings object at the top level with the contract fields and types; no dashboard unless asked', async () => {
-      const res = await stack.request('GET', '/v1/api/user_settings', { token });
+      const res = await world.stack.request('GET', '/v1/api/user_settings', { token: world.token });
       expect(res.status).toBe(200);
       const body = res.body;
       expect(body.data).toBeUndefined();
@@ -41,7 +29,7 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
       expect(body.sidebar.organizations).toHaveLength(1);
       const [org] = body.sidebar.organizations;
       expect(org).toEqual({
-        id: Number(orgId),
+        id: Number(world.orgId),
         name: 'Conformance Org',
         currentUserRole: 'OWNER',
         meta: { can: { organization: { manageSettings: true }, project: { create: true } } },
@@ -55,92 +43,108 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
         expect(Number.isInteger(p.id)).toBe(true);
         expect(typeof p.is_default).toBe('boolean');
       }
-      expect(org.projects.find((p: any) => p.is_default).id).toBe(Number(defaultProjectId));
+      expect(org.projects.find((p: any) => p.is_default).id).toBe(Number(world.defaultProjectId));
 
-      const withDashboard = await stack.request('GET', '/v1/api/user_settings?includes=dashboard', {
-        token,
-      });
+      const withDashboard = await world.stack.request(
+        'GET',
+        '/v1/api/user_settings?includes=dashboard',
+        {
+          token: world.token,
+        },
+      );
       expect(withDashboard.status).toBe(200);
       expect(typeof withDashboard.body.dashboard).toBe('object');
       expect(withDashboard.body.dashboard).not.toBeNull();
     });
 
     it('the project list and project API keys refuse ISO 8601 forms they cannot read with a 400 (never a 500); a date filters', async () => {
-      const P = `/v1/api/organizations/${orgId}/projects`;
+      const P = `/v1/api/organizations/${world.orgId}/projects`;
       for (const query of [
         'created_after=2026-W47',
         'created_before=20261123',
         'created_after=2026-001',
       ]) {
-        const res = await stack.request('GET', `${P}?${query}`, { token });
+        const res = await world.stack.request('GET', `${P}?${query}`, { token: world.token });
         expectError(res, 400);
         expect(res.body.errors[0].source.parameter).toBe(query.split('=')[0]);
       }
-      await expectEtag(`/v1/api/organizations/${orgId}`);
-      await expectEtag(`${P}/${projectId}`);
-      const badKey = await stack.request('POST', `${P}/${projectId}/api_keys`, {
-        token,
+      await expectEtag(`/v1/api/organizations/${world.orgId}`);
+      await expectEtag(`${P}/${world.projectId}`);
+      const badKey = await world.stack.request('POST', `${P}/${world.projectId}/api_keys`, {
+        token: world.token,
         body: { data: { attributes: { note: 'odd date', expires_at: '2030-W01' } } },
       });
       expectError(badKey, 400);
       expect(badKey.body.errors[0].source.pointer).toBe('/data/attributes/expires_at');
       const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-      const before = await stack.request('GET', `${P}?created_before=${tomorrow}`, { token });
+      const before = await world.stack.request('GET', `${P}?created_before=${tomorrow}`, {
+        token: world.token,
+      });
       expect(before.body.data).toHaveLength(2);
-      const after = await stack.request('GET', `${P}?created_after=${tomorrow}T00:00:00`, {
-        token,
+      const after = await world.stack.request('GET', `${P}?created_after=${tomorrow}T00:00:00`, {
+        token: world.token,
       });
       expect(after.body.data).toEqual([]);
     });
 
     it('PATCH answers 200; values are kept per client (default web); ids are answered as integers', async () => {
-      const patched = await stack.request('PATCH', '/v1/api/user_settings', {
-        token,
+      const patched = await world.stack.request('PATCH', '/v1/api/user_settings', {
+        token: world.token,
         body: {
           theme: 'dark',
           language: 'pt-BR',
           sidebar_open: false,
-          current_organization_id: Number(orgId),
-          current_project_id: Number(projectId),
+          current_organization_id: Number(world.orgId),
+          current_project_id: Number(world.projectId),
         },
       });
       expect(patched.status).toBe(200);
-      const web = await stack.request('GET', '/v1/api/user_settings?client=web', { token });
+      const web = await world.stack.request('GET', '/v1/api/user_settings?client=web', {
+        token: world.token,
+      });
       expect(web.body).toMatchObject({
         theme: 'dark',
         language: 'pt-BR',
         sidebar_open: false,
-        current_organization_id: Number(orgId),
-        current_project_id: Number(projectId),
+        current_organization_id: Number(world.orgId),
+        current_project_id: Number(world.projectId),
       });
       const etag = await expectEtag('/v1/api/user_settings');
-      await stack.request('PATCH', '/v1/api/user_settings', { token, body: { theme: 'light' } });
+      await world.stack.request('PATCH', '/v1/api/user_settings', {
+        token: world.token,
+        body: { theme: 'light' },
+      });
       expect(await expectEtag('/v1/api/user_settings')).not.toBe(etag);
-      await stack.request('PATCH', '/v1/api/user_settings', { token, body: { theme: 'dark' } });
-      const ios = await stack.request('GET', '/v1/api/user_settings?client=ios', { token });
+      await world.stack.request('PATCH', '/v1/api/user_settings', {
+        token: world.token,
+        body: { theme: 'dark' },
+      });
+      const ios = await world.stack.request('GET', '/v1/api/user_settings?client=ios', {
+        token: world.token,
+      });
       expect(ios.body.theme).toBe('light');
       expect(ios.body.sidebar_open).toBe(true);
     });
 
     it('pinned projects: PATCH with setting_key=sidebar answers 200; pinned_items keep the array order as integer positions, on every client', async () => {
-      const res = await stack.request('PATCH', '/v1/api/user_settings', {
-        token,
+      const res = await world.stack.request('PATCH', '/v1/api/user_settings', {
+        token: world.token,
         body: {
           setting_key: 'sidebar',
-          organization_id: Number(orgId),
-          pinned_project_ids: [Number(projectId), Number(defaultProjectId)],
+          organization_id: Number(world.orgId),
+          pinned_project_ids: [Number(world.projectId), Number(world.defaultProjectId)],
         },
       });
       expect(res.status).toBe(200);
       for (const client of ['web', 'android']) {
-        const got = await stack.request('GET', `/v1/api/user_settings?client=${client}`, {
-          token,
+        const got = await world.stack.request('GET', `/v1/api/user_settings?client=${client}`, {
+          token: world.token,
         });
         expect(got.body.sidebar.organizations[0].pinned_items).toEqual([
-          { type: 'project', id: Number(projectId), name: 'Agents', position: 0 },
+          { type: 'project', id: Number(world.projectId), name: 'Agents', position: 0 },
           {
             type: 'project',
-            id: Number(defaultProjectId),
+            id: Number(world.defaultProjectId),
             name: expect.any(String),
             position: 1,
           },
@@ -149,43 +153,50 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
     });
 
     it('onboarding: PATCH /user_settings/onboarding/{stepId} answers 200; value defaults to true', async () => {
-      const empty = await stack.request(
+      const empty = await world.stack.request(
         'PATCH',
         '/v1/api/user_settings/onboarding/sentinel_pass_discovered',
-        { token, body: {} },
+        { token: world.token, body: {} },
       );
       expect(empty.status).toBe(200);
-      const hidden = await stack.request('PATCH', '/v1/api/user_settings/onboarding/is_hidden', {
-        token,
-        body: { value: false },
-      });
+      const hidden = await world.stack.request(
+        'PATCH',
+        '/v1/api/user_settings/onboarding/is_hidden',
+        {
+          token: world.token,
+          body: { value: false },
+        },
+      );
       expect(hidden.status).toBe(200);
-      const got = await stack.request('GET', '/v1/api/user_settings', { token });
+      const got = await world.stack.request('GET', '/v1/api/user_settings', { token: world.token });
       expect(got.body.onboarding).toEqual({ sentinel_pass_discovered: true, is_hidden: false });
     });
 
     it('refusals use the JSON:API error body: 400 bad value, 401 without token, 403 without Api-Key, 422 for an organization the user is not in', async () => {
       expectError(
-        await stack.request('PATCH', '/v1/api/user_settings', { token, body: { theme: 'blue' } }),
+        await world.stack.request('PATCH', '/v1/api/user_settings', {
+          token: world.token,
+          body: { theme: 'blue' },
+        }),
         400,
       );
-      expectError(await stack.request('GET', '/v1/api/user_settings'), 401);
+      expectError(await world.stack.request('GET', '/v1/api/user_settings'), 401);
       expectError(
-        await stack.request('GET', '/v1/api/user_settings', {
-          token,
+        await world.stack.request('GET', '/v1/api/user_settings', {
+          token: world.token,
           headers: { 'api-key': 'not-a-key' },
         }),
         403,
       );
       expectError(
-        await stack.request('PATCH', '/v1/api/user_settings', {
-          token: strangerToken,
-          body: { current_organization_id: Number(orgId) },
+        await world.stack.request('PATCH', '/v1/api/user_settings', {
+          token: world.strangerToken,
+          body: { current_organization_id: Number(world.orgId) },
         }),
         422,
       );
       expectError(
-        await stack.request('GET', '/v1/api/user_settings', { token: 'bad token!' }),
+        await world.stack.request('GET', '/v1/api/user_settings', { token: 'bad token!' }),
         401,
       );
     });

@@ -63,7 +63,21 @@ export interface ConformanceWorld {
   defaultProjectId: string;
 }
 
-export async function startConformanceWorld(): Promise<ConformanceWorld> {
+/**
+ * Declares the test file's {@link ConformanceWorld}: `beforeAll` starts it and fills in the
+ * returned object (read its fields inside tests, not while declaring), `afterAll` closes the
+ * platform.
+ */
+export function useConformanceWorld(): ConformanceWorld {
+  const world = {} as ConformanceWorld;
+  beforeAll(async () => {
+    Object.assign(world, await startConformanceWorld());
+  });
+  afterAll(() => world.stack?.close());
+  return world;
+}
+
+async function startConformanceWorld(): Promise<ConformanceWorld> {
   const stack = await PlatformStack.start();
   try {
     const token = await register(stack, 'conformance-owner@example.com');
