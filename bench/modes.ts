@@ -9,6 +9,7 @@ import { Pool } from 'undici';
 import { closedLoop, httpOperation, type BenchRequest } from './lib/load.js';
 import { median } from './lib/stats.js';
 import { ROOT } from './support/processes.js';
+import { transactRequest } from './support/transact-request.js';
 
 export const description =
   'embedded mode next to services mode: token/info and transfers through the gateway';
@@ -200,25 +201,7 @@ async function measure(
     const from = pick();
     let to = pick();
     while (to === from) to = pick();
-    return {
-      method: 'POST',
-      path: '/v1/api/wallets/transact',
-      headers: {
-        'api-key': key,
-        authorization: `Bearer ${from.token}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({
-        transaction: {
-          from_wallet: from.wallet,
-          to_wallet: to.wallet,
-          from_asset: 'CREDITS',
-          to_asset: 'CREDITS',
-          amount: 0.01,
-          description: 'bench',
-        },
-      }),
-    };
+    return transactRequest(key, from, to, 'bench');
   };
   const figures: Figures = { tokenInfo: [], transfers: [], errors: 0 };
   const loop = (next: () => BenchRequest, seconds: number) =>

@@ -2,29 +2,8 @@
 // scenarios, and the priming pass.
 import type { Pool } from 'undici';
 import { type BenchRequest, request } from '../lib/load.js';
+import { transactRequest } from '../support/transact-request.js';
 import type { BenchUser } from './users.js';
-
-/** `POST /v1/api/wallets/transact` of 0.01 CREDITS from `from` to `to`, as `from`. */
-function transfer(apiKey: string, from: BenchUser, to: BenchUser): BenchRequest {
-  return {
-    method: 'POST',
-    path: '/v1/api/wallets/transact',
-    headers: {
-      'api-key': apiKey,
-      authorization: `Bearer ${from.token}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({
-      transaction: {
-        from_wallet: from.wallet,
-        to_wallet: to.wallet,
-        from_asset: 'CREDITS',
-        to_asset: 'CREDITS',
-        amount: 0.01,
-      },
-    }),
-  };
-}
 
 /** The scenarios `--scenarios` may name. */
 export const SCENARIOS = ['random', 'hot', 'organization'];
@@ -48,14 +27,14 @@ export function transferScenarios(
       const from = pick();
       let to = pick();
       while (to === from) to = pick();
-      return transfer(apiKey, from, to);
+      return transactRequest(apiKey, from, to);
     },
-    hot: () => transfer(apiKey, pick(), hot),
+    hot: () => transactRequest(apiKey, pick(), hot),
     organization: () => {
       const from = index();
       let to = index();
       while (to === from) to = index();
-      return transfer(apiKey, organizations[from], users[to]);
+      return transactRequest(apiKey, organizations[from], users[to]);
     },
   };
   return Object.fromEntries(
@@ -78,7 +57,7 @@ export async function primeWallets(
   await Promise.all(
     Array.from({ length: 16 }, async () => {
       for (let u = primed.pop(); u; u = primed.pop()) {
-        await request(http, { ...transfer(apiKey, u, hot), raw: true });
+        await request(http, { ...transactRequest(apiKey, u, hot), raw: true });
       }
     }),
   );
