@@ -72,12 +72,25 @@ describe('@workspace-platform/client: the user journey against the platform', ()
       apiKey: stack.apiKey,
     });
     const now = new Date();
-    await expect(
+    const metrics = () =>
       analytics.dailyMetrics({
         fromTimestamp: new Date(now.getTime() - 86_400_000).toISOString(),
         toTimestamp: now.toISOString(),
-      }),
-    ).resolves.toHaveProperty('data');
+      });
+    // A new project's pair reaches analytics with `org.project.keys.changed`
+    // (docs/analytics.md § Authentication): 401 until then, normally milliseconds.
+    await waitFor(
+      () =>
+        metrics().then(
+          () => true,
+          () => false,
+        ),
+      {
+        timeoutMs: 10_000,
+        what: "analytics accepting the new project's key pair",
+      },
+    );
+    await expect(metrics()).resolves.toHaveProperty('data');
 
     const walletOf = async (type: string) =>
       waitFor(
