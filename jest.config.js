@@ -50,6 +50,14 @@ if (existsSync(`${__dirname}/test`)) {
   });
 }
 
+// The test harness itself (test-support: servers, skips, summary).
+projects.push({
+  ...preset,
+  displayName: 'harness',
+  rootDir: `${__dirname}/test-support`,
+  testMatch: ['<rootDir>/**/*.spec.js'],
+});
+
 projects.push({
   ...preset,
   displayName: 'deploy',
