@@ -2,8 +2,9 @@
 // plus the cross-service tests in test/e2e, run twice: in services mode (`platform`) and in
 // embedded mode (`platform-embedded`, docs/architecture.md § Two modes), and `npm start` itself
 // in embedded mode (`embedded`, test/embedded), and the deployment files (`deploy`,
-// deploy/test: kustomize overlays and docker-compose.yml). Real PostgreSQL, Redis and NATS must
-// answer.
+// deploy/test: kustomize overlays and docker-compose.yml). Real PostgreSQL, Redis and NATS, found
+// or started by test-support/global-setup.js; without Redis and NATS the services-mode runs are
+// skipped, each with its reason (README § Tests).
 const preset = require('./jest.preset.js');
 
 const project = (name, dir) => ({
@@ -28,6 +29,10 @@ if (existsSync(`${__dirname}/test`)) {
   projects.push({
     ...project('platform', `${__dirname}/test`),
     testMatch: ['<rootDir>/e2e/**/*.e2e-spec.ts'],
+    testEnvironmentOptions: {
+      needsServers: ['redis', 'nats'],
+      reason: 'test/e2e in services mode, which also run in embedded mode',
+    },
   });
   projects.push({
     ...project('platform-embedded', `${__dirname}/test`),
@@ -45,6 +50,14 @@ if (existsSync(`${__dirname}/test`)) {
   });
 }
 
+// The test harness itself (test-support: servers, skips, summary).
+projects.push({
+  ...preset,
+  displayName: 'harness',
+  rootDir: `${__dirname}/test-support`,
+  testMatch: ['<rootDir>/**/*.spec.js'],
+});
+
 projects.push({
   ...preset,
   displayName: 'deploy',
@@ -56,5 +69,6 @@ module.exports = {
   projects,
   testTimeout: 60_000,
   globalSetup: '<rootDir>/test-support/global-setup.js',
+  globalTeardown: '<rootDir>/test-support/global-teardown.js',
   reporters: ['default', '<rootDir>/test-support/summary-reporter.js'],
 };

@@ -120,12 +120,15 @@ class EmbeddedPostgres {
    * @param {string} options.dataDir `DATA_DIR`; the cluster lives in `<dataDir>/postgres`
    * @param {(line: string) => void} [options.log]
    * @param {(reason: string) => void} [options.onExit] the server stopped without being asked
+   * @param {Record<string, string>} [options.settings] further server settings (`-c name=value`),
+   *   e.g. the test run's throwaway cluster turns `fsync` off (README § Tests)
    */
-  constructor({ dataDir, log = () => undefined, onExit = () => undefined }) {
+  constructor({ dataDir, log = () => undefined, onExit = () => undefined, settings = {} }) {
     this.dataDir = path.resolve(dataDir);
     this.pgdata = path.join(this.dataDir, 'postgres');
     this.log = log;
     this.onExit = onExit;
+    this.settings = settings;
     this.port = null;
     this.child = null;
     this.stopping = false;
@@ -269,6 +272,7 @@ class EmbeddedPostgres {
         'unix_socket_directories=',
         '-c',
         'max_connections=200',
+        ...Object.entries(this.settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
       ],
       // Its own process group: a Ctrl-C in the terminal reaches the runner, which stops the apps
       // first and PostgreSQL last, not everything at once.

@@ -1,8 +1,9 @@
+/** @needsServers redis nats: docker-compose.yml runs the apps in services mode */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { dropDatabase, ensureDatabase } from '@wp/persistence';
-import { TEST_SERVERS, TestEnvironment } from '@wp/testing';
+import { describeIf, TEST_SERVERS, TestEnvironment } from '@wp/testing';
 import { Client } from 'pg';
 import { AppProcess, becomesReady, freePort, rewriteForLocalServers } from './support/boot.js';
 import { readComposeFile, serviceEnv } from './support/compose.js';
@@ -41,7 +42,11 @@ async function countMigrations(database: string): Promise<number> {
 const built = APPS.every((app) => existsSync(join(REPO, 'apps', app, 'dist', 'main.js')));
 const compose = readComposeFile();
 
-(built ? describe : describe.skip)('docker-compose.yml environments boot the apps', () => {
+describeIf(
+  built,
+  'not built',
+  'apps/*/dist',
+)('docker-compose.yml environments boot the apps', () => {
   const isolation = new TestEnvironment({}, 'services');
   const databases: Record<string, string> = {};
   const ports: Record<string, number> = {};

@@ -1,4 +1,4 @@
-import { testPlatformMode, waitFor } from '@wp/testing';
+import { describeIf, SERVICES_ONLY, testPlatformMode, waitFor } from '@wp/testing';
 import { usePlatformOnPrivateNats } from '../support/nats-outage.js';
 import { PrivatePostgres } from '../support/private-postgres.js';
 import { PlatformStack } from '../support/stack.js';
@@ -28,41 +28,38 @@ async function organizationWallets(stack: PlatformStack, token: string, organiza
  * PostgreSQL while NATS is down; the relay publishes it after the restart; the durable
  * consumer (file-backed JetStream) resumes.
  */
-(embedded ? describe.skip : describe)(
-  'NATS restart between organization creation and wallet creation',
-  () => {
-    const platform = usePlatformOnPrivateNats();
-    let token: string;
+describeIf(
+  !embedded,
+  SERVICES_ONLY,
+  'NATS restart',
+)('NATS restart between organization creation and wallet creation', () => {
+  const platform = usePlatformOnPrivateNats();
+  let token: string;
 
-    beforeAll(async () => {
-      token = await signUp(platform.stack, 'nats@example.com');
+  beforeAll(async () => {
+    token = await signUp(platform.stack, 'nats@example.com');
+  });
+
+  it('creates the wallet exactly once after NATS comes back', async () => {
+    await platform.nats.kill();
+    const created = await platform.stack.request('POST', '/v1/api/organizations', {
+      token,
+      body: { data: { type: 'organization', attributes: { name: 'Made while NATS was down' } } },
     });
+    expect(created.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // the relay tries and fails meanwhile
+    expect(await organizationWallets(platform.stack, token, created.body.data.id)).toHaveLength(0);
 
-    it('creates the wallet exactly once after NATS comes back', async () => {
-      await platform.nats.kill();
-      const created = await platform.stack.request('POST', '/v1/api/organizations', {
-        token,
-        body: { data: { type: 'organization', attributes: { name: 'Made while NATS was down' } } },
-      });
-      expect(created.status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 1500)); // the relay tries and fails meanwhile
-      expect(await organizationWallets(platform.stack, token, created.body.data.id)).toHaveLength(
-        0,
-      );
-
-      await platform.nats.resume();
-      await waitFor(
-        async () =>
-          (await organizationWallets(platform.stack, token, created.body.data.id)).length > 0,
-        { timeoutMs: 20_000, what: 'the organization wallet after the NATS restart' },
-      );
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(await organizationWallets(platform.stack, token, created.body.data.id)).toHaveLength(
-        1,
-      );
-    });
-  },
-);
+    await platform.nats.resume();
+    await waitFor(
+      async () =>
+        (await organizationWallets(platform.stack, token, created.body.data.id)).length > 0,
+      { timeoutMs: 20_000, what: 'the organization wallet after the NATS restart' },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await organizationWallets(platform.stack, token, created.body.data.id)).toHaveLength(1);
+  });
+});
 
 /**
  * Embedded mode's counterpart: the platform database holds the bus (pg-boss queues), the
@@ -71,49 +68,50 @@ async function organizationWallets(stack: PlatformStack, token: string, organiza
  * the event exactly once, and every process's pools and LISTEN session have reconnected (a
  * logout is refused by another service).
  */
-(embedded ? describe : describe.skip)(
-  'platform database crash while an event waits for a consumer that is down',
-  () => {
-    let postgres: PrivatePostgres;
-    let stack: PlatformStack;
-    let token: string;
+describeIf(
+  embedded,
+  'embedded mode only',
+  'platform database crash',
+)('platform database crash while an event waits for a consumer that is down', () => {
+  let postgres: PrivatePostgres;
+  let stack: PlatformStack;
+  let token: string;
 
-    beforeAll(async () => {
-      postgres = new PrivatePostgres();
-      await postgres.start();
-      stack = await PlatformStack.start({ PLATFORM_DATABASE_URL: postgres.url('wp_platform') });
-      token = await signUp(stack, 'crash@example.com');
-    });
-    afterAll(async () => {
-      await stack?.close();
-      await postgres?.close();
-    });
+  beforeAll(async () => {
+    postgres = new PrivatePostgres();
+    await postgres.start();
+    stack = await PlatformStack.start({ PLATFORM_DATABASE_URL: postgres.url('wp_platform') });
+    token = await signUp(stack, 'crash@example.com');
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await postgres?.close();
+  });
 
-    it('delivers the event once after the restart and refuses a logout everywhere', async () => {
-      await stack.stopService('wallet');
-      const created = await stack.request('POST', '/v1/api/organizations', {
-        token,
-        body: { data: { type: 'organization', attributes: { name: 'Made before the crash' } } },
-      });
-      expect(created.status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 1000)); // published to the queue
-      await postgres.crash();
-      await postgres.start();
-      await stack.startService('wallet');
-      await waitFor(
-        async () => (await organizationWallets(stack, token, created.body.data.id)).length > 0,
-        { timeoutMs: 20_000, what: 'the organization wallet after the crash' },
-      );
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(await organizationWallets(stack, token, created.body.data.id)).toHaveLength(1);
-
-      await waitFor(
-        async () =>
-          (await stack.request('GET', '/v1/api/oauth/token/revoke', { token })).status === 200,
-        { timeoutMs: 10_000, what: 'auth back on the platform database' },
-      );
-      const refused = await stack.request('GET', '/v1/api/organizations', { token });
-      expect(refused.status).toBe(401);
+  it('delivers the event once after the restart and refuses a logout everywhere', async () => {
+    await stack.stopService('wallet');
+    const created = await stack.request('POST', '/v1/api/organizations', {
+      token,
+      body: { data: { type: 'organization', attributes: { name: 'Made before the crash' } } },
     });
-  },
-);
+    expect(created.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // published to the queue
+    await postgres.crash();
+    await postgres.start();
+    await stack.startService('wallet');
+    await waitFor(
+      async () => (await organizationWallets(stack, token, created.body.data.id)).length > 0,
+      { timeoutMs: 20_000, what: 'the organization wallet after the crash' },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(await organizationWallets(stack, token, created.body.data.id)).toHaveLength(1);
+
+    await waitFor(
+      async () =>
+        (await stack.request('GET', '/v1/api/oauth/token/revoke', { token })).status === 200,
+      { timeoutMs: 10_000, what: 'auth back on the platform database' },
+    );
+    const refused = await stack.request('GET', '/v1/api/organizations', { token });
+    expect(refused.status).toBe(401);
+  });
+});

@@ -1,4 +1,4 @@
-import { testPlatformMode, waitFor } from '@wp/testing';
+import { describeIf, SERVICES_ONLY, testPlatformMode, waitFor } from '@wp/testing';
 import { usePlatformOnPrivateNats } from '../support/nats-outage.js';
 import { useReplicatedPlatform } from '../support/replicated-platform.js';
 import { walletJourneys, type Account } from '../support/wallet-journeys.js';
@@ -67,7 +67,11 @@ describe("a deleted project's wallets across replicas", () => {
  * behind and org cannot be asked, so the OWNER is refused (503 with `Retry-After`, never 201)
  * while another organization keeps transacting. Once NATS is back the wallet is closed: 422.
  */
-(embedded ? describe.skip : describe)("a deleted project's wallet while NATS is down", () => {
+describeIf(
+  !embedded,
+  SERVICES_ONLY,
+  'NATS outage',
+)("a deleted project's wallet while NATS is down", () => {
   const platform = usePlatformOnPrivateNats();
   const p = walletJourneys(() => platform.stack);
 

@@ -1,4 +1,4 @@
-import { testPlatformMode, waitFor } from '@wp/testing';
+import { describeIf, SERVICES_ONLY, testPlatformMode, waitFor } from '@wp/testing';
 import { usePlatformOnPrivateNats } from '../support/nats-outage.js';
 import { PlatformStack, type ServiceName } from '../support/stack.js';
 
@@ -19,7 +19,11 @@ function serviceUrl(stack: PlatformStack, name: ServiceName): string {
  * NATS down only degrades the services (the outbox keeps events), and the gateway never
  * depends on the services behind it.
  */
-(embedded ? describe.skip : describe)('readiness while NATS is down', () => {
+describeIf(
+  !embedded,
+  SERVICES_ONLY,
+  'NATS outage',
+)('readiness while NATS is down', () => {
   const platform = usePlatformOnPrivateNats();
 
   it('keeps every app ready, says degraded with nats, and exports the gauge', async () => {

@@ -1,4 +1,4 @@
-import { testPlatformMode, waitFor } from '@wp/testing';
+import { describeIf, SERVICES_ONLY, testPlatformMode, waitFor } from '@wp/testing';
 import { usePlatformOnPrivateNats } from '../support/nats-outage.js';
 import { PlatformStack } from '../support/stack.js';
 
@@ -108,7 +108,11 @@ describe('withdrawn access to Sentinel Pass activity', () => {
   });
 });
 
-(embedded ? describe.skip : describe)('withdrawn access to activity while NATS is down', () => {
+describeIf(
+  !embedded,
+  SERVICES_ONLY,
+  'NATS outage',
+)('withdrawn access to activity while NATS is down', () => {
   const platform = usePlatformOnPrivateNats();
 
   it('never shows the activity to the denied member (404 or 503), and 404 once the event arrives', async () => {

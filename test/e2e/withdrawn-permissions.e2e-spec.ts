@@ -1,4 +1,4 @@
-import { testPlatformMode, waitFor } from '@wp/testing';
+import { describeIf, SERVICES_ONLY, testPlatformMode, waitFor } from '@wp/testing';
 import { usePlatformOnPrivateNats } from '../support/nats-outage.js';
 import { useReplicatedPlatform } from '../support/replicated-platform.js';
 import { walletJourneys, type Account } from '../support/wallet-journeys.js';
@@ -113,7 +113,11 @@ describe('withdrawn permissions across replicas', () => {
  * `Retry-After`, never 201) while a user of another organization keeps transacting. Embedded
  * mode has no NATS to stop (its bus and request/reply are the platform database).
  */
-(embedded ? describe.skip : describe)('withdrawn permissions while NATS is down', () => {
+describeIf(
+  !embedded,
+  SERVICES_ONLY,
+  'NATS outage',
+)('withdrawn permissions while NATS is down', () => {
   const platform = usePlatformOnPrivateNats();
   const p = walletJourneys(() => platform.stack);
 

@@ -1,4 +1,4 @@
-import { testPlatformMode, waitFor } from '@wp/testing';
+import { describeIf, SERVICES_ONLY, testPlatformMode, waitFor } from '@wp/testing';
 import { usePlatformOnPrivateNats } from '../support/nats-outage.js';
 import { PlatformStack } from '../support/stack.js';
 
@@ -92,7 +92,11 @@ describe('withdrawn project key pairs', () => {
   });
 });
 
-(embedded ? describe.skip : describe)('withdrawn project key pairs while NATS is down', () => {
+describeIf(
+  !embedded,
+  SERVICES_ONLY,
+  'NATS outage',
+)('withdrawn project key pairs while NATS is down', () => {
   const platform = usePlatformOnPrivateNats();
 
   it('refuses the deleted pair although analytics has not had the event', async () => {

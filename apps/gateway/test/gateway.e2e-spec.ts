@@ -1,9 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@wp/config';
-import { Redis } from '@wp/persistence';
-import { hashApiKey } from '@wp/security';
-import { TEST_SERVERS, TestEnvironment } from '@wp/testing';
+import { ApiKeyRegistry, hashApiKey } from '@wp/security';
+import { TestEnvironment } from '@wp/testing';
 import { gatewayConfigSchema } from '../src/config/gateway.config.js';
 import { createGatewayApp } from '../src/gateway.app.js';
 
@@ -18,14 +17,12 @@ describe('gateway', () => {
   let upstream: FastifyInstance;
   let gateway: NestFastifyApplication;
   let base: string;
-  let redis: Redis;
 
   beforeAll(async () => {
     // The upstreams are echo stand-ins, not the services: their answers are not the API's
     // (docs/api-documentation.md § Contract test).
     (globalThis as Record<string, unknown>)['__OPENAPI_CONTRACT_SKIP__'] = true;
-    redis = new Redis(TEST_SERVERS.redis, { keyPrefix: env.env['REDIS_KEY_PREFIX'] });
-    await redis.hset('api_keys', hashApiKey(apiKey), 'app-1');
+    await env.preparePlatform(); // embedded mode: the API keys' table
 
     upstream = Fastify();
     upstream.all('/*', async (request, reply) => {
@@ -62,12 +59,13 @@ describe('gateway', () => {
     gateway = await createGatewayApp(config);
     await gateway.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(gateway.getHttpServer().address() as { port: number }).port}`;
+    // Registered as an operator would (Redis `api_keys` or the platform database's `api_key`).
+    await gateway.get(ApiKeyRegistry).add(hashApiKey(apiKey), 'app-1');
   });
 
   afterAll(async () => {
     await gateway?.close();
     await upstream?.close();
-    redis.disconnect();
     await env.cleanup();
   });
 

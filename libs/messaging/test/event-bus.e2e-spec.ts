@@ -13,7 +13,13 @@ import {
   runMigrations,
   schemaDrift,
 } from '@wp/persistence';
-import { TEST_SERVERS, TestEnvironment, waitFor } from '@wp/testing';
+import {
+  describeWithServers,
+  TEST_SERVERS,
+  TestEnvironment,
+  waitFor,
+  type OptionalServer,
+} from '@wp/testing';
 import { DataSource } from 'typeorm';
 import type { EventEnvelope } from '@wp/contracts';
 import type { NatsConnection } from 'nats';
@@ -61,6 +67,8 @@ class TestConsumer implements OnModuleInit {
 /** The transports of one mode, and what they need prepared. */
 interface Mode {
   name: string;
+  /** Servers beyond PostgreSQL (the run skips the mode, with its name, without them). */
+  needs?: OptionalServer[];
   prepare: () => Promise<void>;
   /** Modules providing the transports (and what they stand on). */
   modules: () => DynamicModule[];
@@ -73,6 +81,7 @@ const platformUrl = `${TEST_SERVERS.postgres}/wp_platform_${env.id}`;
 const MODES: Mode[] = [
   {
     name: 'services mode: NATS JetStream',
+    needs: ['nats'],
     prepare: () => Promise.resolve(),
     modules: () => [],
     transports: () => NatsTransportModule.forRoot({ url: TEST_SERVERS.nats, service: 'test' }),
@@ -97,7 +106,7 @@ const MODES: Mode[] = [
  * and a failing handler is retried until it succeeds; request/reply reaches the one responder
  * and a missing responder is a 503.
  */
-describe.each(MODES)('outbox → $name → idempotent consumer', (mode) => {
+function transportSuite(mode: Mode): void {
   const id = env.id;
   const url = `${TEST_SERVERS.postgres}/wp_messaging_${id}_${MODES.indexOf(mode)}`;
   let app: INestApplicationContext;
@@ -224,34 +233,42 @@ describe.each(MODES)('outbox → $name → idempotent consumer', (mode) => {
       rpc.request('auth.rpc.users.find_by_ids', { userIds: [] }, 300),
     ).rejects.toMatchObject({ status: 503, code: 'UPSTREAM_UNAVAILABLE' });
   });
-});
+}
 
-describe('JetStream stream replicas (NATS_STREAM_REPLICAS)', () => {
-  const namespace = `r${Date.now().toString(36)}`;
-  let nc: NatsConnection;
+for (const mode of MODES) {
+  const run = mode.needs ? describeWithServers(mode.needs, mode.name) : describe;
+  run(`outbox → ${mode.name} → idempotent consumer`, () => transportSuite(mode));
+}
 
-  beforeAll(async () => {
-    nc = await connectNats(TEST_SERVERS.nats, 'replicas-test');
-  });
-  afterAll(async () => {
-    const jsm = await nc.jetstreamManager();
-    await jsm.streams.delete(`${namespace}_ORG`).catch(() => undefined);
-    await nc.close();
-  });
+describeWithServers(['nats'], 'JetStream stream replicas')(
+  'JetStream stream replicas (NATS_STREAM_REPLICAS)',
+  () => {
+    const namespace = `r${Date.now().toString(36)}`;
+    let nc: NatsConnection;
 
-  const transport = (streamReplicas: number) =>
-    new JetStreamTransport(
-      nc,
-      new Namespacer({ namespace, service: 'test' }),
-      new ConsumerMetrics(new Registry()),
-      { streamReplicas },
-    );
+    beforeAll(async () => {
+      nc = await connectNats(TEST_SERVERS.nats, 'replicas-test');
+    });
+    afterAll(async () => {
+      const jsm = await nc.jetstreamManager();
+      await jsm.streams.delete(`${namespace}_ORG`).catch(() => undefined);
+      await nc.close();
+    });
 
-  it('creates streams with the configured replica count', async () => {
-    // A single server refuses more than one replica: the setting reaches JetStream.
-    await expect(transport(3).ensureStream('ORG')).rejects.toThrow(/replica/i);
-    await transport(1).ensureStream('ORG');
-    const info = await (await nc.jetstreamManager()).streams.info(`${namespace}_ORG`);
-    expect(info.config.num_replicas).toBe(1);
-  });
-});
+    const transport = (streamReplicas: number) =>
+      new JetStreamTransport(
+        nc,
+        new Namespacer({ namespace, service: 'test' }),
+        new ConsumerMetrics(new Registry()),
+        { streamReplicas },
+      );
+
+    it('creates streams with the configured replica count', async () => {
+      // A single server refuses more than one replica: the setting reaches JetStream.
+      await expect(transport(3).ensureStream('ORG')).rejects.toThrow(/replica/i);
+      await transport(1).ensureStream('ORG');
+      const info = await (await nc.jetstreamManager()).streams.info(`${namespace}_ORG`);
+      expect(info.config.num_replicas).toBe(1);
+    });
+  },
+);

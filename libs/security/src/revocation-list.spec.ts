@@ -8,6 +8,7 @@ import {
   platformDataSource,
   runMigrations,
 } from '@wp/persistence';
+import { describeWithServers } from '@wp/testing';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { RevocationList } from './revocation-list.js';
@@ -91,7 +92,7 @@ function postgresBackend(): Backend {
  * once, and when announcements stop arriving a revoked token is still refused within
  * `revocationCacheMs`.
  */
-describe.each([redisBackend(), postgresBackend()])('RevocationList ($name)', (backend) => {
+function revocationListSuite(backend: Backend): void {
   const opened: StoreOfProcess[] = [];
   const lists: RevocationList[] = [];
   const exp = () => Math.floor(Date.now() / 1000) + 600;
@@ -221,7 +222,14 @@ describe.each([redisBackend(), postgresBackend()])('RevocationList ($name)', (ba
     const after = await service();
     expect(await after.list.isRevoked('jti-r', 'sid-r', exp())).toBe(true);
   });
-});
+}
+
+describeWithServers(['redis'], 'the Redis deny-list store')(
+  'RevocationList (services mode: Redis)',
+  () => revocationListSuite(redisBackend()),
+);
+describe('RevocationList (embedded mode: platform database)', () =>
+  revocationListSuite(postgresBackend()));
 
 function internals(list: RevocationList): { freshAsOf: number } {
   return list as unknown as { freshAsOf: number };

@@ -4,7 +4,10 @@ import { connect } from 'nats';
 import type { DataSource } from 'typeorm';
 import { dropDatabase, ensureDatabase, platformDataSource, runMigrations } from '@wp/persistence';
 
-/** Where the local servers are (override with the usual variables). */
+/**
+ * Where the servers are: the usual variables, which the run's global setup sets when it started
+ * a server itself (README § Tests), else this machine's default ports.
+ */
 export const TEST_SERVERS = {
   postgres: process.env['TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432',
   redis: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
@@ -16,7 +19,8 @@ export type TestPlatformMode = 'services' | 'embedded';
 
 /**
  * The mode of environments created without one: `TEST_PLATFORM_MODE` (the `platform-embedded`
- * jest project sets `embedded` to run the cross-service tests a second time), else `services`.
+ * jest project sets `embedded` to run the cross-service tests a second time, and the run's global
+ * setup sets it when Redis and NATS are missing), else `services`.
  */
 export function testPlatformMode(): TestPlatformMode {
   return process.env['TEST_PLATFORM_MODE'] === 'embedded' ? 'embedded' : 'services';
@@ -68,6 +72,7 @@ export class TestEnvironment {
   readonly keys = generateTestKeys();
   readonly env: Record<string, string>;
   private readonly databases: string[] = [];
+  private platformPrepared?: Promise<void>;
 
   constructor(
     overrides: Record<string, string> = {},
@@ -103,7 +108,8 @@ export class TestEnvironment {
   }
 
   /**
-   * Creates and migrates a service's database and sets `<SERVICE>_DATABASE_URL`.
+   * Creates and migrates a service's database and sets `<SERVICE>_DATABASE_URL`; in embedded mode
+   * also the platform database (once, {@link preparePlatform}), which every service needs there.
    * @param dataSource factory of the service's migration DataSource for a URL
    * @param server another PostgreSQL server than the shared one (fault tests' private server)
    */
@@ -112,6 +118,7 @@ export class TestEnvironment {
     dataSource: (url: string) => DataSource,
     server?: string,
   ): Promise<string> {
+    await this.preparePlatform();
     const url = this.databaseUrl(service, server);
     await ensureDatabase(url);
     await runMigrations(dataSource(url));
@@ -124,12 +131,15 @@ export class TestEnvironment {
    * Embedded mode: creates and migrates the platform database (pg-boss installs its own schema
    * when the first service starts). Services mode: nothing (NATS and Redis need no preparation).
    */
-  async preparePlatform(): Promise<void> {
-    if (this.mode !== 'embedded') return;
-    const url = this.env['PLATFORM_DATABASE_URL'];
-    await ensureDatabase(url);
-    this.databases.push(url);
-    await runMigrations(platformDataSource(url));
+  preparePlatform(): Promise<void> {
+    if (this.mode !== 'embedded') return Promise.resolve();
+    this.platformPrepared ??= (async () => {
+      const url = this.env['PLATFORM_DATABASE_URL'];
+      await ensureDatabase(url);
+      this.databases.push(url);
+      await runMigrations(platformDataSource(url));
+    })();
+    return this.platformPrepared;
   }
 
   /** Drops the databases, streams and Redis keys of this environment. */

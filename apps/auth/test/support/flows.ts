@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EVENT_STREAMS, EventEnvelope, EventSubject } from '@wp/contracts';
-import { TEST_SERVERS, waitFor } from '@wp/testing';
-import { JSONCodec, connect } from 'nats';
+import type { EventEnvelope, EventSubject } from '@wp/contracts';
+import { publishedEvents as publishedEventsOf, waitFor } from '@wp/testing';
 import type { AuthTestContext } from './auth-test-app.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -80,34 +79,20 @@ export async function countRows(ctx: AuthTestContext, table: string): Promise<nu
 }
 
 /**
- * Events published on the real JetStream stream of this test's namespace for `subject`
- * (what other services would consume), waiting until `predicate` holds.
+ * Events published for `subject` in this test's namespace (what other services would consume:
+ * the JetStream stream, or in embedded mode what auth's relay published), waiting until
+ * `predicate` holds.
  */
 export async function publishedEvents<S extends EventSubject>(
   ctx: AuthTestContext,
   subject: S,
   predicate: (events: EventEnvelope<S>[]) => boolean,
 ): Promise<EventEnvelope<S>[]> {
-  const nc = await connect({ servers: TEST_SERVERS.nats });
-  const codec = JSONCodec<EventEnvelope<S>>();
-  const head = subject.slice(0, subject.indexOf('.')).toUpperCase() as keyof typeof EVENT_STREAMS;
-  const stream = `${ctx.env.id}_${head}`;
-  try {
-    const jsm = await nc.jetstreamManager();
-    return await waitFor(
-      async () => {
-        const info = await jsm.streams.info(stream);
-        const events: EventEnvelope<S>[] = [];
-        for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
-          const msg = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
-          if (!msg) continue;
-          if (msg.subject === `${ctx.env.id}.${subject}`) events.push(codec.decode(msg.data));
-        }
-        return predicate(events) ? events : undefined;
-      },
-      { timeoutMs: 10_000, what: `${subject} events on ${stream}` },
-    );
-  } finally {
-    await nc.close();
-  }
+  return waitFor(
+    async () => {
+      const events = await publishedEventsOf(ctx.env, ctx.db, subject);
+      return predicate(events) ? events : undefined;
+    },
+    { timeoutMs: 10_000, intervalMs: 200, what: `${subject} events` },
+  );
 }

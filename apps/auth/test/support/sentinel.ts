@@ -6,36 +6,28 @@ import type { EventPayload, EventSubject, Role } from '@wp/contracts';
 import { NotFoundError } from '@wp/http';
 import { createServiceApp, PlatformModule } from '@wp/platform';
 import { CurrentPrincipal, hashSentinelKey, type Principal } from '@wp/security';
-import { TEST_SERVERS, waitFor } from '@wp/testing';
-import { JSONCodec, connect, type NatsConnection } from 'nats';
+import { publishEvent, waitFor } from '@wp/testing';
 import { authDataSource } from '../../src/database/data-source.js';
 import type { AuthTestContext } from './auth-test-app.js';
 
 /**
  * Publishes events on this test's namespace as another service's outbox relay would: one
- * envelope per call, straight onto JetStream (the auth app created the streams at boot).
+ * envelope per call, through the auth app's event transport (JetStream, whose streams the app
+ * created at boot, or pg-boss in embedded mode).
  */
 export class EventPublisher {
-  private constructor(
-    private readonly nc: NatsConnection,
-    private readonly namespace: string,
-  ) {}
+  private constructor(private readonly app: NestFastifyApplication) {}
 
-  static async connect(ctx: AuthTestContext): Promise<EventPublisher> {
-    return new EventPublisher(await connect({ servers: TEST_SERVERS.nats }), ctx.env.id);
+  static connect(ctx: AuthTestContext): Promise<EventPublisher> {
+    return Promise.resolve(new EventPublisher(ctx.app));
   }
 
   async publish<S extends EventSubject>(subject: S, payload: EventPayload<S>): Promise<void> {
-    const envelope = { id: randomUUID(), subject, occurredAt: new Date().toISOString(), payload };
-    await this.nc
-      .jetstream()
-      .publish(`${this.namespace}.${subject}`, JSONCodec().encode(envelope), {
-        msgID: envelope.id,
-      });
+    await publishEvent(this.app, subject, payload);
   }
 
   close(): Promise<void> {
-    return this.nc.close();
+    return Promise.resolve();
   }
 }
 

@@ -1,7 +1,5 @@
 import { RpcClient } from '@wp/messaging';
-import { connect, JSONCodec } from 'nats';
-import { randomUUID } from 'node:crypto';
-import { TEST_SERVERS, waitFor } from '@wp/testing';
+import { publishEvent, waitFor } from '@wp/testing';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
@@ -192,34 +190,20 @@ describe('projects: update, delete, has_wallet', () => {
   describe('has_wallet', () => {
     it('turns true when the wallet service announces a project wallet (wallet.wallet.created)', async () => {
       const projectId = await ctx.newProject(orgId, owner, 'Funded');
-      const codec = JSONCodec();
-      const nc = await connect({ servers: TEST_SERVERS.nats });
-      try {
-        const js = nc.jetstream();
-        const event = (entityType: string, entityId: string) => ({
-          id: randomUUID(),
-          subject: 'wallet.wallet.created',
-          occurredAt: new Date().toISOString(),
-          payload: {
-            addressHash: `0x${'a'.repeat(40)}`,
-            entityType,
-            entityId,
-            purpose: 'project_funds',
-            currency: 'CREDITS',
-          },
-        });
-        // a wallet of another kind with the same id, and one for an unknown project, change nothing
-        for (const e of [
-          event('organization', projectId),
-          event('project', '999999'),
-          event('project', projectId),
-        ]) {
-          await js.publish(`${ctx.namespace}.wallet.wallet.created`, codec.encode(e), {
-            msgID: e.id,
-          });
-        }
-      } finally {
-        await nc.close();
+      const wallet = (entityType: 'organization' | 'project', entityId: string) => ({
+        addressHash: `0x${'a'.repeat(40)}`,
+        entityType,
+        entityId,
+        purpose: 'project_funds',
+        currency: 'CREDITS',
+      });
+      // a wallet of another kind with the same id, and one for an unknown project, change nothing
+      for (const payload of [
+        wallet('organization', projectId),
+        wallet('project', '999999'),
+        wallet('project', projectId),
+      ]) {
+        await publishEvent(ctx.org, 'wallet.wallet.created', payload);
       }
       await waitFor(
         async () => {

@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { connect, JSONCodec } from 'nats';
 import { effectiveProjectRole, ROLES, type Role } from '@wp/contracts';
-import { TEST_SERVERS, waitFor } from '@wp/testing';
+import { publishEvent, waitFor } from '@wp/testing';
 import { effectiveRoleSql } from '../../src/modules/projects/project-list.js';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 import {
@@ -65,29 +63,14 @@ describe('project list: filters and sorting', () => {
     }
 
     // wallets arrive as events from the wallet service
-    const codec = JSONCodec();
-    const nc = await connect({ servers: TEST_SERVERS.nats });
-    try {
-      const js = nc.jetstream();
-      for (const m of model.filter((p) => p.wallet)) {
-        const e = {
-          id: randomUUID(),
-          subject: 'wallet.wallet.created',
-          occurredAt: new Date().toISOString(),
-          payload: {
-            addressHash: `0x${'b'.repeat(40)}`,
-            entityType: 'project',
-            entityId: String(m.id),
-            purpose: 'project_funds',
-            currency: 'CREDITS',
-          },
-        };
-        await js.publish(`${ctx.namespace}.wallet.wallet.created`, codec.encode(e), {
-          msgID: e.id,
-        });
-      }
-    } finally {
-      await nc.close();
+    for (const m of model.filter((p) => p.wallet)) {
+      await publishEvent(ctx.org, 'wallet.wallet.created', {
+        addressHash: `0x${'b'.repeat(40)}`,
+        entityType: 'project',
+        entityId: String(m.id),
+        purpose: 'project_funds',
+        currency: 'CREDITS',
+      });
     }
     const wallets = model.filter((p) => p.wallet).length;
     await waitFor(

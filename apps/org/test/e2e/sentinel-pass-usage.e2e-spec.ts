@@ -1,16 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { connect, JSONCodec } from 'nats';
-import { TEST_SERVERS, waitFor } from '@wp/testing';
+import { publishEvent, TEST_SERVERS, waitFor } from '@wp/testing';
 import { sentinelPassHelpers, useSentinelPassWorld } from '../support/sentinel-passes.js';
 
 /**
  * docs/api.md § Sentinel Pass (unified asset format) (`usageCount`, `lastUsedAt`) and
  * docs/architecture.md § Data ownership and events (`*.activity.recorded`): usage counted from
- * activity batches published on the NATS stream, duplicates skipped, no credential event.
+ * activity batches published on the event transport, duplicates skipped, no credential event.
  * The organization, its members and projects: apps/org/test/support/sentinel-passes.ts.
  */
 describe('Sentinel Passes', () => {
   const world = useSentinelPassWorld();
+
+  /** Publishes an envelope on JetStream again under a new message id. */
+  const republishPastDeduplication = async (envelope: { subject: string }) => {
+    const nc = await connect({ servers: TEST_SERVERS.nats });
+    try {
+      await nc
+        .jetstream()
+        .publish(`${world.ctx.namespace}.${envelope.subject}`, JSONCodec().encode(envelope), {
+          msgID: randomUUID(),
+        });
+    } finally {
+      await nc.close();
+    }
+  };
 
   const { create, passEvents } = sentinelPassHelpers(world);
 
@@ -18,7 +32,11 @@ describe('Sentinel Passes', () => {
     it('counts each api_request entry of a published activity batch once (idempotent), ignoring other types and unknown passes', async () => {
       const { pass } = await create({ title: 'Busy agent' });
       const { pass: idle } = await create({ title: 'Idle agent' });
-      const entry = (activityType: string, agentUserId: string, occurredAt: string) => ({
+      const entry = (
+        activityType: 'api_request' | 'error' | 'token_generation',
+        agentUserId: string,
+        occurredAt: string,
+      ) => ({
         id: randomUUID(),
         agentUserId,
         activityType,
@@ -35,7 +53,7 @@ describe('Sentinel Passes', () => {
       const t2 = '2026-01-01T11:00:00.000Z';
       const batch = {
         id: randomUUID(),
-        subject: 'org.activity.recorded',
+        subject: 'org.activity.recorded' as const,
         occurredAt: new Date().toISOString(),
         payload: {
           entries: [
@@ -50,32 +68,18 @@ describe('Sentinel Passes', () => {
       };
       const walletBatch = {
         id: randomUUID(),
-        subject: 'wallet.activity.recorded',
+        subject: 'wallet.activity.recorded' as const,
         occurredAt: new Date().toISOString(),
         payload: { entries: [{ ...entry('api_request', pass.id, t1), service: 'wallet' }] },
       };
-      const codec = JSONCodec();
-      const nc = await connect({ servers: TEST_SERVERS.nats });
-      try {
-        const js = nc.jetstream();
-        await js.publish(`${world.ctx.namespace}.org.activity.recorded`, codec.encode(batch), {
-          msgID: batch.id,
-        });
-        // the same event again under another message id (past the broker's de-duplication):
-        // the processed-event record must skip it
-        await js.publish(`${world.ctx.namespace}.org.activity.recorded`, codec.encode(batch), {
-          msgID: randomUUID(),
-        });
-        await js.publish(
-          `${world.ctx.namespace}.wallet.activity.recorded`,
-          codec.encode(walletBatch),
-          {
-            msgID: walletBatch.id,
-          },
-        );
-      } finally {
-        await nc.close();
-      }
+      const app = world.ctx.org;
+      await publishEvent(app, 'org.activity.recorded', batch.payload, batch);
+      // The same event again: in services mode under another message id (past JetStream's
+      // de-duplication), so that the processed-event record must skip it; pg-boss (embedded
+      // mode) drops a second publication of an event id itself.
+      if (world.ctx.env.mode === 'services') await republishPastDeduplication(batch);
+      else await publishEvent(app, 'org.activity.recorded', batch.payload, batch);
+      await publishEvent(app, 'wallet.activity.recorded', walletBatch.payload, walletBatch);
       await waitFor(
         async () => {
           const rows = await world.ctx.db.query(

@@ -1,31 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { EventPayload } from '@wp/contracts';
-import { waitFor } from '@wp/testing';
-import { connect, headers as natsHeaders, JSONCodec, type NatsConnection } from 'nats';
+import { publishEvent, waitFor } from '@wp/testing';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
-
-const codec = JSONCodec();
 
 /**
  * Org's user directory (names and emails shown beside memberships) is a read model of auth's
  * `auth.user.*` events, delivered at least once and possibly out of order: an older snapshot
  * delivered after a newer one must not bring back the old name or email
- * (docs/architecture.md § Consistency). Events are published on the real stream, as
+ * (docs/architecture.md § Consistency). Events are published through the real transport, as
  * auth's outbox relay does.
  */
 describe('org user directory', () => {
   let ctx: OrgTestContext;
-  let nc: NatsConnection;
   let user: TestUser;
 
   beforeAll(async () => {
     ctx = await OrgTestContext.start();
-    nc = await connect({ servers: ctx.env.env['NATS_URL'] });
     user = await ctx.newUser('directory');
     await ctx.directoryHas(user.id);
   });
   afterAll(async () => {
-    await nc?.close();
     await ctx.close();
   });
 
@@ -33,14 +27,7 @@ describe('org user directory', () => {
   const deliver = async (payload: EventPayload<'auth.user.updated'>, occurredAt: string) => {
     const id = randomUUID();
     const subject = 'auth.user.updated';
-    const h = natsHeaders();
-    h.set('Nats-Msg-Id', id);
-    await nc
-      .jetstream()
-      .publish(`${ctx.namespace}.${subject}`, codec.encode({ id, subject, occurredAt, payload }), {
-        msgID: id,
-        headers: h,
-      });
+    await publishEvent(ctx.org, subject, payload, { id, occurredAt });
     await waitFor(
       async () =>
         (

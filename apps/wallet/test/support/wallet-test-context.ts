@@ -1,10 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@wp/config';
-import { streamOf, type EventPayload, type EventSubject, type Role } from '@wp/contracts';
+import type { EventPayload, EventSubject, Role } from '@wp/contracts';
 import { ApiKeyRegistry, hashApiKey } from '@wp/security';
-import { signAccessToken, TestEnvironment, waitFor } from '@wp/testing';
-import { connect, headers as natsHeaders, JSONCodec, type NatsConnection } from 'nats';
+import {
+  durableConsumerCount,
+  publishEvent,
+  signAccessToken,
+  TestEnvironment,
+  waitFor,
+} from '@wp/testing';
 import { Pool } from 'pg';
 import { walletConfigSchema } from '../../src/config/wallet.config.js';
 import { walletDataSource } from '../../src/database/data-source.js';
@@ -31,14 +36,14 @@ export interface HttpAnswer {
   headers: Headers;
 }
 
-const codec = JSONCodec();
 let nextId = 1000 + Math.floor(Math.random() * 1000);
 
 /**
- * The wallet service alone on real PostgreSQL, Redis and NATS, in a fresh database and its own
- * NATS namespace and Redis prefix (`TestEnvironment`). Other services are played by events
- * published on the real stream (as org and auth publish them) and by access tokens signed with
- * the environment's key: the read models are only ever fed through the consumers under test.
+ * The wallet service alone on real servers, in a fresh database and its own NATS namespace and
+ * Redis prefix (`TestEnvironment`; in embedded mode its own platform database instead). Other
+ * services are played by events published through the real transport (as org and auth publish
+ * them) and by access tokens signed with the environment's key: the read models are only ever
+ * fed through the consumers under test.
  *
  * Assertions may read the database (`sql`), never write it.
  */
@@ -46,7 +51,6 @@ export class WalletTestContext {
   readonly env: TestEnvironment;
   app!: NestFastifyApplication;
   baseUrl = '';
-  private nc!: NatsConnection;
   private pool!: Pool;
   private readonly versions = new Map<string, number>();
   private readonly consumers = new Map<string, number>();
@@ -61,7 +65,6 @@ export class WalletTestContext {
     try {
       await ctx.env.prepareDatabase('wallet', walletDataSource);
       ctx.pool = new Pool({ connectionString: ctx.env.databaseUrl('wallet'), max: 2 });
-      ctx.nc = await connect({ servers: ctx.env.env['NATS_URL'] });
       await ctx.startApp();
       return ctx;
     } catch (error) {
@@ -159,8 +162,9 @@ export class WalletTestContext {
   }
 
   /**
-   * Publishes an event on the namespaced JetStream subject, exactly as a producing service's
-   * outbox relay does, and waits until every wallet consumer of the subject has processed it.
+   * Publishes an event through the service's event transport (the namespaced JetStream subject,
+   * or pg-boss in embedded mode), exactly as a producing service's outbox relay does, and waits
+   * until every wallet consumer of the subject has processed it.
    * `occurredAt` (ISO 8601) defaults to now; an earlier one plays a late (redelivered) event.
    */
   async publish<S extends EventSubject>(
@@ -168,14 +172,7 @@ export class WalletTestContext {
     payload: EventPayload<S>,
     occurredAt = new Date().toISOString(),
   ): Promise<string> {
-    const id = randomUUID();
-    const envelope = { id, subject, occurredAt, payload };
-    const h = natsHeaders();
-    h.set('Nats-Msg-Id', id);
-    await this.nc.jetstream().publish(`${this.env.id}.${subject}`, codec.encode(envelope), {
-      msgID: id,
-      headers: h,
-    });
+    const { id } = await publishEvent(this.app, subject, payload, { occurredAt });
     const expected = await this.consumerCount(subject);
     await waitFor(
       async () => {
@@ -330,7 +327,6 @@ export class WalletTestContext {
     await this.app
       ?.close()
       .catch((error: unknown) => console.error('wallet app close failed', error));
-    await this.nc?.close().catch(() => undefined);
     await this.pool?.end().catch(() => undefined);
     await this.env.cleanup();
   }
@@ -341,16 +337,11 @@ export class WalletTestContext {
     return v;
   }
 
-  /** How many durable consumers the wallet service has on a subject (its stream's consumers). */
+  /** How many durable consumers the wallet service has on a subject. */
   private async consumerCount(subject: EventSubject): Promise<number> {
     const cached = this.consumers.get(subject);
     if (cached !== undefined) return cached;
-    const jsm = await this.nc.jetstreamManager();
-    const stream = `${this.env.id}_${streamOf(subject)}`;
-    let n = 0;
-    for await (const info of jsm.consumers.list(stream)) {
-      if (info.config.filter_subject === `${this.env.id}.${subject}`) n++;
-    }
+    const n = await durableConsumerCount(this.env, subject);
     this.consumers.set(subject, n);
     return n;
   }
