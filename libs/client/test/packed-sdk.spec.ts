@@ -124,7 +124,7 @@ describe('every TypeScript block of the READMEs compiles under --strict against 
     expect(blocks.filter((b) => b.file === 'README.md').length).toBeGreaterThan(0);
   });
 
-  it('compiles them with the real typescript package (strict, Node ESM resolution, lib checks on)', () => {
+  it('compiles them with the real typescript package (strict, Node ESM resolution, its declarations checked)', () => {
     writeFileSync(join(packed.app, 'prelude.d.ts'), PRELUDE);
     const files = blocks.map((block, i) => {
       const path = join(packed.app, `block-${i}.ts`);
