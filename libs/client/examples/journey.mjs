@@ -3,7 +3,7 @@
 // (an account that needs no activation; see README § Client SDK for activation).
 import {
   AnalyticsClient,
-  PlatformApiError,
+  isPlatformApiError,
   WorkspacePlatformClient,
 } from '@workspace-platform/client';
 
@@ -23,12 +23,15 @@ try {
   const projectId = Number(project.data.id);
   const { meta } = await sdk.getProject(organizationId, projectId, true);
   const analytics = new AnalyticsClient(PLATFORM_URL, meta.secrets, { apiKey: API_KEY });
-  console.log('metrics', await analytics.dailyMetrics());
+  const toTimestamp = new Date().toISOString();
+  const fromTimestamp = new Date(Date.now() - 7 * 86_400_000).toISOString();
+  console.log('metrics', await analytics.dailyMetrics({ fromTimestamp, toTimestamp }));
 
   const { data: wallets } = await sdk.listWallets();
   const mine = wallets.find((w) => w.entity_type === 'user');
   const orgWallet = wallets.find((w) => w.entity_type === 'organization');
-  if (mine && orgWallet) {
+  if (!mine) throw new Error('no personal wallet yet');
+  if (orgWallet) {
     const { transfer } = await sdk.requestTransfer({
       from_wallet: mine.address_hash,
       to_wallet: orgWallet.address_hash,
@@ -37,13 +40,22 @@ try {
     });
     console.log('transfer request', transfer.id, transfer.status);
   }
+  for await (const line of sdk.walletTransactions(mine.address_hash)) {
+    console.log(line.created_at, line.direction, line.amount, line.asset);
+  }
 
   await sdk.loadSettings();
   sdk.settings.update({ theme: 'dark', current_organization_id: organizationId });
   await sdk.logout(); // flushes pending settings first
 } catch (error) {
-  if (error instanceof PlatformApiError) {
-    console.error(error.status, error.code, error.detail, `request ${error.requestId}`);
+  if (isPlatformApiError(error)) {
+    console.error(
+      error.operation,
+      error.status,
+      error.code,
+      error.detail,
+      `request ${error.requestId}`,
+    );
     process.exitCode = 1;
   } else throw error;
 }

@@ -2,6 +2,8 @@ import { AnalyticsClient } from './analytics.js';
 import { LocalStorageTokenStorage } from './tokens.js';
 import { fakeFetch, json } from './test-fetch.spec-helper.js';
 
+const DAY = { fromTimestamp: '2026-01-01T00:00:00Z', toTimestamp: '2026-01-02T00:00:00Z' };
+
 describe('AnalyticsClient: Basic credentials, 30 s metrics cache, auto-refresh with backoff', () => {
   afterEach(() => jest.useRealTimers());
 
@@ -13,12 +15,12 @@ describe('AnalyticsClient: Basic credentials, 30 s metrics cache, auto-refresh w
       { publicKey: 'pk-lf-1', secretKey: 'sk-lf-1' },
       { fetch },
     );
-    await analytics.dailyMetrics();
-    await analytics.dailyMetrics();
+    await analytics.dailyMetrics(DAY);
+    await analytics.dailyMetrics(DAY);
     expect(calls).toHaveLength(1);
     expect(calls[0].headers.get('authorization')).toBe(`Basic ${btoa('pk-lf-1:sk-lf-1')}`);
     jest.advanceTimersByTime(30_000);
-    await analytics.dailyMetrics();
+    await analytics.dailyMetrics(DAY);
     expect(calls).toHaveLength(2);
   });
 
@@ -31,11 +33,11 @@ describe('AnalyticsClient: Basic credentials, 30 s metrics cache, auto-refresh w
     const analytics = new AnalyticsClient(
       'http://p.test',
       { publicKey: 'p', secretKey: 's' },
-      { fetch },
+      { fetch, retry: false }, // the SDK's own retries are tested in retry.spec.ts
     );
     const onError = jest.fn();
     const onData = jest.fn();
-    const stop = analytics.autoRefresh(onData, { onError });
+    const stop = analytics.autoRefresh(onData, { query: DAY, onError });
     await jest.advanceTimersByTimeAsync(0);
     expect(calls).toHaveLength(1);
     await jest.advanceTimersByTimeAsync(59_999); // after one failure: 60 s

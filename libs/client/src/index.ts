@@ -1,9 +1,17 @@
 export * from './client.js';
+export * from './client-core.js';
 export * from './analytics.js';
+export * from './api.js';
 export * from './errors.js';
+export * from './documents.js';
+export * from './operations.js';
+export * from './paging.js';
+export * from './retry.js';
+export * from './retry-after.js';
+export * from './idempotency.js';
 export * from './tokens.js';
 export * from './session.js';
 export * from './settings.js';
 export * from './cache.js';
 export * from './ids.js';
-export type { paths, components } from './schema.js';
+export type { paths, components, operations } from './schema.js';

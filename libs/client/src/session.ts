@@ -1,5 +1,6 @@
 import { isWellFormedToken, type TokenStorage, type Tokens } from './tokens.js';
 
+/** What the SDK sends requests through: the standard `fetch` over a `Request`. */
 export type FetchLike = (input: Request) => Promise<Response>;
 
 /** Paths the contract marks K (Api-Key only): never sent with the Bearer token, never refreshed. */

@@ -1,13 +1,29 @@
+import type { SettingsChanges, UserSettingsDocument } from './documents.js';
 import { normaliseSettingsId } from './ids.js';
 
 /** Debounce of settings writes (docs/api.md § Limits), ms. */
 export const SETTINGS_DEBOUNCE_MS = 500;
 
-export type SettingsValues = Record<string, unknown>;
+/**
+ * A settings change as the application gives it: the PATCH fields, with organization and
+ * project ids in any form a UI holds them (`"42"`, `42`, a UUID, `""`); the store normalises
+ * them (docs/api.md § User settings).
+ */
+export type SettingsUpdate = Omit<
+  SettingsChanges,
+  'current_organization_id' | 'current_project_id'
+> & {
+  current_organization_id?: string | number | null;
+  current_project_id?: string | number | null;
+};
+
+/** The local settings: what `GET /user_settings` answered, with the changes made since. */
+export type SettingsValues = Omit<Partial<UserSettingsDocument>, keyof SettingsChanges> &
+  SettingsChanges;
 
 export interface SettingsStoreOptions {
   /** Sends the merged changes (PATCH /user_settings); rejects when the platform refuses. */
-  send: (changes: SettingsValues) => Promise<void>;
+  send: (changes: SettingsChanges) => Promise<void>;
   /** Told about a PATCH that failed; local state stays as the user set it. */
   onError?: (error: unknown) => void;
   debounceMs?: number;
@@ -23,7 +39,7 @@ export interface SettingsStoreOptions {
  */
 export class SettingsStore {
   private state: SettingsValues = {};
-  private pending: SettingsValues = {};
+  private pending: SettingsChanges = {};
   private timer: ReturnType<typeof setTimeout> | undefined;
   private inFlight: Promise<void> = Promise.resolve();
 
@@ -40,7 +56,7 @@ export class SettingsStore {
   }
 
   /** Applies `changes` locally now; the PATCH follows after the debounce. */
-  update(changes: SettingsValues): void {
+  update(changes: SettingsUpdate): void {
     const normalised = normaliseIds(changes);
     this.state = { ...this.state, ...normalised };
     this.pending = { ...this.pending, ...normalised };
@@ -64,15 +80,12 @@ export class SettingsStore {
   }
 }
 
-function normaliseIds(changes: SettingsValues): SettingsValues {
-  const out: SettingsValues = {};
-  for (const [key, value] of Object.entries(changes)) {
-    if (key === 'current_organization_id' || key === 'current_project_id') {
-      const id = normaliseSettingsId(value);
-      if (id !== undefined) out[key] = id;
-    } else {
-      out[key] = value;
-    }
-  }
+function normaliseIds(changes: SettingsUpdate): SettingsChanges {
+  const { current_organization_id: organization, current_project_id: project, ...rest } = changes;
+  const out: SettingsChanges = { ...rest };
+  const organizationId = normaliseSettingsId(organization);
+  if (organizationId !== undefined) out.current_organization_id = organizationId;
+  const projectId = normaliseSettingsId(project);
+  if (projectId !== undefined) out.current_project_id = projectId;
   return out;
 }
