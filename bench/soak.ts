@@ -43,10 +43,12 @@ const APPS: readonly PlatformApp[] = ['gateway', 'auth', 'org', 'wallet', 'analy
  * constructor: the table lists what grew. A snapshot leaves the process's RSS higher by about
  * its size (the allocator keeps the memory), so judge RSS growth on a run with
  * `--snapshot none`; heap used is not affected. `--keep-snapshots DIR` keeps the files (open them
- * in Chrome DevTools' Memory tab).
+ * in Chrome DevTools' Memory tab). `--env NAME=VALUE` (repeatable) sets a variable of every app,
+ * e.g. `ACCESS_TOKEN_TTL_SECONDS=120` to see token caches settle within a short run.
  *
  *   npm run bench -- soak [--minutes 30] [--rate 60] [--interval 30] [--users 20]
  *                         [--baseline 5] [--snapshot org,analytics] [--keep-snapshots DIR]
+ *                         [--env NAME=VALUE …]
  */
 export async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -59,6 +61,7 @@ export async function main(argv: string[]): Promise<void> {
       baseline: { type: 'string', default: '5' },
       snapshot: { type: 'string', default: 'org,analytics' },
       'keep-snapshots': { type: 'string' },
+      env: { type: 'string', multiple: true, default: [] },
     },
   });
   const seconds = Number(values.minutes) * 60;
@@ -69,8 +72,12 @@ export async function main(argv: string[]): Promise<void> {
     .split(',')
     .filter((app) => app && app !== 'none') as PlatformApp[];
   const dir = values['keep-snapshots'] ?? mkdtempSync(join(tmpdir(), 'wp-soak-'));
+  const extra = Object.fromEntries(
+    values.env.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
   const platform = await Platform.start('services', {
     env: {
+      ...extra,
       NODE_OPTIONS: snapshotNodeOptions(dir),
       // The mix reads validation and logs in on purpose; the per-address and per-username
       // limits would answer 429 to a single generator address.
