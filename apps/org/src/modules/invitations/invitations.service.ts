@@ -109,8 +109,8 @@ export class InvitationsService {
   }
 
   /**
-   * `POST …/invitations`: mails an invitation. An email that already has an account — in any
-   * spelling: auth compares username keys (docs/auth.md § Usernames) — is 422
+   * `POST …/invitations`: mails an invitation. An email that already has an account (in any
+   * spelling: docs/auth.md § Usernames) is 422
    * `redirect_to_add_member` (asked of auth synchronously, so a fresh account counts).
    * @throws 404, 403 `FORBIDDEN`, 403 `INSUFFICIENT_PERMISSIONS` (role above the caller's),
    *   422 `redirect_to_add_member`, 409 `INVITATION_ALREADY_PENDING`
@@ -137,9 +137,8 @@ export class InvitationsService {
   /**
    * Creates a pending invitation (or renews an expired one for the same email) and enqueues
    * its mail, in the caller's transaction; the caller holds the organization lock and has
-   * checked the permission. Used by `invite` and by `add_user` for unknown emails. The email is
-   * kept as typed; "the same email" means the same key (`emailKey` of `@wp/identity`), so
-   * `ＡＤＡ@example.com` and `ada@example.com` are one invitee.
+   * checked the permission. Used by `invite` and by `add_user` for unknown emails. Kept as
+   * typed; the same email is the same key (`emailKey`): `ＡＤＡ@…` and `ada@…` are one invitee.
    * @throws 403 `INSUFFICIENT_PERMISSIONS`, 409 `INVITATION_ALREADY_PENDING`
    */
   async create(
@@ -298,18 +297,15 @@ export class InvitationsService {
     });
   }
 
-  /**
-   * `GET /me/pending_invitations`: unexpired pending invitations sent to the caller's email, in
-   * any spelling (same key).
-   */
+  /** `GET /me/pending_invitations`: unexpired pending invitations to the caller's email key. */
   async pendingFor(principal: Principal): Promise<InvitationWithNames[]> {
     const key = await this.callerEmailKey(principal);
     return key ? this.invitations.listPendingForEmail(key) : [];
   }
 
   /**
-   * `POST /me/accept_invitation/{id}`: the invited user (account email with the invitation's key:
-   * the same address in any spelling) joins with the invited role(s).
+   * `POST /me/accept_invitation/{id}`: the invited user (account email of the invitation's key)
+   * joins with the invited role(s).
    * @throws 404 (unknown, cancelled or someone else's), 409 `INVITATION_NOT_PENDING`,
    *   422 `INVITATION_EXPIRED`
    */
@@ -383,18 +379,12 @@ export class InvitationsService {
     principal: Principal,
     manager: EntityManager,
   ): Promise<void> {
-    const names = await this.invitations.names(
-      invitation.organizationId,
-      invitation.projectId,
-      manager,
-    );
+    const { organizationId, projectId } = invitation;
+    const names = await this.invitations.names(organizationId, projectId, manager);
     await this.mailer.send(invitation, token, { ...names, inviter: principal.email }, manager);
   }
 
-  /**
-   * The key of the caller's account email (the access token's `email` claim, else the user
-   * directory's), compared with invitations' keys.
-   */
+  /** Key of the caller's email: the access token's `email` claim, else the user directory's. */
   private async callerEmailKey(principal: Principal): Promise<string | null> {
     const email = principal.email ?? (await this.directory.findEmail(principal.id));
     return email ? emailKey(email) : null;
