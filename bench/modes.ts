@@ -1,21 +1,13 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { dropDatabase } from '@wp/persistence';
-import { TestEnvironment } from '@wp/testing';
 import { Pool } from 'undici';
 import { closedLoop, httpOperation, type BenchRequest } from './lib/load.js';
 import { median } from './lib/stats.js';
-import { ROOT } from './support/processes.js';
+import { Platform, type PlatformMode as Mode } from './support/platform.js';
 import { transactRequest } from './support/transact-request.js';
 
 export const description =
   'embedded mode next to services mode: token/info and transfers through the gateway';
 
-type Mode = 'services' | 'embedded';
-const SERVICES = ['auth', 'org', 'wallet', 'analytics'];
 const PORT_BASE: Record<Mode, number> = { services: 38080, embedded: 39080 };
 
 interface Figures {
@@ -55,7 +47,7 @@ export async function main(argv: string[]): Promise<void> {
   const results = new Map<Mode, Figures>();
   let dataSize = '';
   for (const mode of ['services', 'embedded'] as Mode[]) {
-    const platform = await Platform.start(mode);
+    const platform = await Platform.start(mode, { portBase: PORT_BASE[mode] });
     try {
       results.set(mode, await measure(platform, options));
       if (mode === 'embedded') dataSize = platform.dataSize();
@@ -64,86 +56,6 @@ export async function main(argv: string[]): Promise<void> {
     }
   }
   report(results, options, dataSize);
-}
-
-/** One mode of the platform, started with `npm start`'s runner on ports of its own. */
-class Platform {
-  private output = '';
-  private constructor(
-    readonly mode: Mode,
-    readonly env: TestEnvironment,
-    readonly dir: string,
-    private readonly child: ChildProcess,
-  ) {}
-
-  get gateway(): string {
-    return `http://127.0.0.1:${PORT_BASE[this.mode]}`;
-  }
-
-  static async start(mode: Mode): Promise<Platform> {
-    const env = new TestEnvironment({}, mode);
-    const dir = mkdtempSync(join(tmpdir(), `wp-bench-${mode}-`));
-    chmodSync(dir, 0o755);
-    const base = PORT_BASE[mode];
-    const vars: Record<string, string> = {
-      PATH: process.env['PATH'] ?? '',
-      HOME: dir,
-      PLATFORM_MODE: mode,
-      LOG_LEVEL: 'warn',
-      AUTH_EMAIL_ACTIVATION_REQUIRED: 'false',
-      GATEWAY_RATE_LIMIT: '0',
-      JWT_PUBLIC_KEY: env.keys.jwtPublicKey,
-      JWT_PRIVATE_KEY: env.keys.jwtPrivateKey,
-      BOOTSTRAP_API_KEY: env.keys.apiKey,
-      SECRETS_ENCRYPTION_KEY: env.keys.encryptionKey,
-      ADMIN_ACCESS_TOKENS: env.keys.adminAccessToken,
-      AUTH_CODE_SECRET: env.keys.codeSecret,
-      WALLET_TRANSFER_CODE_SECRET: env.keys.transferCodeSecret,
-      GATEWAY_PORT: String(base),
-    };
-    SERVICES.forEach((s, i) => (vars[`${s.toUpperCase()}_PORT`] = String(base + 1 + i)));
-    if (mode === 'services') {
-      for (const key of ['REDIS_URL', 'REDIS_KEY_PREFIX', 'NATS_URL', 'EVENTS_NAMESPACE']) {
-        vars[key] = env.env[key];
-      }
-      for (const s of SERVICES) vars[`${s.toUpperCase()}_DATABASE_URL`] = env.databaseUrl(s);
-    }
-    process.stderr.write(`starting the platform in ${mode} mode…\n`);
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'start.js')], {
-      cwd: dir,
-      env: vars,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const platform = new Platform(mode, env, dir, child);
-    child.stdout?.on('data', (c: Buffer) => (platform.output += c.toString()));
-    child.stderr?.on('data', (c: Buffer) => (platform.output += c.toString()));
-    const deadline = Date.now() + 300_000;
-    while (!platform.output.includes('Workspace platform is up.')) {
-      if (child.exitCode !== null || Date.now() > deadline) {
-        throw new Error(`npm start (${mode}) did not come up:\n${platform.output.slice(-2000)}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    return platform;
-  }
-
-  /** `du -sh` of the data directory. */
-  dataSize(): string {
-    return spawnSync('du', ['-sh', join(this.dir, '.data')], { encoding: 'utf8' }).stdout.split(
-      '\t',
-    )[0];
-  }
-
-  async stop(): Promise<void> {
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGINT');
-    await exited;
-    if (this.mode === 'services') {
-      for (const s of SERVICES) await dropDatabase(this.env.databaseUrl(s)).catch(() => undefined);
-      await this.env.cleanup();
-    }
-    rmSync(this.dir, { recursive: true, force: true });
-  }
 }
 
 interface Account {

@@ -161,4 +161,47 @@ describe('JwtAuthGuard', () => {
       strict.canActivate(contextFor({ organizationId: '8' }, false).context),
     ).resolves.toBe(true);
   });
+
+  it('keeps about one token lifetime of verified tokens, not every token it ever saw', async () => {
+    // The signature check is passport's: stand in the parent guard, keep the cache in play.
+    const parent = Object.getPrototypeOf(JwtAuthGuard.prototype) as {
+      canActivate: (context: ExecutionContext) => Promise<boolean>;
+    };
+    const passport = jest.spyOn(parent, 'canActivate');
+    const now = Date.now();
+    const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+    try {
+      const store = new FakeRevocationStore();
+      const options: SecurityOptions = {
+        jwtPublicKeys: [],
+        jwtIssuer: 'test',
+        adminAccessTokens: [],
+        confineAgents: false,
+      };
+      const guard = new JwtAuthGuard(new Reflector(), new RevocationList(store), options);
+      const present = async (token: string, lifetimeSeconds: number) => {
+        const { context, request } = contextFor({}, false);
+        (request as { headers: Record<string, string> }).headers.authorization = `Bearer ${token}`;
+        passport.mockImplementationOnce(() => {
+          request.user = {
+            ...agent,
+            type: 'user',
+            agent: undefined,
+            tokenId: token,
+            expiresAt: Date.now() / 1000 + lifetimeSeconds,
+          };
+          return Promise.resolve(true);
+        });
+        await guard.canActivate(context);
+      };
+      for (let i = 0; i < 50; i++) await present(`aaa.bbb.old${i}`, 60);
+      clock.mockReturnValue(now + 61_000); // those 50 have expired
+      await present('aaa.bbb.new', 60);
+      const verified = (guard as unknown as { verified: Map<string, unknown> }).verified;
+      expect(verified.size).toBe(1);
+    } finally {
+      clock.mockRestore();
+      passport.mockRestore();
+    }
+  });
 });

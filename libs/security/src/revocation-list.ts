@@ -147,7 +147,15 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
   }
 
   private remember(jti: string, sid: string, expiresAt: number): void {
-    if (expiresAt <= Date.now() / 1000) return;
+    const now = Date.now() / 1000;
+    if (expiresAt <= now) return;
+    // Entries sit in the order tokens were first asked about, nearly their expiry order: drop
+    // the expired ones from the front, so the map holds about one token lifetime's worth
+    // instead of filling up to MAX_CACHED (docs/operations.md § Memory over time).
+    for (const [known, entry] of this.notRevoked) {
+      if (entry.expiresAt > now) break;
+      this.forget(known);
+    }
     if (this.notRevoked.size >= MAX_CACHED) this.clear();
     this.notRevoked.set(jti, { sid, expiresAt });
     let jtis = this.bySession.get(sid);

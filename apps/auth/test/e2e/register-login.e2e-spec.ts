@@ -27,7 +27,7 @@ describe('auth: registration and login without activation (foundation path)', ()
     expect(body.data.type).toBe('session');
     expect(body.data.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.data.attributes).toMatchObject({
-      email: 'ada@example.com',
+      email: 'Ada@Example.com', // as typed (docs/auth.md § Usernames)
       firstName: '',
       lastName: '',
     });
@@ -41,7 +41,7 @@ describe('auth: registration and login without activation (foundation path)', ()
       password: 'correct horse',
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.attributes.email).toBe('ada@example.com');
+    expect(res.json().data.attributes.email).toBe('Ada@Example.com');
   });
 
   it('answers a wrong password and an unknown user identically', async () => {

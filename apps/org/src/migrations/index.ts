@@ -1,3 +1,4 @@
+import { InvitationEmailKey1796300000000 } from './1796300000000-invitation-email-key.js';
 import { DirectoryUserOccurredAt1795800000000 } from './1795800000000-directory-user-occurred-at.js';
 import { SentinelPassCredentialEpoch1796100000300 } from './1796100000300-sentinel-pass-credential-epoch.js';
 import { OrganizationPermissionVersion1796100000001 } from './1796100000001-organization-permission-version.js';
@@ -21,4 +22,5 @@ export const ORG_MIGRATIONS: (new () => unknown)[] = [
   DirectoryUserOccurredAt1795800000000,
   OrganizationPermissionVersion1796100000001,
   SentinelPassCredentialEpoch1796100000300,
+  InvitationEmailKey1796300000000,
 ];

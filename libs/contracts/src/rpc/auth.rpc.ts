@@ -7,7 +7,10 @@ import { ROLES } from '../roles.js';
  * where a command needs an authoritative answer, never a possibly stale read model.
  */
 export const RPC_CATALOG = {
-  /** Find an account by email (case-insensitive). */
+  /**
+   * Find an account by email, in any spelling: auth compares username keys (docs/auth.md §
+   * Usernames).
+   */
   'auth.rpc.users.find_by_email': {
     request: z.object({ email: z.string() }),
     response: z.object({ user: UserSnapshot.nullable() }),

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { DataSource, type EntitySubscriberInterface, type TransactionCommitEvent } from 'typeorm';
 import { ANALYTICS_CONFIG, type AnalyticsConfig } from '../../config/analytics.config.js';
-import { ProjectsRepository, type KeySnapshot } from './projects.repository.js';
+import { ProjectsRepository, type KeySnapshot, type StoredKey } from './projects.repository.js';
 
 /** Marks a transaction that changed key pairs: the cache re-reads right after it commits. */
 export const KEYS_CHANGED_FLAG = 'analyticsKeysChanged';
@@ -111,27 +111,63 @@ export class ProjectKeyCache implements OnApplicationBootstrap, OnApplicationShu
     this.apply(await this.repository.changedSince(since), false);
   }
 
+  /**
+   * Brings the cache to `snapshot`: the listed projects get exactly their keys in it (a full
+   * snapshot also drops every other project). A pair that did not change keeps its entry: the
+   * refresh re-reads a project for a few seconds after each change (`OVERLAP_MS`), and
+   * re-creating entries each time only made garbage (docs/operations.md § Memory over time).
+   */
   private apply(snapshot: KeySnapshot, full: boolean): void {
-    if (full) {
-      this.byPublicKey.clear();
-      this.byProject.clear();
-    }
-    for (const projectId of snapshot.projectIds) {
-      for (const publicKey of this.byProject.get(projectId) ?? []) {
-        this.byPublicKey.delete(publicKey);
-      }
-      this.byProject.delete(projectId);
-    }
+    const keysOf = new Map<number, StoredKey[]>();
     for (const key of snapshot.keys) {
-      this.byPublicKey.set(key.publicKey, {
-        projectId: key.projectId,
-        secretHash: Buffer.from(key.secretKeySha256, 'hex'),
-        expiresAt: key.expiresAt ? new Date(key.expiresAt).getTime() : null,
-      });
-      let set = this.byProject.get(key.projectId);
-      if (!set) this.byProject.set(key.projectId, (set = new Set()));
-      set.add(key.publicKey);
+      const list = keysOf.get(key.projectId);
+      if (list) list.push(key);
+      else keysOf.set(key.projectId, [key]);
     }
+    const projects = full
+      ? new Set([...this.byProject.keys(), ...snapshot.projectIds])
+      : snapshot.projectIds;
+    for (const projectId of projects) this.replaceProject(projectId, keysOf.get(projectId) ?? []);
     this.watermark = snapshot.readAt;
   }
+
+  private replaceProject(projectId: number, keys: StoredKey[]): void {
+    const previous = this.byProject.get(projectId);
+    const current = new Set<string>();
+    for (const key of keys) {
+      current.add(key.publicKey);
+      const expiresAt = key.expiresAt ? new Date(key.expiresAt).getTime() : null;
+      const cached = this.byPublicKey.get(key.publicKey);
+      if (
+        cached?.projectId === projectId &&
+        cached.expiresAt === expiresAt &&
+        cached.secretHash.toString('hex') === key.secretKeySha256
+      ) {
+        continue;
+      }
+      this.byPublicKey.set(key.publicKey, {
+        projectId,
+        secretHash: digestFromHex(key.secretKeySha256),
+        expiresAt,
+      });
+    }
+    for (const publicKey of previous ?? []) {
+      if (!current.has(publicKey) && this.byPublicKey.get(publicKey)?.projectId === projectId) {
+        this.byPublicKey.delete(publicKey);
+      }
+    }
+    if (current.size > 0) this.byProject.set(projectId, current);
+    else this.byProject.delete(projectId);
+  }
+}
+
+/**
+ * A SHA-256 digest from its hex form, in a buffer of its own. Not `Buffer.from(hex, 'hex')`:
+ * small buffers made that way are slices of a shared 8 KiB pool, and one long-lived 32-byte
+ * digest keeps its whole 8 KiB slab alive — about 8 KiB per cached key pair instead of 32 bytes.
+ */
+export function digestFromHex(hex: string): Buffer {
+  const digest = Buffer.alloc(hex.length / 2);
+  digest.write(hex, 'hex');
+  return digest;
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { NotificationRequested } from '@wp/contracts';
+import { mailboxOf } from '@wp/identity';
 import { createTransport, type Transporter } from 'nodemailer';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { PermanentDeliveryError } from './notifications.errors.js';
@@ -10,7 +11,9 @@ type SmsNotification = Extract<NotificationRequested, { channel: 'sms' }>;
 /**
  * Hands one notification to the outside world (docs/architecture.md § Mail and SMS): mail through
  * SMTP (`SMTP_URL`, nodemailer), SMS as `POST {"to","body"}` JSON to `SMS_WEBHOOK_URL`. Each
- * attempt is bounded by `NOTIFY_SEND_TIMEOUT_MS`. Throws {@link PermanentDeliveryError} when a
+ * attempt is bounded by `NOTIFY_SEND_TIMEOUT_MS`. Mail goes to the address's mailbox form (NFKC
+ * local part, IDNA ASCII domain: docs/auth.md § Usernames), so an address kept as typed with
+ * fullwidth letters or a Unicode domain is still deliverable. Throws {@link PermanentDeliveryError} when a
  * retry cannot help, any other error when it can.
  */
 @Injectable()
@@ -50,7 +53,7 @@ export class NotificationSender implements OnApplicationShutdown {
   private async sendMail(mail: EmailNotification): Promise<void> {
     try {
       await this.mailer.sendMail({
-        to: mail.to,
+        to: mailboxOf(mail.to),
         subject: mail.subject,
         text: mail.text,
         html: mail.html,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ForbiddenError, UnauthenticatedError, type RequestMeta } from '@wp/http';
+import { usernameKey } from '@wp/identity';
 import type { Principal } from '@wp/security';
 import { DataSource } from 'typeorm';
 import { AuthAudit } from '../audit/auth-audit.js';
@@ -8,7 +9,6 @@ import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import type { User } from '../users/user.entity.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { usernameKey } from '../users/username.js';
 import { CurrentPasswordInvalidError } from './password-reset.errors.js';
 import { PasswordResetRepository } from './password-reset.repository.js';
 import { passwordOperation, type PasswordOperationResource } from './password-reset.serializer.js';

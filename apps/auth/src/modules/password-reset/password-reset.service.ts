@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Outbox } from '@wp/messaging';
 import type { RequestMeta } from '@wp/http';
+import { emailKey, usernameKey } from '@wp/identity';
 import { isWellFormedToken } from '@wp/security';
 import { DataSource } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
@@ -11,7 +12,6 @@ import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { normalizeEmail, usernameKey } from '../users/username.js';
 import { ResetTokenInvalidError } from './password-reset.errors.js';
 import { PasswordResetRepository } from './password-reset.repository.js';
 import {
@@ -57,19 +57,20 @@ export class PasswordResetService {
    *   every email, so it reveals nothing either)
    */
   async requestReset(rawEmail: string): Promise<PasswordOperationResource> {
-    const email = normalizeEmail(rawEmail);
-    await this.limits.consume('password_reset', usernameKey(email ?? rawEmail));
+    // Every spelling of the address (case, width, IDNA, …) is the same account and the same
+    // budget (docs/auth.md § Usernames); the mail goes to the account's address as stored.
+    await this.limits.consume('password_reset', usernameKey(rawEmail));
     const answer = resetRequested(this.config.PASSWORD_RESET_TOKEN_TTL_SECONDS);
-    if (!email) return answer;
     const token = newResetToken();
     const expiresAt = new Date(Date.now() + this.config.PASSWORD_RESET_TOKEN_TTL_SECONDS * 1000);
     await this.dataSource.transaction(async (manager) => {
-      const userId = await this.resets.issue(email, hashToken(token), expiresAt, manager);
-      if (userId !== null) {
+      const key = emailKey(rawEmail) ?? '';
+      const account = await this.resets.issue(key, hashToken(token), expiresAt, manager);
+      if (account !== null) {
         await this.outbox.enqueue(
           manager,
           'notify.requested',
-          this.composer.passwordReset(email, token),
+          this.composer.passwordReset(account.email, token),
         );
       }
     });
@@ -88,17 +89,18 @@ export class PasswordResetService {
     token: string,
     meta: RequestMeta,
   ): Promise<PasswordOperationResource> {
-    const email = normalizeEmail(rawEmail);
-    if (!email || !isWellFormedToken(token)) throw new ResetTokenInvalidError();
+    const key = emailKey(rawEmail);
+    if (key === null || !isWellFormedToken(token)) throw new ResetTokenInvalidError();
     const tokenHash = hashToken(token);
     // Checked before hashing so that guesses cost no argon2 time; re-checked atomically below.
-    if ((await this.resets.findValid(email, tokenHash)) === null) {
+    if ((await this.resets.findValid(key, tokenHash)) === null) {
       throw new ResetTokenInvalidError();
     }
     const passwordHash = await this.passwords.hash(newPassword);
     const ended = await this.dataSource.transaction(async (manager) => {
-      const userId = await this.resets.consume(email, tokenHash, manager);
-      if (userId === null) throw new ResetTokenInvalidError();
+      const account = await this.resets.consume(key, tokenHash, manager);
+      if (account === null) throw new ResetTokenInvalidError();
+      const { userId, email } = account;
       await this.users.updatePasswordHash(userId, passwordHash, manager);
       const count = await this.sessions.endAllOfUser(userId, 'password_reset', manager);
       await this.audit.record(
@@ -112,7 +114,7 @@ export class PasswordResetService {
       );
       return count;
     });
-    await this.limits.reset('login', usernameKey(email));
+    await this.limits.reset('login', usernameKey(rawEmail));
     return passwordOperation('Password updated. Sign in with the new password.', ended);
   }
 }

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { RequestMeta } from '@wp/http';
+import { usernameKey, usernameLookupKey } from '@wp/identity';
 import { AuthAudit } from '../audit/auth-audit.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import { MfaChallenges } from '../two-factor/mfa-challenges.js';
 import { TwoFactorRequiredError } from '../two-factor/two-factor.errors.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { parseUsername, usernameKey, type Username } from '../users/username.js';
 import type { SessionResource } from './session.serializer.js';
 import { ActivationRequiredError, InvalidCredentialsError } from './sessions.errors.js';
 import { LoginMetrics } from './login.metrics.js';
@@ -58,12 +58,12 @@ export class LoginService {
     meta: RequestMeta,
   ): Promise<SessionResource> {
     const key = usernameKey(username);
-    const parsed = parseUsername(username);
     // The limit's reservation (Redis) and the account lookup (PostgreSQL) are independent round
-    // trips: run together; the verification below still waits for the reservation.
+    // trips: run together; the verification below still waits for the reservation. Every
+    // spelling of the username finds the one account (docs/auth.md § Usernames).
     const [, user] = await Promise.all([
       this.limits.consume('login', key),
-      parsed ? this.users.findForLogin(parsed.kind, usernameValue(parsed)) : null,
+      this.users.findForLogin(usernameLookupKey(username)),
     ]);
     const ok = await this.passwords.verify(user?.passwordHash ?? null, password);
     if (!user || !ok || user.status === 'disabled') {
@@ -94,8 +94,4 @@ export class LoginService {
     ]);
     return session;
   }
-}
-
-function usernameValue(parsed: Username): string {
-  return parsed.kind === 'email' ? parsed.email : parsed.phone;
 }

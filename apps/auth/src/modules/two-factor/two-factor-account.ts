@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ForbiddenError, UnauthenticatedError } from '@wp/http';
+import { usernameKey } from '@wp/identity';
 import type { Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PasswordHasher } from '../passwords/password-hasher.js';
@@ -7,7 +8,6 @@ import { CurrentPasswordInvalidError } from '../password-reset/password-reset.er
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import type { User } from '../users/user.entity.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { usernameKey } from '../users/username.js';
 import {
   proofOf,
   SecondFactorVerifier,

@@ -1,23 +1,46 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryColumn,
+  UpdateDateColumn,
+} from 'typeorm';
 
 export type UserStatus = 'pending_activation' | 'active' | 'disabled';
 
 /**
- * An account. Its username is an email (stored lower case) or a phone number in E.164.
- * Ids are UUIDs (docs/architecture.md § Ids).
+ * An account. Its username is an email (kept as typed) or a phone number in E.164; accounts are
+ * told apart by `usernameKey` (docs/auth.md § Usernames). Ids are UUIDs (docs/architecture.md §
+ * Ids).
  */
 @Entity('app_user')
-@Index('app_user_email_key', ['email'], { unique: true, where: 'email IS NOT NULL' })
-@Index('app_user_phone_key', ['phone'], { unique: true, where: 'phone IS NOT NULL' })
+@Check('app_user_username_key_present', `"username_key" IS NOT NULL OR "status" = 'disabled'`)
+@Index('app_user_username_key', ['usernameKey'], {
+  unique: true,
+  where: 'username_key IS NOT NULL',
+})
 export class User {
   @PrimaryColumn('uuid')
   id!: string;
 
+  /** The email address as typed at registration (trimmed); null for phone accounts. */
   @Column('text', { nullable: true })
   email!: string | null;
 
+  /** E.164; null for email accounts. */
   @Column('text', { nullable: true })
   phone!: string | null;
+
+  /**
+   * The identity of the username (`usernameLookupKey` of `@wp/identity`): the folded local part
+   * and IDNA domain of the email, or the E.164 number. Unique: one account per key. Null only for
+   * an account set aside because its key was another's when keys were introduced
+   * (`username_conflict`, docs/auth.md § Usernames).
+   */
+  @Column('text', { nullable: true })
+  usernameKey!: string | null;
 
   @Column('text')
   passwordHash!: string;

@@ -19,15 +19,9 @@ export type LoginAccount = Pick<
 const LOGIN_COLUMNS = `id, email, phone, password_hash AS "passwordHash", status,
                        first_name AS "firstName", last_name AS "lastName",
                        two_factor_enabled AS "twoFactorEnabled"`;
-const LOGIN_BY: Record<'email' | 'phone', PreparedStatement> = {
-  email: {
-    name: 'auth_login_by_email',
-    text: `SELECT ${LOGIN_COLUMNS} FROM app_user WHERE email = $1`,
-  },
-  phone: {
-    name: 'auth_login_by_phone',
-    text: `SELECT ${LOGIN_COLUMNS} FROM app_user WHERE phone = $1`,
-  },
+const LOGIN_BY_KEY: PreparedStatement = {
+  name: 'auth_login_by_username_key',
+  text: `SELECT ${LOGIN_COLUMNS} FROM app_user WHERE username_key = $1`,
 };
 
 /** Accounts (`app_user`). */
@@ -55,26 +49,24 @@ export class UsersRepository {
     return ids.length === 0 ? Promise.resolve([]) : this.repo().findBy({ id: In(ids) });
   }
 
-  /** @param email already normalized (lower case) */
-  findByEmail(email: string, manager?: EntityManager): Promise<User | null> {
-    return this.repo(manager).findOneBy({ email });
+  /**
+   * The account of a username, by its identity key (`usernameLookupKey` of `@wp/identity`:
+   * every spelling of one email or phone number gives the same key; docs/auth.md § Usernames).
+   */
+  findByUsernameKey(key: string, manager?: EntityManager): Promise<User | null> {
+    return this.repo(manager).findOneBy({ usernameKey: key });
   }
 
   /**
    * The login lookup: a named prepared statement returning plain columns (no entity
-   * hydration), by normalized email or E.164 phone.
+   * hydration), by username key.
    */
-  async findForLogin(kind: 'email' | 'phone', value: string): Promise<LoginAccount | null> {
-    const rows = await preparedQuery<LoginAccount>(this.dataSource, LOGIN_BY[kind], [value]);
+  async findForLogin(key: string): Promise<LoginAccount | null> {
+    const rows = await preparedQuery<LoginAccount>(this.dataSource, LOGIN_BY_KEY, [key]);
     return rows[0] ?? null;
   }
 
-  /** @param phone E.164 */
-  findByPhone(phone: string, manager?: EntityManager): Promise<User | null> {
-    return this.repo(manager).findOneBy({ phone });
-  }
-
-  /** Inserts; returns false when the email or phone is already taken (unique violation). */
+  /** Inserts; returns false when the username key is already taken (unique violation). */
   async insert(user: User, manager: EntityManager): Promise<boolean> {
     const result = await this.repo(manager)
       .createQueryBuilder()

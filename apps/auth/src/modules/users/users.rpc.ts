@@ -1,8 +1,8 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { emailKey } from '@wp/identity';
 import { RpcServer } from '@wp/messaging';
 import { toUserSnapshot } from './user.snapshot.js';
 import { UsersRepository } from './users.repository.js';
-import { normalizeEmail } from './username.js';
 
 /** Answers other services' authoritative user look-ups (contracts `RPC_CATALOG`). */
 @Injectable()
@@ -13,10 +13,12 @@ export class UsersRpc implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
+    // Any spelling of the address finds its account (docs/auth.md § Usernames): org's add_user
+    // and invitations ask with what the inviter typed.
     this.rpc.handle('auth.rpc.users.find_by_email', async ({ email }) => {
-      const normalized = normalizeEmail(email);
-      const user = normalized ? await this.users.findByEmail(normalized) : null;
-      return { user: user ? toUserSnapshot(user) : null };
+      const key = emailKey(email);
+      const user = key === null ? null : await this.users.findByUsernameKey(key);
+      return { user: user?.email ? toUserSnapshot(user) : null };
     });
     this.rpc.handle('auth.rpc.users.find_by_ids', async ({ userIds }) => {
       const users = await this.users.findByIds(userIds);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { lookAlikeProblem, parseEmail, parsePhone, usernameKey } from '@wp/identity';
 import { Outbox } from '@wp/messaging';
 import { DataSource } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
@@ -19,7 +20,6 @@ import {
   type ActivationRequiredResource,
   type ValidationResource,
 } from './users.serializer.js';
-import { normalizeEmail, normalizePhone, usernameKey } from './username.js';
 
 /** Registration answer: a session (no activation needed) or the activation-required body. */
 export type RegistrationResult =
@@ -44,9 +44,11 @@ export class UsersService {
    * Phone accounts always need activation; email accounts when `AUTH_EMAIL_ACTIVATION_REQUIRED`.
    * One transaction creates the account, its activation code, `auth.user.registered`, and
    * either `notify.requested` (the code) or `auth.user.activated` and a session.
-   * A taken username costs the same argon2 hash as a fresh one, so timing does not tell them
-   * apart.
-   * @throws InvalidUsernameError 400; RateLimitedError 429 (per username); UsernameTakenError 409
+   * A taken username — any spelling of an existing account's key: case, width, Unicode
+   * normalization, IDNA, invisible characters (docs/auth.md § Usernames) — costs the same argon2
+   * hash as a fresh one, so timing does not tell them apart. The email is kept as typed.
+   * @throws InvalidUsernameError 400 (not an address or number, invisible characters, mixed or
+   *   confusable scripts); RateLimitedError 429 (per username); UsernameTakenError 409
    */
   async register(
     dto: RegisterUserDto,
@@ -54,8 +56,8 @@ export class UsersService {
     client: SessionClient,
   ): Promise<RegistrationResult> {
     const method = dto.method ?? 'email';
-    const email = method === 'email' ? normalizeEmail(dto.username) : null;
-    const phone = method === 'phone' ? normalizePhone(dto.username) : null;
+    const email = method === 'email' ? parseEmail(dto.username) : null;
+    const phone = method === 'phone' ? parsePhone(dto.username) : null;
     if (method === 'email' && !email)
       throw new InvalidUsernameError('must be a valid email address');
     if (method === 'phone' && !phone) {
@@ -63,14 +65,17 @@ export class UsersService {
         'must be a valid phone number in E.164 form, e.g. +14155550123',
       );
     }
-    await this.limits.consume('registration', usernameKey(email ?? phone ?? dto.username));
+    const lookAlike = lookAlikeProblem(dto.username);
+    if (lookAlike) throw new InvalidUsernameError(lookAlike);
+    await this.limits.consume('registration', usernameKey(dto.username));
     const activationRequired = method === 'phone' || this.config.AUTH_EMAIL_ACTIVATION_REQUIRED;
     const passwordHash = await this.passwords.hash(dto.password);
     const now = new Date();
     const user: User = {
       id: randomUUID(),
-      email,
+      email: email?.display ?? null,
       phone,
+      usernameKey: email?.key ?? phone,
       passwordHash,
       status: activationRequired ? 'pending_activation' : 'active',
       firstName: '',
@@ -94,14 +99,15 @@ export class UsersService {
   }
 
   /**
-   * `GET /users/validate/email`: `valid` syntactically (validator.js), `exists` an account has
-   * it. Rate limited per client address (docs/api.md § Limits).
+   * `GET /users/validate/email`: `valid` when registration would accept it (an address, no
+   * invisible characters, no mixed or confusable scripts), `exists` when an account has it in any
+   * spelling (docs/auth.md § Usernames). Rate limited per client address (docs/api.md § Limits).
    */
   async validateEmail(value: string, clientAddress: string): Promise<ValidationResource> {
     await this.limits.consume('validation', clientAddress);
-    const email = normalizeEmail(value);
-    if (!email) return { valid: false, exists: false };
-    return { valid: true, exists: (await this.users.findByEmail(email)) !== null };
+    const email = parseEmail(value);
+    if (!email || lookAlikeProblem(value)) return { valid: false, exists: false };
+    return { valid: true, exists: (await this.users.findByUsernameKey(email.key)) !== null };
   }
 
   /**
@@ -113,8 +119,8 @@ export class UsersService {
     clientAddress: string,
   ): Promise<ValidationResource> {
     await this.limits.consume('validation', clientAddress);
-    const phone = normalizePhone(phoneNumber, countryCode);
+    const phone = parsePhone(phoneNumber, countryCode);
     if (!phone) return { valid: false, exists: false };
-    return { valid: true, exists: (await this.users.findByPhone(phone)) !== null };
+    return { valid: true, exists: (await this.users.findByUsernameKey(phone)) !== null };
   }
 }

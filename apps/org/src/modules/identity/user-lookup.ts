@@ -12,14 +12,12 @@ import { RpcClient } from '@wp/messaging';
 export class UserLookup {
   constructor(private readonly rpc: RpcClient) {}
 
-  /** The account with this email (auth compares case-insensitively), or null. */
+  /**
+   * The account with this email, or null. Auth compares by username key, so any spelling of the
+   * address finds it: case, width, Unicode normalization, IDNA (docs/auth.md § Usernames).
+   */
   async findByEmail(email: string): Promise<UserSnapshot | null> {
     const { user } = await this.rpc.request('auth.rpc.users.find_by_email', { email });
     return user;
   }
-}
-
-/** Lower-cased, trimmed email: the form invitations store and compare. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
 }

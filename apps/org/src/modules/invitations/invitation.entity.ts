@@ -24,16 +24,16 @@ export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
  * An invitation to an organization (`projectId` null) or to one project
  * (docs/api.md § Invitations and members; States and transitions, Invitation rows). The mailed
  * token is 256 random bits; only its SHA-256 is stored. At most one pending invitation per
- * (organization, project, email).
+ * (organization, project, email key).
  */
 @Entity('invitation')
 @Index('invitation_organization_idx', ['organizationId', 'projectId'])
-@Index('invitation_email_pending_idx', ['email'], { where: "status = 'pending'" })
-@Index('invitation_one_pending_per_email', ['organizationId', 'projectId', 'email'], {
+@Index('invitation_email_pending_idx', ['emailKey'], { where: "status = 'pending'" })
+@Index('invitation_one_pending_per_email', ['organizationId', 'projectId', 'emailKey'], {
   unique: true,
   where: "status = 'pending' AND project_id IS NOT NULL",
 })
-@Index('invitation_one_pending_org_per_email', ['organizationId', 'email'], {
+@Index('invitation_one_pending_org_per_email', ['organizationId', 'emailKey'], {
   unique: true,
   where: "status = 'pending' AND project_id IS NULL",
 })
@@ -47,9 +47,17 @@ export class Invitation {
   @Column('int', { nullable: true })
   projectId!: number | null;
 
-  /** Lower-cased, trimmed. */
+  /** As the inviter typed it (trimmed): shown, and where the mail goes. */
   @Column('text')
   email!: string;
+
+  /**
+   * The address's identity (`emailKey` of `@wp/identity`, docs/auth.md § Usernames): every
+   * spelling of one address — case, width, Unicode normalization, IDNA — has the same key, and
+   * the invitee's account email is matched by it.
+   */
+  @Column('text')
+  emailKey!: string;
 
   /** Organization role granted on acceptance; null for a project-only invitation. */
   @Column('text', { nullable: true })

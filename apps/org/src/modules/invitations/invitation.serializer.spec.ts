@@ -6,6 +6,7 @@ const invitation = (overrides: Partial<Invitation> = {}): Invitation => ({
   organizationId: 7,
   projectId: null,
   email: 'a@example.com',
+  emailKey: 'a@example.com',
   orgRole: 'ADMIN',
   projectRole: null,
   projectOnly: false,

@@ -40,15 +40,18 @@ export class InvitationsRepository {
     });
   }
 
-  /** The pending invitation (expired or not) of an email to an organization or project, locked. */
+  /**
+   * The pending invitation (expired or not) of an email key (`emailKey` of `@wp/identity`) to an
+   * organization or project, locked.
+   */
   findPending(
     organizationId: number,
     projectId: number | null,
-    email: string,
+    emailKey: string,
     manager: EntityManager,
   ): Promise<Invitation | null> {
     return manager.findOne(Invitation, {
-      where: { organizationId, projectId: projectId ?? IsNull(), email, status: 'pending' },
+      where: { organizationId, projectId: projectId ?? IsNull(), emailKey, status: 'pending' },
       lock: { mode: 'pessimistic_write' },
     });
   }
@@ -61,8 +64,11 @@ export class InvitationsRepository {
     });
   }
 
-  /** Unexpired pending invitations sent to an email, with organization and project names. */
-  async listPendingForEmail(email: string): Promise<InvitationWithNames[]> {
+  /**
+   * Unexpired pending invitations sent to an email key (any spelling of the address), with
+   * organization and project names.
+   */
+  async listPendingForEmail(emailKey: string): Promise<InvitationWithNames[]> {
     const rows = await this.dataSource
       .getRepository(Invitation)
       .createQueryBuilder('i')
@@ -70,7 +76,7 @@ export class InvitationsRepository {
       .leftJoin('project', 'p', 'p.id = i.project_id')
       .addSelect('o.name', 'organization_name')
       .addSelect('p.name', 'project_name')
-      .where('i.email = :email', { email })
+      .where('i.email_key = :emailKey', { emailKey })
       .andWhere("i.status = 'pending'")
       .andWhere('i.expires_at > now()')
       .orderBy('i.created_at', 'ASC')

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Role } from '@wp/contracts';
+import { emailKey } from '@wp/identity';
 import type { Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
@@ -11,7 +12,7 @@ import {
 } from '../access/access.service.js';
 import { invitationAudit } from '../audit/audit-events.js';
 import { AuditTrail } from '../audit/audit-trail.js';
-import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
+import { UserLookup } from '../identity/user-lookup.js';
 import { assertMayGrant } from '../memberships/role-rules.js';
 import { DirectoryRepository } from '../users/directory.repository.js';
 import { InvitationAcceptance } from './invitation-acceptance.js';
@@ -108,7 +109,8 @@ export class InvitationsService {
   }
 
   /**
-   * `POST …/invitations`: mails an invitation. An email that already has an account is 422
+   * `POST …/invitations`: mails an invitation. An email that already has an account (in any
+   * spelling: docs/auth.md § Usernames) is 422
    * `redirect_to_add_member` (asked of auth synchronously, so a fresh account counts).
    * @throws 404, 403 `FORBIDDEN`, 403 `INSUFFICIENT_PERMISSIONS` (role above the caller's),
    *   422 `redirect_to_add_member`, 409 `INVITATION_ALREADY_PENDING`
@@ -120,7 +122,7 @@ export class InvitationsService {
     grant: InvitationGrant,
     authorize: ScopeAuthorizer,
   ): Promise<Invitation> {
-    const address = normalizeEmail(email);
+    const address = email.trim();
     // Permission first (404/403 before anything about the email leaks), then ask auth outside
     // any transaction, then write under the organization lock.
     const actorRole = await this.dataSource.transaction((m) => authorize(principal, scope, m));
@@ -135,7 +137,8 @@ export class InvitationsService {
   /**
    * Creates a pending invitation (or renews an expired one for the same email) and enqueues
    * its mail, in the caller's transaction; the caller holds the organization lock and has
-   * checked the permission. Used by `invite` and by `add_user` for unknown emails.
+   * checked the permission. Used by `invite` and by `add_user` for unknown emails. Kept as
+   * typed; the same email is the same key (`emailKey`): `ＡＤＡ@…` and `ada@…` are one invitee.
    * @throws 403 `INSUFFICIENT_PERMISSIONS`, 409 `INVITATION_ALREADY_PENDING`
    */
   async create(
@@ -147,10 +150,11 @@ export class InvitationsService {
     manager: EntityManager,
   ): Promise<Invitation> {
     assertMayGrant(actorRole, scope.projectId === null ? grant.orgRole : grant.projectRole);
+    const key = emailKey(email) ?? email.trim().toLowerCase();
     const existing = await this.invitations.findPending(
       scope.organizationId,
       scope.projectId,
-      email,
+      key,
       manager,
     );
     const now = new Date();
@@ -175,7 +179,8 @@ export class InvitationsService {
             id: randomUUID(),
             organizationId: scope.organizationId,
             projectId: scope.projectId,
-            email,
+            email: email.trim(),
+            emailKey: key,
             status: 'pending',
             sendCount: 1,
           }),
@@ -292,15 +297,15 @@ export class InvitationsService {
     });
   }
 
-  /** `GET /me/pending_invitations`: unexpired pending invitations sent to the caller's email. */
+  /** `GET /me/pending_invitations`: unexpired pending invitations to the caller's email key. */
   async pendingFor(principal: Principal): Promise<InvitationWithNames[]> {
-    const email = await this.callerEmail(principal);
-    return email ? this.invitations.listPendingForEmail(email) : [];
+    const key = await this.callerEmailKey(principal);
+    return key ? this.invitations.listPendingForEmail(key) : [];
   }
 
   /**
-   * `POST /me/accept_invitation/{id}`: the invited user (account email equal to the invitation's,
-   * case-insensitively) joins with the invited role(s).
+   * `POST /me/accept_invitation/{id}`: the invited user (account email of the invitation's key)
+   * joins with the invited role(s).
    * @throws 404 (unknown, cancelled or someone else's), 409 `INVITATION_NOT_PENDING`,
    *   422 `INVITATION_EXPIRED`
    */
@@ -318,9 +323,9 @@ export class InvitationsService {
     invitationId: string,
     outcome: 'accepted' | 'rejected',
   ): Promise<Invitation> {
-    const email = await this.callerEmail(principal);
+    const key = await this.callerEmailKey(principal);
     const peek = await this.invitations.findById(invitationId);
-    if (!peek || !email || peek.email !== email) throw new InvitationNotFoundError();
+    if (!peek || !key || peek.emailKey !== key) throw new InvitationNotFoundError();
     return this.dataSource.transaction(async (manager) => {
       // Lock order of every membership command: the organization, then the invitation.
       await this.acceptance.lockOrganization(peek.organizationId, manager);
@@ -374,18 +379,15 @@ export class InvitationsService {
     principal: Principal,
     manager: EntityManager,
   ): Promise<void> {
-    const names = await this.invitations.names(
-      invitation.organizationId,
-      invitation.projectId,
-      manager,
-    );
+    const { organizationId, projectId } = invitation;
+    const names = await this.invitations.names(organizationId, projectId, manager);
     await this.mailer.send(invitation, token, { ...names, inviter: principal.email }, manager);
   }
 
-  /** The caller's account email: the access token's `email` claim, else the user directory. */
-  private async callerEmail(principal: Principal): Promise<string | null> {
+  /** Key of the caller's email: the access token's `email` claim, else the user directory's. */
+  private async callerEmailKey(principal: Principal): Promise<string | null> {
     const email = principal.email ?? (await this.directory.findEmail(principal.id));
-    return email ? normalizeEmail(email) : null;
+    return email ? emailKey(email) : null;
   }
 
   private expiryFrom(now: Date): Date {

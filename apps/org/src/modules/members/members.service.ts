@@ -5,7 +5,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { AccessService, requireOrganizationPermission } from '../access/access.service.js';
 import { memberAudit } from '../audit/audit-events.js';
 import { AuditTrail } from '../audit/audit-trail.js';
-import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
+import { UserLookup } from '../identity/user-lookup.js';
 import type { Invitation } from '../invitations/invitation.entity.js';
 import { InvitationsService } from '../invitations/invitations.service.js';
 import { AlreadyMemberError, MemberNotFoundError } from '../memberships/membership.errors.js';
@@ -58,7 +58,7 @@ export class MembersService {
     email: string,
     role: Role,
   ): Promise<AddMemberResult> {
-    const address = normalizeEmail(email);
+    const address = email.trim();
     const actor = await this.access.organizationWith(
       principal,
       organizationId,

@@ -10,7 +10,7 @@ import {
 } from '../access/access.service.js';
 import { memberAudit } from '../audit/audit-events.js';
 import { AuditTrail } from '../audit/audit-trail.js';
-import { normalizeEmail, UserLookup } from '../identity/user-lookup.js';
+import { UserLookup } from '../identity/user-lookup.js';
 import type { Invitation } from '../invitations/invitation.entity.js';
 import { InvitationsService } from '../invitations/invitations.service.js';
 import {
@@ -86,7 +86,7 @@ export class ProjectMembersService {
     email: string,
     grant: ProjectGrant,
   ): Promise<AddProjectMemberResult> {
-    const address = normalizeEmail(email);
+    const address = email.trim();
     const first = await this.access.projectWith(
       principal,
       organizationId,

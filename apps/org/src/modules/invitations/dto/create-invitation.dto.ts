@@ -1,20 +1,15 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  Equals,
-  IsEmail,
-  IsIn,
-  IsObject,
-  IsOptional,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { Equals, IsIn, IsObject, IsOptional, MaxLength, ValidateNested } from 'class-validator';
 import { INVITATION_ROLES, type InvitationRole } from '@wp/contracts';
+import { IsEmailAddress } from '@wp/identity';
 import { LowerCase, Trim } from '../../../common/transforms.js';
 
 export class OrganizationInvitationAttributesDto {
   @Trim()
   @MaxLength(254)
-  @IsEmail({}, { message: 'must be an email address' })
+  @ApiProperty({ format: 'email' })
+  @IsEmailAddress()
   email!: string;
 
   /** Default `member`. Either case accepted; answered lower case. */

@@ -1,8 +1,8 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   Equals,
   IsBoolean,
-  IsEmail,
   IsIn,
   IsObject,
   IsOptional,
@@ -10,6 +10,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { INVITATION_ROLES, type InvitationRole } from '@wp/contracts';
+import { IsEmailAddress } from '@wp/identity';
 import { LowerCase, Trim } from '../../../common/transforms.js';
 
 const roleMessage = { message: `must be one of ${INVITATION_ROLES.join(', ')}` };
@@ -37,7 +38,8 @@ export class ProjectInvitationGrantDto {
 export class ProjectInvitationAttributesDto extends ProjectInvitationGrantDto {
   @Trim()
   @MaxLength(254)
-  @IsEmail({}, { message: 'must be an email address' })
+  @ApiProperty({ format: 'email' })
+  @IsEmailAddress()
   email!: string;
 }
 

@@ -1,12 +1,15 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Equals, IsEmail, IsIn, IsObject, MaxLength, ValidateNested } from 'class-validator';
+import { Equals, IsIn, IsObject, MaxLength, ValidateNested } from 'class-validator';
 import { ROLES, type Role } from '@wp/contracts';
+import { IsEmailAddress } from '@wp/identity';
 import { Trim, UpperCase } from '../../../common/transforms.js';
 
 export class AddMemberAttributesDto {
   @Trim()
   @MaxLength(254)
-  @IsEmail({}, { message: 'must be an email address' })
+  @ApiProperty({ format: 'email' })
+  @IsEmailAddress()
   email!: string;
 
   @UpperCase()

@@ -1,8 +1,8 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   Equals,
   IsBoolean,
-  IsEmail,
   IsIn,
   IsObject,
   IsOptional,
@@ -10,6 +10,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ROLES, type Role } from '@wp/contracts';
+import { IsEmailAddress } from '@wp/identity';
 import { Trim, UpperCase } from '../../../common/transforms.js';
 
 const roleMessage = { message: `must be one of ${ROLES.join(', ')}` };
@@ -34,7 +35,8 @@ export class ProjectGrantFieldsDto {
 export class AddProjectMemberAttributesDto extends ProjectGrantFieldsDto {
   @Trim()
   @MaxLength(254)
-  @IsEmail({}, { message: 'must be an email address' })
+  @ApiProperty({ format: 'email' })
+  @IsEmailAddress()
   email!: string;
 }
 
