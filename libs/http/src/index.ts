@@ -15,3 +15,4 @@ export * from './etag/etag.js';
 export * from './etag/etag.interceptor.js';
 export * from './framework-errors.js';
 export * from './request-meta.js';
+export * from './validation/presence.js';

@@ -1,13 +1,6 @@
 import { Type } from 'class-transformer';
-import {
-  Equals,
-  IsEmail,
-  IsIn,
-  IsObject,
-  IsOptional,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { Equals, IsEmail, IsIn, IsObject, MaxLength, ValidateNested } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 import { INVITATION_ROLES, type InvitationRole } from '@wp/contracts';
 import { LowerCase, Trim } from '../../../common/transforms.js';
 
@@ -18,7 +11,7 @@ export class OrganizationInvitationAttributesDto {
   email!: string;
 
   /** Default `member`. Either case accepted; answered lower case. */
-  @IsOptional()
+  @MayBeAbsent()
   @LowerCase()
   @IsIn(INVITATION_ROLES, { message: `must be one of ${INVITATION_ROLES.join(', ')}` })
   orgRole?: InvitationRole;
