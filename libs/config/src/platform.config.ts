@@ -44,6 +44,11 @@ export const platformSchema = z.object({
   JWT_PUBLIC_KEY: env.pem('public key (run `npm start` once to generate development keys)'),
   JWT_ISSUER: env.string('workspace-platform'),
   HTTP_BODY_LIMIT_BYTES: env.int(1_048_576, 1024),
+  /**
+   * Most levels of objects and arrays a JSON request body may nest; deeper is 400 before it is
+   * parsed (docs/decisions.md § Wire format). The gateway checks bodies it streams through too.
+   */
+  HTTP_MAX_JSON_DEPTH: env.int(64, 2).refine((n) => n <= 1000, 'at most 1000'),
   TRUST_PROXY: env.bool(true),
   /** Bound of a graceful shutdown (SIGTERM → drain → exit 0), seconds; beyond it exit 1. */
   SHUTDOWN_TIMEOUT_SECONDS: env.int(30, 1),

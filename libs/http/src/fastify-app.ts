@@ -13,6 +13,11 @@ import {
   type ErrorBodyFormat,
 } from './framework-errors.js';
 import { ValidationFailedError } from './errors/validation-error.js';
+import {
+  DEFAULT_MAX_JSON_DEPTH,
+  jsonDepthExceeds,
+  jsonTooDeepError,
+} from './validation/json-depth.js';
 import { findNul, findNulParameter, NUL_DETAIL } from './validation/nul-guard.js';
 import { RequestValidationPipe } from './validation/request-validation.pipe.js';
 
@@ -21,6 +26,11 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export interface HttpAppOptions {
   /** Maximum request body, bytes. */
   bodyLimit: number;
+  /**
+   * Most levels of objects and arrays of a JSON body (`HTTP_MAX_JSON_DEPTH`, default 64): deeper
+   * is refused with 400 before it is parsed (json-depth.ts).
+   */
+  maxJsonDepth?: number;
   /** Trust `X-Forwarded-*` from the gateway / ingress. */
   trustProxy: boolean;
   /** Prefix of every contract route, e.g. `v1/api`; health and metrics stay unprefixed. */
@@ -101,7 +111,11 @@ export async function createHttpApp(
  */
 export function configureHttpApp(app: INestApplication, options: HttpAppOptions): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-  installFastifyHooks(fastify, options.lenientJsonParser ?? true, options.rejectNulInBody ?? true);
+  installFastifyHooks(fastify, {
+    lenientJsonParser: options.lenientJsonParser ?? true,
+    rejectNulInBody: options.rejectNulInBody ?? true,
+    maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+  });
   if (options.globalPrefix) {
     app.setGlobalPrefix(options.globalPrefix, {
       exclude: [
@@ -154,8 +168,11 @@ function markClosingOnShutdown(app: INestApplication, markClosing: () => void): 
 
 function installFastifyHooks(
   fastify: FastifyInstance,
-  lenientJsonParser: boolean,
-  rejectNulInBody: boolean,
+  {
+    lenientJsonParser,
+    rejectNulInBody,
+    maxJsonDepth,
+  }: { lenientJsonParser: boolean; rejectNulInBody: boolean; maxJsonDepth: number },
 ): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
@@ -169,6 +186,9 @@ function installFastifyHooks(
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
+    // Before anything walks the body: the parser, the NUL scan, class-transformer.
+    if (jsonDepthExceeds(text, maxJsonDepth))
+      return done(jsonTooDeepError(maxJsonDepth), undefined);
     return defaultJson(request, text, (error: Error | null, value?: unknown) => {
       if (error) return done(error, undefined);
       const suspect = rejectNulInBody && (text.includes('\\u0000') || text.includes('\u0000'));

@@ -16,3 +16,4 @@ export * from './etag/etag.interceptor.js';
 export * from './framework-errors.js';
 export * from './request-meta.js';
 export * from './validation/presence.js';
+export * from './validation/json-depth.js';
