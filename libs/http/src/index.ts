@@ -17,3 +17,4 @@ export * from './framework-errors.js';
 export * from './request-meta.js';
 export * from './validation/presence.js';
 export * from './validation/json-depth.js';
+export * from './redact-url.js';
