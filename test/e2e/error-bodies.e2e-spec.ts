@@ -76,23 +76,64 @@ describe('error bodies of the gateway and the services, whatever went wrong', ()
 
   it('a service: a path parameter over the length limit is a JSON:API 414', async () => {
     const answer = await raw(port('org'), get(`/v1/api/organizations/${'1'.repeat(150)}`));
-    expectJsonApiError(answer, 414);
+    expectJsonApiError(answer, 414, 'URI_TOO_LONG');
   });
 
-  it('through the gateway: malformed JSON and a body over the limit are JSON:API', async () => {
+  it('the gateway passes a long path on; the service answers its 414', async () => {
     const key = `Api-Key: ${stack.apiKey}\r\n`;
-    const malformed = await raw(
+    const answer = await raw(
       port('gateway'),
-      `POST /v1/api/organizations HTTP/1.1\r\nHost: localhost\r\n${key}` +
-        `Content-Type: application/json\r\nContent-Length: 8\r\n\r\n{"data":`,
+      get(`/v1/api/organizations/1/projects/${'2'.repeat(150)}`, key),
     );
-    expectJsonApiError(malformed, 400);
-    const big = await raw(
-      port('gateway'),
-      `POST /v1/api/organizations HTTP/1.1\r\nHost: localhost\r\n${key}` +
-        `Content-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{}`,
+    expectJsonApiError(answer, 414, 'URI_TOO_LONG');
+  });
+
+  it.each([
+    '/v1/api/organizations/..%2F..%2Fetc',
+    '/v1/api/organizations/../../etc',
+    '/v1/api/users/%2e%2e/%2e%2e/metrics',
+    'http://elsewhere.example/v1/api/organizations',
+  ])('the gateway: a path that leaves its route (%s) is a JSON:API 400', async (path) => {
+    const answer = await raw(port('gateway'), get(path, `Api-Key: ${stack.apiKey}\r\n`));
+    expectJsonApiError(answer, 400, 'BAD_REQUEST');
+  });
+
+  const request = (method: string, path: string, headers = '') =>
+    `${method} ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n`;
+
+  it.each(processes)(
+    '%s: methods nothing routes (OPTIONS without CORS, PROPFIND, TRACE) are a 404 in its error format',
+    async (name) => {
+      const key = `Api-Key: ${stack.apiKey}\r\n`;
+      for (const method of ['OPTIONS', 'PROPFIND', 'TRACE']) {
+        const path = name === 'analytics' ? '/api/public/traces' : '/v1/api/organizations';
+        expectErrorOf(name, await raw(port(name), request(method, path, key)), 404, notFound);
+      }
+    },
+  );
+
+  const bodyRoutes: Record<ProcessName, string> = {
+    gateway: '/v1/api/organizations',
+    auth: '/v1/api/users',
+    org: '/v1/api/organizations',
+    wallet: '/v1/api/wallets/transact',
+    analytics: '/api/public/ingestion',
+  };
+
+  it.each(processes)('%s: a body it cannot read is a 415 in its error format', async (name) => {
+    const answer = await raw(
+      port(name),
+      request(
+        'POST',
+        bodyRoutes[name],
+        `Api-Key: ${stack.apiKey}\r\nContent-Type: application/xml\r\nContent-Length: 7\r\n`,
+      ) + '<a></a>',
     );
-    expectJsonApiError(big, 413, 'PAYLOAD_TOO_LARGE');
+    // The gateway streams every media type on; the service behind it refuses it.
+    expectErrorOf(name, answer, 415, {
+      jsonApi: 'UNSUPPORTED_MEDIA_TYPE',
+      langfuse: 'invalid_request',
+    });
   });
 
   /**

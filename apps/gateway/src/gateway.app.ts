@@ -12,6 +12,8 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
     bodyLimit: config.HTTP_BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     lenientJsonParser: false,
+    // Above Node's 16 KB header limit: a long path is 431 at worst, never a gateway 414.
+    maxParamLength: 16_384,
   });
   app.useLogger(app.get(PinoLogger));
   await installProxy(app, config);

@@ -190,6 +190,9 @@ describe('gateway', () => {
     const res = await get('/v1/api/organizations');
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect((await json(res)).errors[0].code).toBe('RATE_LIMITED');
+    const body = await json(res);
+    expect(body.errors[0].code).toBe('RATE_LIMITED');
+    // The JSON:API body alone, not Fastify's `statusCode` beside it.
+    expect(Object.keys(body)).toEqual(['errors']);
   });
 });

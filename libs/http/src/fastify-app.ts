@@ -31,6 +31,12 @@ export interface HttpAppOptions {
    * is refused with 400 before it is parsed (json-depth.ts).
    */
   maxJsonDepth?: number;
+  /**
+   * Longest path parameter the router accepts, characters (default Fastify's 100; longer is
+   * 414). The gateway's routes end in one wildcard holding the rest of the path, so it takes
+   * any length there and leaves each segment's limit to the service.
+   */
+  maxParamLength?: number;
   /** Trust `X-Forwarded-*` from the gateway / ingress. */
   trustProxy: boolean;
   /** Prefix of every contract route, e.g. `v1/api`; health and metrics stay unprefixed. */
@@ -67,11 +73,14 @@ export interface HttpAppOptions {
  * 503 while closing is off: {@link configureHttpApp} installs ours.
  */
 export function createFastifyAdapter(
-  options: Pick<HttpAppOptions, 'bodyLimit' | 'trustProxy' | 'errorBody'>,
+  options: Pick<HttpAppOptions, 'bodyLimit' | 'trustProxy' | 'errorBody' | 'maxParamLength'>,
 ) {
   const format = options.errorBody ?? jsonApiErrorBody;
   return new FastifyAdapter({
     bodyLimit: options.bodyLimit,
+    ...(options.maxParamLength !== undefined && {
+      routerOptions: { maxParamLength: options.maxParamLength },
+    }),
     trustProxy: options.trustProxy,
     return503OnClosing: false,
     frameworkErrors: frameworkErrorHandler(format),
