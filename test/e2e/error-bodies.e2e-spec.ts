@@ -59,6 +59,17 @@ describe('error bodies of the gateway and the services, whatever went wrong', ()
     },
   );
 
+  it.each(processes)('%s: no Strict-Transport-Security unless configured', async (name) => {
+    const answers = [
+      await raw(port(name), get('/nope')),
+      await raw(port(name), 'NOT-HTTP\r\n\r\n'),
+    ];
+    for (const answer of answers) {
+      expect(answer.headers['strict-transport-security']).toBeUndefined();
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
   it.each(processes)('%s: malformed HTTP is a 400 in its error format', async (name) => {
     expectErrorOf(name, await raw(port(name), 'NOT-HTTP\r\n\r\n'), 400, badRequest);
   });

@@ -78,6 +78,8 @@ export function expectJsonApiError(answer: RawAnswer, status: number, code?: str
   });
   expect(answer.body.statusCode).toBeUndefined();
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
+  // Every answer (docs/operations.md § Response headers).
+  expect(answer.headers['x-content-type-options']).toBe('nosniff');
 }
 
 /** Analytics answers in Langfuse's shape instead, `{message, error, code}` (docs/analytics.md § Errors). */
@@ -87,4 +89,5 @@ export function expectLangfuseError(answer: RawAnswer, status: number, code: str
     body: { message: expect.any(String), error: expect.any(String), code },
   });
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
+  expect(answer.headers['x-content-type-options']).toBe('nosniff');
 }

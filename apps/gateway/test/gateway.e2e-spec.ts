@@ -1,3 +1,4 @@
+import { MetricsServer } from '@wp/observability';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@wp/config';
@@ -176,10 +177,11 @@ describe('gateway', () => {
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it('has its own health and metrics', async () => {
+  it('has its own health, and metrics on their own port, not the public one', async () => {
     const live = await fetch(`${base}/health/live`);
     expect(live.status).toBe(200);
-    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    const metrics = await (await fetch(`${gateway.get(MetricsServer).url}/metrics`)).text();
     expect(metrics).toContain('http_request_duration_seconds');
   });
 

@@ -52,6 +52,25 @@ export const platformSchema = z.object({
   TRUST_PROXY: env.bool(true),
   /** Bound of a graceful shutdown (SIGTERM → drain → exit 0), seconds; beyond it exit 1. */
   SHUTDOWN_TIMEOUT_SECONDS: env.int(30, 1),
+  /**
+   * Where `GET /metrics` is served: a port of its own, never the public one (docs/operations.md
+   * § Metrics). Each app has its default (gateway 9080, auth 9081, org 9082, wallet 9083,
+   * analytics 9084); 0 takes any free port.
+   */
+  METRICS_PORT: env.listenPort(9090),
+  METRICS_HOST: env.string('0.0.0.0'),
+  /**
+   * `Strict-Transport-Security` on every answer, e.g. `max-age=31536000; includeSubDomains`, for
+   * deployments whose clients reach the platform over TLS; empty (the default): not sent
+   * (docs/operations.md § Response headers).
+   */
+  STRICT_TRANSPORT_SECURITY: z
+    .string()
+    .regex(
+      /^$|^max-age=\d+(; ?includeSubDomains)?(; ?preload)?$/,
+      'expected max-age=<seconds>[; includeSubDomains][; preload], or empty',
+    )
+    .default(''),
   /** Apply pending migrations at boot under an advisory lock (services; not the gateway). */
   MIGRATE_ON_START: env.bool(false),
 });

@@ -10,6 +10,7 @@ import {
   frameworkErrorHandler,
   installClosingGuard,
   jsonApiErrorBody,
+  securityHeaders,
   type ErrorBodyFormat,
 } from './framework-errors.js';
 import { ValidationFailedError } from './errors/validation-error.js';
@@ -37,6 +38,11 @@ export interface HttpAppOptions {
    * any length there and leaves each segment's limit to the service.
    */
   maxParamLength?: number;
+  /**
+   * `Strict-Transport-Security` on every answer (`STRICT_TRANSPORT_SECURITY`); empty or absent:
+   * not sent (docs/operations.md § Response headers).
+   */
+  strictTransportSecurity?: string;
   /** Trust `X-Forwarded-*` from the gateway / ingress. */
   trustProxy: boolean;
   /** Prefix of every contract route, e.g. `v1/api`; health and metrics stay unprefixed. */
@@ -73,9 +79,13 @@ export interface HttpAppOptions {
  * 503 while closing is off: {@link configureHttpApp} installs ours.
  */
 export function createFastifyAdapter(
-  options: Pick<HttpAppOptions, 'bodyLimit' | 'trustProxy' | 'errorBody' | 'maxParamLength'>,
+  options: Pick<
+    HttpAppOptions,
+    'bodyLimit' | 'trustProxy' | 'errorBody' | 'maxParamLength' | 'strictTransportSecurity'
+  >,
 ) {
   const format = options.errorBody ?? jsonApiErrorBody;
+  const headers = securityHeaders(options.strictTransportSecurity);
   return new FastifyAdapter({
     bodyLimit: options.bodyLimit,
     ...(options.maxParamLength !== undefined && {
@@ -83,8 +93,8 @@ export function createFastifyAdapter(
     }),
     trustProxy: options.trustProxy,
     return503OnClosing: false,
-    frameworkErrors: frameworkErrorHandler(format),
-    clientErrorHandler: clientErrorHandler(format),
+    frameworkErrors: frameworkErrorHandler(format, headers),
+    clientErrorHandler: clientErrorHandler(format, headers),
     requestIdHeader: false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const incoming = req.headers['x-request-id'];
@@ -124,6 +134,7 @@ export function configureHttpApp(app: INestApplication, options: HttpAppOptions)
     lenientJsonParser: options.lenientJsonParser ?? true,
     rejectNulInBody: options.rejectNulInBody ?? true,
     maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+    headers: securityHeaders(options.strictTransportSecurity),
   });
   if (options.globalPrefix) {
     app.setGlobalPrefix(options.globalPrefix, {
@@ -181,10 +192,18 @@ function installFastifyHooks(
     lenientJsonParser,
     rejectNulInBody,
     maxJsonDepth,
-  }: { lenientJsonParser: boolean; rejectNulInBody: boolean; maxJsonDepth: number },
+    headers,
+  }: {
+    lenientJsonParser: boolean;
+    rejectNulInBody: boolean;
+    maxJsonDepth: number;
+    headers: Record<string, string>;
+  },
 ): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    // Every answer (docs/operations.md § Response headers): JSON is never sniffed as HTML.
+    void reply.headers(headers);
     // The HTTP server span, when tracing is on (libs/tracing); a no-op otherwise.
     trace.getActiveSpan()?.setAttribute('http.request.id', request.id);
     done();

@@ -18,3 +18,4 @@ export * from './request-meta.js';
 export * from './validation/presence.js';
 export * from './validation/json-depth.js';
 export * from './redact-url.js';
+export * from './no-store.js';

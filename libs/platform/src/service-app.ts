@@ -33,6 +33,7 @@ export async function createServiceApp(
   const app = await createHttpApp(module, {
     bodyLimit: options.config.HTTP_BODY_LIMIT_BYTES,
     maxJsonDepth: options.config.HTTP_MAX_JSON_DEPTH,
+    strictTransportSecurity: options.config.STRICT_TRANSPORT_SECURITY,
     trustProxy: options.config.TRUST_PROXY,
     globalPrefix: options.globalPrefix,
     prefixExclusions: options.prefixExclusions,

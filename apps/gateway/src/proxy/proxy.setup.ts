@@ -65,8 +65,7 @@ export async function installProxy(
       ...rateLimitStore,
       nameSpace: 'gateway-rate-limit:',
       skipOnError: true,
-      allowList: (request: FastifyRequest) =>
-        request.url.startsWith('/health/') || request.url === '/metrics',
+      allowList: (request: FastifyRequest) => request.url.startsWith('/health/'),
       onExceeded: () => rateLimitHits.inc(),
       errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
         new DomainError('rate_limited', 'RATE_LIMITED', 'Too many requests', {
