@@ -19,7 +19,14 @@ import {
   jsonDepthExceeds,
   jsonTooDeepError,
 } from './validation/json-depth.js';
-import { findNul, findNulParameter, NUL_DETAIL } from './validation/nul-guard.js';
+import {
+  findLoneSurrogate,
+  findNul,
+  findNulParameter,
+  mayHoldLoneSurrogate,
+  NUL_DETAIL,
+  UNPAIRED_SURROGATE_DETAIL,
+} from './validation/nul-guard.js';
 import { RequestValidationPipe } from './validation/request-validation.pipe.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -223,6 +230,11 @@ function installFastifyHooks(
       const pointer = suspect ? findNul(value) : null;
       if (pointer !== null)
         return done(ValidationFailedError.at({ pointer }, NUL_DETAIL), undefined);
+      const surrogate =
+        rejectNulInBody && mayHoldLoneSurrogate(text) ? findLoneSurrogate(value) : null;
+      if (surrogate !== null) {
+        return done(ValidationFailedError.at({ pointer: surrogate }, UNPAIRED_SURROGATE_DETAIL));
+      }
       return done(null, value);
     });
   });
