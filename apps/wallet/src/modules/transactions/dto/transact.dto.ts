@@ -83,7 +83,7 @@ export class TransactBody {
     dto.from_asset = fromAsset;
     dto.to_asset = toAsset;
     dto.amount = amount as number;
-    dto.description = description as string | null | undefined;
+    dto.description = description;
     const body = new TransactBody();
     body.transaction = dto;
     return body;
