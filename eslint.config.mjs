@@ -43,6 +43,16 @@ function boundaries(forTests) {
   };
 }
 
+/**
+ * `@IsOptional()` lets `null` through as a valid value (it was a 500 wherever the column is NOT
+ * NULL): DTOs say `@MayBeAbsent()` or `@MayBeNull()` of @wp/http (docs/decisions.md § Wire format).
+ */
+const NO_IS_OPTIONAL = {
+  name: 'class-validator',
+  importNames: ['IsOptional'],
+  message: 'Use @MayBeAbsent() (null refused) or @MayBeNull() (null has a meaning) from @wp/http.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -88,13 +98,17 @@ export default tseslint.config(
         },
       ],
       '@nx/enforce-module-boundaries': ['error', boundaries(false)],
+      'no-restricted-imports': ['error', { paths: [NO_IS_OPTIONAL] }],
     },
   },
   {
     // Util and contract libraries stay free of I/O clients.
     files: ['libs/contracts/**/*.ts', 'libs/config/**/*.ts', 'libs/http/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: ['typeorm', 'ioredis', 'nats', 'pg'] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: ['typeorm', 'ioredis', 'nats', 'pg', NO_IS_OPTIONAL] },
+      ],
     },
   },
   {
@@ -112,6 +126,7 @@ export default tseslint.config(
   {
     files: ['**/*.spec.ts', '**/test/**/*.ts', 'bench/**/*.ts'],
     rules: {
+      'no-restricted-imports': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',

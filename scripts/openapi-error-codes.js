@@ -301,9 +301,11 @@ function classErrorCodes(program, analysis, file, name) {
 
 /**
  * The errors every route of a service can meet besides its own, by when they apply:
- * `all` (a path that is not a valid URL, a U+0000 in a parameter: 400; shutting down or the
- * database unreachable: 503), `body` (routes with a body: malformed JSON 400, too large 413,
- * not JSON 415), `apiKey` (the global Api-Key guard), `bearer` (the global Bearer guard).
+ * `all` (a path that is not a valid URL, a U+0000 in a parameter: 400; headers over Node's size
+ * limit: 431; shutting down or the database unreachable: 503), `parameters` (routes with a path
+ * parameter: one over Fastify's length limit, 414), `body` (routes with a body: malformed or too
+ * deeply nested JSON 400, too large 413, not JSON 415), `apiKey` (the global Api-Key guard),
+ * `bearer` (the global Bearer guard).
  * Codes and titles come from the classes and STATUS_DEFAULTS of @wp/http.
  */
 function frameworkErrorCodes(program, analysis) {
@@ -317,7 +319,8 @@ function frameworkErrorCodes(program, analysis) {
     'RequestValidationPipe',
   );
   return {
-    all: unique([...byStatus(400, 503), ...pipe]),
+    all: unique([...byStatus(400, 431, 503), ...pipe]),
+    parameters: unique(byStatus(414)),
     body: unique(byStatus(400, 413, 415)),
     apiKey: classErrorCodes(program, analysis, 'libs/security/src/api-key.guard.ts', 'ApiKeyGuard'),
     bearer: classErrorCodes(

@@ -20,6 +20,10 @@ const { chooseLogFormat, prettyAvailable } = require('../libs/observability/dist
 
 const ROOT = join(__dirname, '..');
 const PORTS = { auth: 8081, org: 8082, wallet: 8083, analytics: 8084, gateway: 8080 };
+// Each app's metrics listener (docs/operations.md § Metrics): one METRICS_PORT would be shared
+// by all five, so `<APP>_METRICS_PORT` chooses per app here.
+const METRICS_PORTS = { auth: 9081, org: 9082, wallet: 9083, analytics: 9084, gateway: 9080 };
+const metricsPort = (app) => String(env[`${app.toUpperCase()}_METRICS_PORT`] || METRICS_PORTS[app]);
 const log = (line) => process.stdout.write(`[runner]    ${line}\n`);
 
 const env = ensureDevEnv();
@@ -127,7 +131,7 @@ async function waitLive(apps) {
 function startApp(app) {
   const script = join(ROOT, 'apps', app, 'dist', 'main.js');
   supervisor.start(app, script, {
-    env: app === 'gateway' ? {} : serviceEnv,
+    env: { ...(app === 'gateway' ? {} : serviceEnv), METRICS_PORT: metricsPort(app) },
     // Before the platform is up an exit is a boot failure (bad setting, port taken): stop.
     onCrash: (reason) => {
       if (up) return true;

@@ -144,7 +144,8 @@ class BenchStack {
   }
 
   async spawn(name, extraEnv, port) {
-    const env = { ...this.benchEnv.env, ...extraEnv };
+    // Metrics listen on a port of their own (docs/operations.md § Metrics): any free one here.
+    const env = { METRICS_PORT: '0', METRICS_HOST: '127.0.0.1', ...this.benchEnv.env, ...extraEnv };
     if (name !== 'gateway') env[`${name.toUpperCase()}_HOST`] = '127.0.0.1';
     const child = spawn(
       process.execPath,

@@ -18,6 +18,7 @@ export class ServiceProcess {
   private constructor(
     readonly name: string,
     readonly port: number,
+    readonly metricsPort: number,
     private readonly child: ChildProcess,
   ) {
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -31,18 +32,25 @@ export class ServiceProcess {
     portVariable: string,
   ): Promise<ServiceProcess> {
     const port = await freePort();
+    const metricsPort = await freePort();
     const dist = join(ROOT, 'apps', app, 'dist', 'main.js');
     const args = existsSync(dist)
       ? [dist]
       : ['-r', join(ROOT, 'scripts', 'ts-register.js'), join(ROOT, 'apps', app, 'src', 'main.ts')];
     const child = spawn(process.execPath, args, {
       cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', ...env, [portVariable]: String(port) },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        ...env,
+        [portVariable]: String(port),
+        METRICS_PORT: String(metricsPort),
+        METRICS_HOST: '127.0.0.1',
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     running.add(child);
     child.once('exit', () => running.delete(child));
-    const service = new ServiceProcess(app, port, child);
+    const service = new ServiceProcess(app, port, metricsPort, child);
     await service.ready();
     return service;
   }
@@ -59,6 +67,11 @@ export class ServiceProcess {
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Its metrics listener (`METRICS_PORT`; docs/operations.md § Metrics). */
+  get metricsUrl(): string {
+    return `http://127.0.0.1:${this.metricsPort}`;
   }
 
   async stop(): Promise<void> {

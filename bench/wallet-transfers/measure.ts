@@ -32,7 +32,7 @@ export async function measureTransfers(options: {
   const op = httpOperation(http, next);
   await closedLoop({ op, connections: clients, durationMs: Math.min(3, seconds) * 1000 }); // warm-up
   if (profiling) for (const service of [wallet, gateway]) service.signal('SIGWINCH');
-  const batchesBefore = await histogramTotals(wallet.url, BATCH_SIZES);
+  const batchesBefore = await histogramTotals(wallet.metricsUrl, BATCH_SIZES);
   const cpuBefore = [wallet.pid, gateway.pid].map(cpuMs);
   const pgCpuBefore = postgresCpuMs();
   const closed = await closedLoop({ op, connections: clients, durationMs: seconds * 1000 });
@@ -40,7 +40,7 @@ export async function measureTransfers(options: {
     (pid, i) => (cpuMs(pid) - cpuBefore[i]) / Math.max(1, closed.ok),
   );
   const postgresCpu = postgresCpuMs(pgCpuBefore) / Math.max(1, closed.ok);
-  const batches = await histogramTotals(wallet.url, BATCH_SIZES);
+  const batches = await histogramTotals(wallet.metricsUrl, BATCH_SIZES);
   const batchMean = (batches.sum - batchesBefore.sum) / (batches.count - batchesBefore.count);
   if (profiling) for (const service of [wallet, gateway]) service.signal('SIGWINCH');
   const open = await openLoop({

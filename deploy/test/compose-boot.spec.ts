@@ -80,6 +80,8 @@ describeIf(
       ...rewriteForLocalServers(serviceEnv(compose.services[app]), hosts, databases),
       [`${app.toUpperCase()}_PORT`]: String(ports[app]),
       [`${app.toUpperCase()}_HOST`]: '127.0.0.1',
+      // On this machine the five apps share one host: any free port for each metrics listener.
+      METRICS_PORT: '0',
       EVENTS_NAMESPACE: isolation.id,
       REDIS_KEY_PREFIX: `${isolation.id}:`,
     };

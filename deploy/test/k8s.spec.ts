@@ -268,14 +268,28 @@ if (!hasKubectl()) {
   });
 
   describe('components/monitoring', () => {
-    it('adds a valid ServiceMonitor per app on /metrics', () => {
+    it('adds a valid ServiceMonitor per app on /metrics of its metrics port', () => {
       const objects = render({
         resources: ['overlays/prod'],
         components: ['components/monitoring'],
       });
       const monitors = byKind(objects, 'ServiceMonitor');
       expect(monitors.map((m) => m.metadata.name).sort()).toEqual([...APPS].sort());
-      for (const m of monitors) expect(m.spec.endpoints[0].path).toBe('/metrics');
+      for (const m of monitors) {
+        expect(m.spec.endpoints[0]).toMatchObject({ path: '/metrics', port: 'metrics' });
+      }
+      // The port it names exists on the app's Service, and Prometheus may reach only that one.
+      const services = byKind(objects, 'Service');
+      for (const name of APPS) {
+        const service = services.find((s) => s.metadata.name === name);
+        expect(service?.spec.ports.map((p: any) => p.name).sort()).toEqual(['http', 'metrics']);
+      }
+      const scrape = byKind(objects, 'NetworkPolicy').find(
+        (p) => p.metadata.name === 'allow-prometheus-scrape',
+      );
+      expect(scrape?.spec.ingress[0].ports.map((p: any) => p.port).sort()).toEqual([
+        9080, 9081, 9082, 9083, 9084,
+      ]);
       expect(schemaProblems(monitors)).toEqual([]);
     });
   });

@@ -58,4 +58,28 @@ describe('contract conformance: user settings, Sentinel Pass, agent activity', (
     });
     expect(settings.body.onboarding.nul_step).toBeUndefined();
   });
+
+  it('an unpaired surrogate escape in a body string is a 400 naming where, never a 500', async () => {
+    // Found by the fuzz test: `encodeURIComponent` of such an email threw (a 500).
+    const cases: [string, unknown, string][] = [
+      ['/v1/api/users/password/reset_request', { email: '\uD800' }, '/email'],
+      [
+        '/v1/api/users/password/reset',
+        { email: 'x\uDC00@example.com', new_password: 'a long password', reset_token: 't' },
+        '/email',
+      ],
+      ['/v1/api/users', { username: 'a@example.com', password: 'pw\uD83D long' }, '/password'],
+    ];
+    for (const [path, body, pointer] of cases) {
+      const res = await world.stack.request('POST', path, { body });
+      expectError(res, 400, 'VALIDATION_FAILED');
+      expect(res.body.errors[0].source).toEqual({ pointer });
+    }
+    // A pair is text like any other.
+    const paired = await world.stack.request('POST', '/v1/api/users/password/reset_request', {
+      body: { email: 'smile\uD83D\uDE00@example.com' },
+    });
+    expect(paired.status).toBeLessThan(500);
+    expect(paired.status).not.toBe(400);
+  });
 });

@@ -128,9 +128,7 @@ describe('PostgreSQL restart under transfers', () => {
     expect(await balance(founder, orgWallet.address_hash)).toBe(SEED - answers.length);
     expect(await balance(payee, payeeWallet.address_hash)).toBe(answers.length);
 
-    const metrics = await (
-      await fetch(`http://127.0.0.1:${stack.ports.get('wallet')}/metrics`)
-    ).text();
+    const metrics = await (await fetch(`${stack.metricsUrl('wallet')}/metrics`)).text();
     const counted = /^db_unavailable_errors_total(?:\{[^}]*\})? (\d+)/m.exec(metrics);
     expect(Number(counted?.[1])).toBeGreaterThan(0);
   });

@@ -1,89 +1,12 @@
-import { connect, type Socket } from 'node:net';
+import {
+  expectJsonApiError,
+  expectLangfuseError,
+  open,
+  raw,
+  readAnswer,
+  type RawAnswer,
+} from '../support/raw-http.js';
 import { PlatformStack, type ServiceName } from '../support/stack.js';
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: any;
-}
-
-/** Reads one HTTP/1.1 answer (Content-Length framed) from a socket. */
-function readAnswer(socket: Socket): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    let data = Buffer.alloc(0);
-    const onData = (chunk: Buffer) => {
-      data = Buffer.concat([data, chunk]);
-      const end = data.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const head = data.subarray(0, end).toString('latin1').split('\r\n');
-      const headers: Record<string, string> = {};
-      for (const line of head.slice(1)) {
-        const i = line.indexOf(':');
-        headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
-      }
-      const length = Number(headers['content-length'] ?? 0);
-      if (data.length < end + 4 + length) return;
-      socket.off('data', onData);
-      socket.off('error', reject);
-      const text = data.subarray(end + 4, end + 4 + length).toString('utf8');
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // not JSON: the assertions say so
-      }
-      resolve({ status: Number(head[0].split(' ')[1]), headers, body });
-    };
-    socket.on('data', onData);
-    socket.once('error', reject);
-  });
-}
-
-function open(port: number): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => resolve(socket));
-    socket.once('error', reject);
-  });
-}
-
-/** Sends `request` as written (anything a client could put on the wire) on a new connection. */
-async function raw(port: number, request: string): Promise<RawAnswer> {
-  const socket = await open(port);
-  try {
-    const answer = readAnswer(socket);
-    socket.write(request);
-    return await answer;
-  } finally {
-    socket.destroy();
-  }
-}
-
-/** `{"errors":[{status, code, title, detail}]}` with the given status (docs/decisions.md § Wire format). */
-function expectJsonApiError(answer: RawAnswer, status: number, code?: string): void {
-  expect({ status: answer.status, body: answer.body }).toEqual({
-    status,
-    body: {
-      errors: [
-        expect.objectContaining({
-          status: String(status),
-          code: code ?? expect.any(String),
-          title: expect.any(String),
-        }),
-      ],
-    },
-  });
-  expect(answer.body.statusCode).toBeUndefined();
-  expect(answer.headers['content-type']).toMatch(/^application\/json/);
-}
-
-/** Analytics answers in Langfuse's shape instead, `{message, error, code}` (docs/analytics.md § Errors). */
-function expectLangfuseError(answer: RawAnswer, status: number, code: string): void {
-  expect({ status: answer.status, body: answer.body }).toEqual({
-    status,
-    body: { message: expect.any(String), error: expect.any(String), code },
-  });
-  expect(answer.headers['content-type']).toMatch(/^application\/json/);
-}
 
 type ProcessName = ServiceName | 'gateway';
 
@@ -136,6 +59,17 @@ describe('error bodies of the gateway and the services, whatever went wrong', ()
     },
   );
 
+  it.each(processes)('%s: no Strict-Transport-Security unless configured', async (name) => {
+    const answers = [
+      await raw(port(name), get('/nope')),
+      await raw(port(name), 'NOT-HTTP\r\n\r\n'),
+    ];
+    for (const answer of answers) {
+      expect(answer.headers['strict-transport-security']).toBeUndefined();
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
   it.each(processes)('%s: malformed HTTP is a 400 in its error format', async (name) => {
     expectErrorOf(name, await raw(port(name), 'NOT-HTTP\r\n\r\n'), 400, badRequest);
   });
@@ -153,23 +87,64 @@ describe('error bodies of the gateway and the services, whatever went wrong', ()
 
   it('a service: a path parameter over the length limit is a JSON:API 414', async () => {
     const answer = await raw(port('org'), get(`/v1/api/organizations/${'1'.repeat(150)}`));
-    expectJsonApiError(answer, 414);
+    expectJsonApiError(answer, 414, 'URI_TOO_LONG');
   });
 
-  it('through the gateway: malformed JSON and a body over the limit are JSON:API', async () => {
+  it('the gateway passes a long path on; the service answers its 414', async () => {
     const key = `Api-Key: ${stack.apiKey}\r\n`;
-    const malformed = await raw(
+    const answer = await raw(
       port('gateway'),
-      `POST /v1/api/organizations HTTP/1.1\r\nHost: localhost\r\n${key}` +
-        `Content-Type: application/json\r\nContent-Length: 8\r\n\r\n{"data":`,
+      get(`/v1/api/organizations/1/projects/${'2'.repeat(150)}`, key),
     );
-    expectJsonApiError(malformed, 400);
-    const big = await raw(
-      port('gateway'),
-      `POST /v1/api/organizations HTTP/1.1\r\nHost: localhost\r\n${key}` +
-        `Content-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{}`,
+    expectJsonApiError(answer, 414, 'URI_TOO_LONG');
+  });
+
+  it.each([
+    '/v1/api/organizations/..%2F..%2Fetc',
+    '/v1/api/organizations/../../etc',
+    '/v1/api/users/%2e%2e/%2e%2e/metrics',
+    'http://elsewhere.example/v1/api/organizations',
+  ])('the gateway: a path that leaves its route (%s) is a JSON:API 400', async (path) => {
+    const answer = await raw(port('gateway'), get(path, `Api-Key: ${stack.apiKey}\r\n`));
+    expectJsonApiError(answer, 400, 'BAD_REQUEST');
+  });
+
+  const request = (method: string, path: string, headers = '') =>
+    `${method} ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n`;
+
+  it.each(processes)(
+    '%s: methods nothing routes (OPTIONS without CORS, PROPFIND, TRACE) are a 404 in its error format',
+    async (name) => {
+      const key = `Api-Key: ${stack.apiKey}\r\n`;
+      for (const method of ['OPTIONS', 'PROPFIND', 'TRACE']) {
+        const path = name === 'analytics' ? '/api/public/traces' : '/v1/api/organizations';
+        expectErrorOf(name, await raw(port(name), request(method, path, key)), 404, notFound);
+      }
+    },
+  );
+
+  const bodyRoutes: Record<ProcessName, string> = {
+    gateway: '/v1/api/organizations',
+    auth: '/v1/api/users',
+    org: '/v1/api/organizations',
+    wallet: '/v1/api/wallets/transact',
+    analytics: '/api/public/ingestion',
+  };
+
+  it.each(processes)('%s: a body it cannot read is a 415 in its error format', async (name) => {
+    const answer = await raw(
+      port(name),
+      request(
+        'POST',
+        bodyRoutes[name],
+        `Api-Key: ${stack.apiKey}\r\nContent-Type: application/xml\r\nContent-Length: 7\r\n`,
+      ) + '<a></a>',
     );
-    expectJsonApiError(big, 413, 'PAYLOAD_TOO_LARGE');
+    // The gateway streams every media type on; the service behind it refuses it.
+    expectErrorOf(name, answer, 415, {
+      jsonApi: 'UNSUPPORTED_MEDIA_TYPE',
+      langfuse: 'invalid_request',
+    });
   });
 
   /**

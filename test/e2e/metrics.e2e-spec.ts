@@ -30,10 +30,12 @@ describe('operational metrics after traffic', () => {
     await stack?.close();
   });
 
+  /** The app's `GET /metrics`, on its metrics listener (docs/operations.md § Metrics). */
   async function metrics(service: ServiceName | 'gateway'): Promise<string> {
-    const url =
-      service === 'gateway' ? stack.gatewayUrl : `http://127.0.0.1:${stack.ports.get(service)}`;
-    return (await fetch(`${url}/metrics`)).text();
+    const res = await fetch(`${stack.metricsUrl(service)}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    return res.text();
   }
 
   it('exposes ledger, outbox, consumer, login, rate-limit and pool metrics', async () => {
@@ -105,5 +107,24 @@ describe('operational metrics after traffic', () => {
 
     const gateway = await metrics('gateway');
     expect(gateway).toContain('http_request_duration_seconds_count');
+  });
+
+  it('serves metrics on their own port only: the public ports answer the API and health', async () => {
+    const names = ['gateway', 'auth', 'org', 'wallet', 'analytics'] as const;
+    for (const name of names) {
+      const publicUrl =
+        name === 'gateway' ? stack.gatewayUrl : `http://127.0.0.1:${stack.ports.get(name)}`;
+      const onPublic = await fetch(`${publicUrl}/metrics`);
+      expect({ name, status: onPublic.status }).toEqual({ name, status: 404 });
+      expect(await onPublic.text()).not.toContain('process_cpu');
+      expect((await fetch(`${publicUrl}/health/live`)).status).toBe(200);
+      const own = await fetch(`${stack.metricsUrl(name)}/metrics`);
+      expect(own.status).toBe(200);
+      expect(await own.text()).toContain(`service="${name}"`);
+      const elsewhere = await fetch(`${stack.metricsUrl(name)}/v1/api/users`);
+      expect(elsewhere.status).toBe(404);
+      expect(elsewhere.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(((await elsewhere.json()) as any).errors[0].code).toBe('NOT_FOUND');
+    }
   });
 });

@@ -17,11 +17,7 @@ import { PlatformStack } from '../support/stack.js';
  * `METHOD /path` as Nest registers it, before the global prefix.
  * Add a route here only when clients must not call it; anything else must be documented.
  */
-const UNPUBLISHED_ROUTES = new Set<string>([
-  'GET /health/live',
-  'GET /health/ready',
-  'GET /metrics',
-]);
+const UNPUBLISHED_ROUTES = new Set<string>(['GET /health/live', 'GET /health/ready']);
 
 /** Global prefix of each service's routes (analytics serves `/api/public` itself). */
 const PREFIX: Record<keyof PreviewServices, string> = {

@@ -39,7 +39,7 @@ describeIf(
     expect(gateway.status).toBe(200);
     expect(gateway.body.status).toBe('ok');
 
-    const metrics = await (await fetch(`${serviceUrl(platform.stack, 'wallet')}/metrics`)).text();
+    const metrics = await (await fetch(`${platform.stack.metricsUrl('wallet')}/metrics`)).text();
     expect(metrics).toMatch(/health_dependency_up\{dependency="nats",impact="degraded"[^}]*\} 0/);
     expect(metrics).toMatch(
       /health_dependency_up\{dependency="database",impact="required"[^}]*\} 1/,

@@ -28,6 +28,11 @@ describe('npm start, embedded mode, on a machine with nothing but Node', () => {
         ORG_PORT: '28082',
         WALLET_PORT: '28083',
         ANALYTICS_PORT: '28084',
+        GATEWAY_METRICS_PORT: '29080',
+        AUTH_METRICS_PORT: '29081',
+        ORG_METRICS_PORT: '29082',
+        WALLET_METRICS_PORT: '29083',
+        ANALYTICS_METRICS_PORT: '29084',
       };
   const runner = new NpmStart(ns, ports);
   const gatewayPort = Number(ports['GATEWAY_PORT'] ?? 8080);

@@ -14,6 +14,8 @@ export type ProcessService = 'auth' | 'org' | 'wallet' | 'analytics' | 'gateway'
 export class ServiceProcess {
   private child?: ChildProcess;
   stderr = '';
+  /** What the app wrote to stdout (its log lines), when started with `captureStdout`. */
+  stdout = '';
   /** Exit code once exited (null: killed by a signal). */
   exit?: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
@@ -21,15 +23,19 @@ export class ServiceProcess {
     readonly service: ProcessService,
     readonly port: number,
     private readonly env: Record<string, string>,
+    private readonly captureStdout: boolean,
   ) {}
 
-  /** Spawns the app; `waitReady` (default true) waits for 200 on `/health/ready`. */
+  /**
+   * Spawns the app; `waitReady` (default true) waits for 200 on `/health/ready`;
+   * `captureStdout` keeps its log lines in {@link stdout}.
+   */
   static async start(
     service: ProcessService,
     env: Record<string, string>,
-    options: { waitReady?: boolean } = {},
+    options: { waitReady?: boolean; captureStdout?: boolean } = {},
   ): Promise<ServiceProcess> {
-    const app = new ServiceProcess(service, await freePort(), env);
+    const app = new ServiceProcess(service, await freePort(), env, options.captureStdout ?? false);
     app.spawn();
     if (options.waitReady ?? true) await app.waitReady();
     return app;
@@ -56,10 +62,15 @@ export class ServiceProcess {
           [`${prefix}_PORT`]: String(this.port),
           [`${prefix}_HOST`]: '127.0.0.1',
         },
-        stdio: ['ignore', process.env['DEBUG_CHILD'] ? 'inherit' : 'ignore', 'pipe'],
+        stdio: [
+          'ignore',
+          this.captureStdout ? 'pipe' : process.env['DEBUG_CHILD'] ? 'inherit' : 'ignore',
+          'pipe',
+        ],
       },
     );
     child.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
     this.exit = new Promise((resolve) =>
       child.once('exit', (code, signal) => resolve({ code, signal })),
     );

@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@wp/config';
+import { MetricsServer } from '@wp/observability';
 import { TestEnvironment } from '@wp/testing';
 import type { DataSource } from 'typeorm';
 import { createAnalyticsApp } from '../../apps/analytics/src/analytics.app.js';
@@ -85,6 +86,16 @@ export class PlatformStack {
 
   get apiKey(): string {
     return this.env.keys.apiKey;
+  }
+
+  /**
+   * `http://127.0.0.1:<port>` of an app's metrics listener (`METRICS_PORT`, any free port in
+   * tests; docs/operations.md § Metrics): `${stack.metricsUrl('wallet')}/metrics`.
+   */
+  metricsUrl(name: ServiceName | 'gateway'): string {
+    const app = this.apps.get(name);
+    if (!app) throw new Error(`${name} is not running`);
+    return app.get(MetricsServer).url;
   }
 
   async startService(name: ServiceName): Promise<void> {

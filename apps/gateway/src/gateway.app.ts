@@ -11,7 +11,10 @@ export async function createGatewayApp(config: GatewayConfig): Promise<NestFasti
   const app = await createHttpApp(GatewayModule.forRoot(config), {
     bodyLimit: config.HTTP_BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
+    strictTransportSecurity: config.STRICT_TRANSPORT_SECURITY,
     lenientJsonParser: false,
+    // Above Node's 16 KB header limit: a long path is 431 at worst, never a gateway 414.
+    maxParamLength: 16_384,
   });
   app.useLogger(app.get(PinoLogger));
   await installProxy(app, config);

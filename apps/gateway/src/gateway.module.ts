@@ -24,6 +24,7 @@ export class GatewayModule {
           format: config.LOG_FORMAT,
           nodeEnv: config.NODE_ENV,
           logRequests: config.LOG_REQUESTS,
+          metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
         }),
         platformBackend(config, 'gateway').stores,
       ],

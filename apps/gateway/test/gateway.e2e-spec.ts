@@ -1,3 +1,4 @@
+import { MetricsServer } from '@wp/observability';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@wp/config';
@@ -174,10 +175,11 @@ describe('gateway', () => {
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it('has its own health and metrics', async () => {
+  it('has its own health, and metrics on their own port, not the public one', async () => {
     const live = await fetch(`${base}/health/live`);
     expect(live.status).toBe(200);
-    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    const metrics = await (await fetch(`${gateway.get(MetricsServer).url}/metrics`)).text();
     expect(metrics).toContain('http_request_duration_seconds');
   });
 
@@ -188,6 +190,9 @@ describe('gateway', () => {
     const res = await get('/v1/api/organizations');
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect((await json(res)).errors[0].code).toBe('RATE_LIMITED');
+    const body = await json(res);
+    expect(body.errors[0].code).toBe('RATE_LIMITED');
+    // The JSON:API body alone, not Fastify's `statusCode` beside it.
+    expect(Object.keys(body)).toEqual(['errors']);
   });
 });

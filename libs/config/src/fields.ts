@@ -12,6 +12,14 @@ export const env = {
       .min(1, 'expected an integer 1-65535')
       .max(65535, 'expected an integer 1-65535')
       .default(fallback),
+  /** A port to listen on; 0 takes any free port (tests). */
+  listenPort: (fallback: number) =>
+    z.coerce
+      .number({ message: 'expected an integer 0-65535' })
+      .int('expected an integer 0-65535')
+      .min(0, 'expected an integer 0-65535')
+      .max(65535, 'expected an integer 0-65535')
+      .default(fallback),
   int: (fallback: number, min = 0) =>
     z.coerce
       .number({ message: `expected an integer ≥ ${min}` })

@@ -44,9 +44,33 @@ export const platformSchema = z.object({
   JWT_PUBLIC_KEY: env.pem('public key (run `npm start` once to generate development keys)'),
   JWT_ISSUER: env.string('workspace-platform'),
   HTTP_BODY_LIMIT_BYTES: env.int(1_048_576, 1024),
+  /**
+   * Most levels of objects and arrays a JSON request body may nest; deeper is 400 before it is
+   * parsed (docs/decisions.md § Wire format). The gateway checks bodies it streams through too.
+   */
+  HTTP_MAX_JSON_DEPTH: env.int(64, 2).refine((n) => n <= 1000, 'at most 1000'),
   TRUST_PROXY: env.bool(true),
   /** Bound of a graceful shutdown (SIGTERM → drain → exit 0), seconds; beyond it exit 1. */
   SHUTDOWN_TIMEOUT_SECONDS: env.int(30, 1),
+  /**
+   * Where `GET /metrics` is served: a port of its own, never the public one (docs/operations.md
+   * § Metrics). Each app has its default (gateway 9080, auth 9081, org 9082, wallet 9083,
+   * analytics 9084); 0 takes any free port.
+   */
+  METRICS_PORT: env.listenPort(9090),
+  METRICS_HOST: env.string('0.0.0.0'),
+  /**
+   * `Strict-Transport-Security` on every answer, e.g. `max-age=31536000; includeSubDomains`, for
+   * deployments whose clients reach the platform over TLS; empty (the default): not sent
+   * (docs/operations.md § Response headers).
+   */
+  STRICT_TRANSPORT_SECURITY: z
+    .string()
+    .regex(
+      /^$|^max-age=\d+(; ?includeSubDomains)?(; ?preload)?$/,
+      'expected max-age=<seconds>[; includeSubDomains][; preload], or empty',
+    )
+    .default(''),
   /** Apply pending migrations at boot under an advisory lock (services; not the gateway). */
   MIGRATE_ON_START: env.bool(false),
 });

@@ -10,10 +10,23 @@ import {
   frameworkErrorHandler,
   installClosingGuard,
   jsonApiErrorBody,
+  securityHeaders,
   type ErrorBodyFormat,
 } from './framework-errors.js';
 import { ValidationFailedError } from './errors/validation-error.js';
-import { findNul, findNulParameter, NUL_DETAIL } from './validation/nul-guard.js';
+import {
+  DEFAULT_MAX_JSON_DEPTH,
+  jsonDepthExceeds,
+  jsonTooDeepError,
+} from './validation/json-depth.js';
+import {
+  findLoneSurrogate,
+  findNul,
+  findNulParameter,
+  mayHoldLoneSurrogate,
+  NUL_DETAIL,
+  UNPAIRED_SURROGATE_DETAIL,
+} from './validation/nul-guard.js';
 import { RequestValidationPipe } from './validation/request-validation.pipe.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -21,6 +34,22 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export interface HttpAppOptions {
   /** Maximum request body, bytes. */
   bodyLimit: number;
+  /**
+   * Most levels of objects and arrays of a JSON body (`HTTP_MAX_JSON_DEPTH`, default 64): deeper
+   * is refused with 400 before it is parsed (json-depth.ts).
+   */
+  maxJsonDepth?: number;
+  /**
+   * Longest path parameter the router accepts, characters (default Fastify's 100; longer is
+   * 414). The gateway's routes end in one wildcard holding the rest of the path, so it takes
+   * any length there and leaves each segment's limit to the service.
+   */
+  maxParamLength?: number;
+  /**
+   * `Strict-Transport-Security` on every answer (`STRICT_TRANSPORT_SECURITY`); empty or absent:
+   * not sent (docs/operations.md § Response headers).
+   */
+  strictTransportSecurity?: string;
   /** Trust `X-Forwarded-*` from the gateway / ingress. */
   trustProxy: boolean;
   /** Prefix of every contract route, e.g. `v1/api`; health and metrics stay unprefixed. */
@@ -57,15 +86,22 @@ export interface HttpAppOptions {
  * 503 while closing is off: {@link configureHttpApp} installs ours.
  */
 export function createFastifyAdapter(
-  options: Pick<HttpAppOptions, 'bodyLimit' | 'trustProxy' | 'errorBody'>,
+  options: Pick<
+    HttpAppOptions,
+    'bodyLimit' | 'trustProxy' | 'errorBody' | 'maxParamLength' | 'strictTransportSecurity'
+  >,
 ) {
   const format = options.errorBody ?? jsonApiErrorBody;
+  const headers = securityHeaders(options.strictTransportSecurity);
   return new FastifyAdapter({
     bodyLimit: options.bodyLimit,
+    ...(options.maxParamLength !== undefined && {
+      routerOptions: { maxParamLength: options.maxParamLength },
+    }),
     trustProxy: options.trustProxy,
     return503OnClosing: false,
-    frameworkErrors: frameworkErrorHandler(format),
-    clientErrorHandler: clientErrorHandler(format),
+    frameworkErrors: frameworkErrorHandler(format, headers),
+    clientErrorHandler: clientErrorHandler(format, headers),
     requestIdHeader: false,
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const incoming = req.headers['x-request-id'];
@@ -101,7 +137,12 @@ export async function createHttpApp(
  */
 export function configureHttpApp(app: INestApplication, options: HttpAppOptions): void {
   const fastify = app.getHttpAdapter().getInstance() as FastifyInstance;
-  installFastifyHooks(fastify, options.lenientJsonParser ?? true, options.rejectNulInBody ?? true);
+  installFastifyHooks(fastify, {
+    lenientJsonParser: options.lenientJsonParser ?? true,
+    rejectNulInBody: options.rejectNulInBody ?? true,
+    maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+    headers: securityHeaders(options.strictTransportSecurity),
+  });
   if (options.globalPrefix) {
     app.setGlobalPrefix(options.globalPrefix, {
       exclude: [
@@ -154,11 +195,22 @@ function markClosingOnShutdown(app: INestApplication, markClosing: () => void): 
 
 function installFastifyHooks(
   fastify: FastifyInstance,
-  lenientJsonParser: boolean,
-  rejectNulInBody: boolean,
+  {
+    lenientJsonParser,
+    rejectNulInBody,
+    maxJsonDepth,
+    headers,
+  }: {
+    lenientJsonParser: boolean;
+    rejectNulInBody: boolean;
+    maxJsonDepth: number;
+    headers: Record<string, string>;
+  },
 ): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    // Every answer (docs/operations.md § Response headers): JSON is never sniffed as HTML.
+    void reply.headers(headers);
     // The HTTP server span, when tracing is on (libs/tracing); a no-op otherwise.
     trace.getActiveSpan()?.setAttribute('http.request.id', request.id);
     done();
@@ -169,12 +221,20 @@ function installFastifyHooks(
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
+    // Before anything walks the body: the parser, the NUL scan, class-transformer.
+    if (jsonDepthExceeds(text, maxJsonDepth))
+      return done(jsonTooDeepError(maxJsonDepth), undefined);
     return defaultJson(request, text, (error: Error | null, value?: unknown) => {
       if (error) return done(error, undefined);
       const suspect = rejectNulInBody && (text.includes('\\u0000') || text.includes('\u0000'));
       const pointer = suspect ? findNul(value) : null;
       if (pointer !== null)
         return done(ValidationFailedError.at({ pointer }, NUL_DETAIL), undefined);
+      const surrogate =
+        rejectNulInBody && mayHoldLoneSurrogate(text) ? findLoneSurrogate(value) : null;
+      if (surrogate !== null) {
+        return done(ValidationFailedError.at({ pointer: surrogate }, UNPAIRED_SURROGATE_DETAIL));
+      }
       return done(null, value);
     });
   });

@@ -13,6 +13,16 @@ export const CLOSING_RETRY_AFTER_SECONDS = 1;
  */
 export type ErrorBodyFormat = (status: number, detail: string, code?: string) => unknown;
 
+/**
+ * Headers of every answer of a process (docs/operations.md § Response headers):
+ * `X-Content-Type-Options: nosniff`, and `Strict-Transport-Security` when configured.
+ */
+export function securityHeaders(strictTransportSecurity?: string): Record<string, string> {
+  const headers: Record<string, string> = { 'x-content-type-options': 'nosniff' };
+  if (strictTransportSecurity) headers['strict-transport-security'] = strictTransportSecurity;
+  return headers;
+}
+
 /** The JSON:API error body (docs/decisions.md § Wire format), via {@link errorDocument}. */
 export const jsonApiErrorBody: ErrorBodyFormat = (status, detail, code) =>
   errorDocument(status, detail, code);
@@ -25,7 +35,7 @@ export const jsonApiErrorBody: ErrorBodyFormat = (status, detail, code) =>
  * @see https://fastify.dev/docs/latest/Reference/Server/#frameworkerrors
  */
 export const frameworkErrorHandler =
-  (format: ErrorBodyFormat) =>
+  (format: ErrorBodyFormat, headers: Record<string, string> = securityHeaders()) =>
   (
     error: Error & { statusCode?: number; code?: string },
     _request: FastifyRequest,
@@ -43,6 +53,7 @@ export const frameworkErrorHandler =
           : 'The request could not be routed.';
     void reply
       .status(status)
+      .headers(headers)
       .header('content-type', 'application/json; charset=utf-8')
       .send(format(status, detail));
   };
@@ -55,7 +66,7 @@ export const frameworkErrorHandler =
  * @see https://nodejs.org/api/http.html#event-clienterror
  */
 export const clientErrorHandler =
-  (format: ErrorBodyFormat) =>
+  (format: ErrorBodyFormat, headers: Record<string, string> = securityHeaders()) =>
   (error: Error & { code?: string }, socket: Socket): void => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const status =
@@ -77,6 +88,9 @@ export const clientErrorHandler =
       socket.write(
         `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
           `Content-Type: application/json; charset=utf-8\r\n` +
+          Object.entries(headers)
+            .map(([name, value]) => `${name}: ${value}\r\n`)
+            .join('') +
           `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     }

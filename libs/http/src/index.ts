@@ -15,3 +15,7 @@ export * from './etag/etag.js';
 export * from './etag/etag.interceptor.js';
 export * from './framework-errors.js';
 export * from './request-meta.js';
+export * from './validation/presence.js';
+export * from './validation/json-depth.js';
+export * from './redact-url.js';
+export * from './no-store.js';

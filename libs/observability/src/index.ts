@@ -4,3 +4,4 @@ export * from './metrics.js';
 export * from './health.js';
 export * from './observability.module.js';
 export { Logger as PinoLogger } from 'nestjs-pino';
+export * from './metrics-server.js';

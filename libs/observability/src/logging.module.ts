@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { type DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { redactUrl } from '@wp/http';
 import { LoggerModule } from 'nestjs-pino';
 import pino, { type LoggerOptions } from 'pino';
 import {
@@ -98,12 +99,13 @@ function prettyOptions() {
       req: { method?: string; url?: string },
       res: { statusCode: number },
       responseTime: number,
-    ) => `${req.method} ${req.url} ${res.statusCode} ${Math.round(responseTime)}ms`,
+    ) =>
+      `${req.method} ${redactUrl(req.url ?? '')} ${res.statusCode} ${Math.round(responseTime)}ms`,
     customErrorMessage: (
       req: { method?: string; url?: string },
       res: { statusCode: number },
       error: Error,
-    ) => `${req.method} ${req.url} ${res.statusCode} ${error.message}`,
+    ) => `${req.method} ${redactUrl(req.url ?? '')} ${res.statusCode} ${error.message}`,
   };
 }
 
@@ -148,10 +150,12 @@ export class LoggingModule {
             // more child logger (bindings serialized and redacted) for every request.
             base: { pid: process.pid, hostname: hostname(), service: options.service },
             serializers: {
+              // Credential-like query parameters (`?Api-Key=…`, `?access_token=…`) are redacted
+              // (docs/operations.md § Logs and traces).
               req: (req: { id: unknown; method: string; url: string }) => ({
                 id: req.id,
                 method: req.method,
-                url: req.url,
+                url: redactUrl(req.url),
               }),
               // The status alone: response headers are neither secret-free nor useful per line.
               res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

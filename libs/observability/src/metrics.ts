@@ -1,19 +1,13 @@
-import {
-  Controller,
-  Get,
-  Header,
-  Inject,
-  Injectable,
-  Module,
-  type DynamicModule,
-  type OnModuleInit,
-} from '@nestjs/common';
+import { Inject, Injectable, Module, type DynamicModule, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { NoApiKey, onDatabaseUnavailable, Public } from '@wp/http';
+import { onDatabaseUnavailable } from '@wp/http';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-export const METRICS_REGISTRY = Symbol('METRICS_REGISTRY');
+import { METRICS_REGISTRY } from './metrics-registry.js';
+import { METRICS_LISTEN, MetricsServer } from './metrics-server.js';
+
+export { METRICS_REGISTRY };
 
 /**
  * Prometheus metrics of one service: Node defaults plus `http_request_duration_seconds`
@@ -66,32 +60,35 @@ export class HttpMetrics implements OnModuleInit {
   }
 }
 
-@Controller()
-@Public()
-@NoApiKey()
-export class MetricsController {
-  constructor(@Inject(METRICS_REGISTRY) private readonly registry: Registry) {}
-
-  /** `GET /metrics`: Prometheus text exposition format 0.0.4. */
-  @Get('metrics')
-  @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
-  metrics(): Promise<string> {
-    return this.registry.metrics();
-  }
+export interface MetricsOptions {
+  service: string;
+  /**
+   * Where the metrics listener binds (`METRICS_PORT`, `METRICS_HOST`; docs/operations.md
+   * § Metrics); port 0 takes any free port. Without it no listener is opened.
+   */
+  listen?: { port: number; host: string };
 }
 
+/**
+ * The service's Prometheus registry (`METRICS_REGISTRY`, label `service`), its HTTP metrics, and
+ * `GET /metrics` on a listener of its own ({@link MetricsServer}), never on the public port.
+ */
 @Module({})
 export class MetricsModule {
-  static forRoot(options: { service: string }): DynamicModule {
+  static forRoot(options: MetricsOptions): DynamicModule {
     const registry = new Registry();
     registry.setDefaultLabels({ service: options.service });
     collectDefaultMetrics({ register: registry });
     return {
       module: MetricsModule,
       global: true,
-      controllers: [MetricsController],
-      providers: [{ provide: METRICS_REGISTRY, useValue: registry }, HttpMetrics],
-      exports: [METRICS_REGISTRY],
+      providers: [
+        { provide: METRICS_REGISTRY, useValue: registry },
+        { provide: METRICS_LISTEN, useValue: options.listen ?? null },
+        HttpMetrics,
+        MetricsServer,
+      ],
+      exports: [METRICS_REGISTRY, MetricsServer],
     };
   }
 }

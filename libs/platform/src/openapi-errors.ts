@@ -13,12 +13,14 @@ export interface OperationError {
 
 /**
  * The errors every route of a service can meet besides its own, by when they apply: `all`
- * routes (bad URL, U+0000 in a parameter, shutting down, database down), routes with a `body`
- * (malformed JSON, too large, not JSON), routes behind the global Api-Key guard (`apiKey`) and
- * the global Bearer guard (`bearer`).
+ * routes (bad URL, U+0000 in a parameter, headers too large, shutting down, database down),
+ * routes with path `parameters` (one too long), routes with a `body` (malformed or too deeply
+ * nested JSON, too large, not JSON), routes behind the global Api-Key guard (`apiKey`) and the
+ * global Bearer guard (`bearer`).
  */
 export interface FrameworkErrors {
   all: OperationError[];
+  parameters: OperationError[];
   body: OperationError[];
   apiKey: OperationError[];
   bearer: OperationError[];
@@ -42,9 +44,11 @@ export const ERROR_STATUS_MEANINGS: Record<string, string> = {
   '404': 'Unknown resource, or not visible to the caller.',
   '409': 'Conflicts with the current state.',
   '413': 'Body larger than the limit.',
+  '414': 'A path segment longer than the limit (100 characters).',
   '415': 'Body not JSON.',
   '422': 'Well formed, but breaks a business rule.',
   '429': 'Rate limited; `Retry-After` says when to try again.',
+  '431': 'Request headers (with the request line) larger than the limit (16 KB).',
   '502': 'The gateway could not reach the service.',
   '503': 'A dependency is down or the service is shutting down; `Retry-After` is set.',
   '504': 'The service did not answer in time.',
@@ -54,15 +58,18 @@ export const ERROR_STATUS_MEANINGS: Record<string, string> = {
  * The errors one operation can answer, by status (ascending): its own (`own`, from its method,
  * guards and pipes) plus the framework's that apply to it — the Api-Key guard where a key is
  * checked (also analytics' Basic routes, where a key sent is validated), the Bearer guard on
- * `api-key+bearer` routes, the body errors on routes with a body.
+ * `api-key+bearer` routes, the body errors on routes with a body, the parameter errors on
+ * routes with a path parameter.
  */
 export function operationErrors(
   own: OperationError[],
   framework: FrameworkErrors | undefined,
   facts: RouteFacts | undefined,
   hasBody: boolean,
+  hasPathParameters = false,
 ): Map<string, OperationError[]> {
   const all = [...own, ...(framework?.all ?? [])];
+  if (framework && hasPathParameters) all.push(...framework.parameters);
   const authentication = facts?.authentication ?? 'none';
   if (framework && authentication !== 'none') all.push(...framework.apiKey);
   if (framework && authentication === 'api-key+bearer') all.push(...framework.bearer);

@@ -140,13 +140,18 @@ function describeOperation(
     responses['304'] = { description: 'Not modified: `If-None-Match` matches the ETag.' };
   }
   if (!metadata) return;
-  const hasBody = Boolean(operation.requestBody) || ['post', 'put', 'patch'].includes(verb);
+  // Fastify reads a body on every method but GET and HEAD.
+  const hasBody = Boolean(operation.requestBody) || !['get', 'head'].includes(verb);
+  const hasPathParameters = (operation.parameters ?? []).some(
+    (parameter) => 'in' in parameter && parameter.in === 'path',
+  );
   const ownErrors = metadata.errors[controller]?.[method] ?? [];
   for (const [status, errors] of operationErrors(
     ownErrors,
     metadata.frameworkErrors,
     facts,
     hasBody,
+    hasPathParameters,
   )) {
     // A route's own `@ApiResponse` text is kept as the meaning.
     const text = responses[status]?.description;

@@ -45,6 +45,7 @@ export class PlatformModule {
           format: config.LOG_FORMAT,
           nodeEnv: config.NODE_ENV,
           logRequests: config.LOG_REQUESTS,
+          metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
         }),
         DatabaseModule.forRoot({
           ...options.database,

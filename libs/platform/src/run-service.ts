@@ -1,5 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigError, loadDotenv, type PlatformConfig } from '@wp/config';
+import { redactQuery, redactUrl } from '@wp/http';
 import { startTracing, stopTracing } from '@wp/tracing';
 
 type ShutdownConfig = Pick<PlatformConfig, 'SHUTDOWN_TIMEOUT_SECONDS'>;
@@ -24,7 +25,7 @@ export async function runService<C extends ShutdownConfig>(
 ): Promise<void> {
   loadDotenv();
   // Before the app exists: instrumentations patch `http` and `pg` as the app first uses them.
-  startTracing(options.service);
+  startTracing(options.service, { url: redactUrl, query: redactQuery });
   let config: C;
   try {
     config = options.loadConfig();

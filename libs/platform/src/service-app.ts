@@ -32,6 +32,8 @@ export async function createServiceApp(
 ): Promise<NestFastifyApplication> {
   const app = await createHttpApp(module, {
     bodyLimit: options.config.HTTP_BODY_LIMIT_BYTES,
+    maxJsonDepth: options.config.HTTP_MAX_JSON_DEPTH,
+    strictTransportSecurity: options.config.STRICT_TRANSPORT_SECURITY,
     trustProxy: options.config.TRUST_PROXY,
     globalPrefix: options.globalPrefix,
     prefixExclusions: options.prefixExclusions,

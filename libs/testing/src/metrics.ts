@@ -4,6 +4,8 @@
  * each, so meant for metrics without labels. Missing series read as 0. Tests and
  * benchmarks diff two readings to see what happened in between (e.g. movements per ledger
  * call from `wallet_ledger_batch_size`).
+ * @param baseUrl the service's metrics listener (`METRICS_PORT`; docs/operations.md § Metrics),
+ *   not its API port
  */
 export async function histogramTotals(
   baseUrl: string,

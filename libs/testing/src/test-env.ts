@@ -95,6 +95,9 @@ export class TestEnvironment {
       ADMIN_ACCESS_TOKENS: this.keys.adminAccessToken,
       AUTH_CODE_SECRET: this.keys.codeSecret,
       WALLET_TRANSFER_CODE_SECRET: this.keys.transferCodeSecret,
+      // Any free port: several apps of several test files run on one machine at once.
+      METRICS_PORT: '0',
+      METRICS_HOST: '127.0.0.1',
       ...overrides,
     };
   }

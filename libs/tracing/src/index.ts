@@ -1,9 +1,36 @@
+import type { Span } from '@opentelemetry/api';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 
 let sdk: NodeSDK | undefined;
+
+/** What removes credentials from a URL (`redactUrl` of @wp/http) and from a bare query string. */
+export interface UrlRedaction {
+  url: (url: string) => string;
+  query: (query: string) => string;
+}
+
+/** Span attributes that hold a URL or a query string (stable and older HTTP conventions). */
+const URL_ATTRIBUTES = ['url.full', 'http.url', 'http.target'] as const;
+
+/**
+ * Rewrites the URL attributes a span was started with through `redact`
+ * (docs/operations.md § Logs and traces). The SDK's spans expose the attributes they hold; a
+ * span that does not (not recording) has nothing to rewrite.
+ */
+export function redactSpanUrls(span: Span, redact: UrlRedaction): void {
+  const attributes = (span as { attributes?: Record<string, unknown> }).attributes;
+  if (!attributes) return;
+  for (const name of URL_ATTRIBUTES) {
+    const value = attributes[name];
+    if (typeof value === 'string' && value.includes('?'))
+      span.setAttribute(name, redact.url(value));
+  }
+  const query = attributes['url.query'];
+  if (typeof query === 'string') span.setAttribute('url.query', redact.query(query));
+}
 
 /**
  * Optional OpenTelemetry tracing (docs/operations.md § Tracing), started by each app's `main`
@@ -16,11 +43,15 @@ let sdk: NodeSDK | undefined;
  * headers, resource attributes). Each HTTP server span carries the request id (`http.request.id`,
  * set by libs/http) and NATS publish/deliver spans are made by libs/messaging through
  * `@opentelemetry/api` (no-ops while tracing is off).
+ * Credential-like query parameters are redacted from the URL attributes of every HTTP span,
+ * server and client (`url.query`, `url.full`, `http.target`; {@link redactSpanUrls}).
  * @param service the app, for the default service name
+ * @param redact how URLs lose their credentials (`redactUrl`/`redactQuery` of @wp/http)
  * @returns whether tracing started
  */
 export function startTracing(
   service: string,
+  redact: UrlRedaction,
   // eslint-disable-next-line no-restricted-syntax -- read before any config module loads
   env: NodeJS.ProcessEnv = process.env,
 ): boolean {
@@ -36,6 +67,8 @@ export function startTracing(
         // Probes and scrapes are not worth a trace each.
         ignoreIncomingRequestHook: (request) =>
           request.url === '/metrics' || (request.url ?? '').startsWith('/health/'),
+        // Called once the span holds its attributes.
+        requestHook: (span) => redactSpanUrls(span, redact),
       }),
       new PgInstrumentation({ requireParentSpan: true }),
     ],

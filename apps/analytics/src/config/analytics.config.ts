@@ -17,6 +17,7 @@ import { databaseUrlField, env, platformSchema } from '@wp/config';
  */
 export const analyticsConfigSchema = platformSchema.extend({
   ANALYTICS_PORT: env.port(8084),
+  METRICS_PORT: env.listenPort(9084),
   ANALYTICS_HOST: env.string('0.0.0.0'),
   ANALYTICS_DATABASE_URL: databaseUrlField('analytics'),
   ANALYTICS_REQUIRE_API_KEY: env.bool(false),

@@ -17,6 +17,7 @@ const seconds = (fallback: number) => env.int(fallback, 1);
  */
 export const authConfigSchema = platformSchema.extend({
   AUTH_PORT: env.port(8081),
+  METRICS_PORT: env.listenPort(9081),
   AUTH_HOST: env.string('0.0.0.0'),
   AUTH_DATABASE_URL: databaseUrlField('auth'),
   JWT_PRIVATE_KEY: env.pem('private key (P-256, PKCS#8)'),

@@ -1,3 +1,4 @@
+import { MetricsServer } from '@wp/observability';
 import { createPublicKey } from 'node:crypto';
 import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app.js';
 
@@ -139,8 +140,9 @@ describe('auth: registration and login without activation (foundation path)', ()
       redis: { status: 'up' },
       nats: { status: 'up' },
     });
-    const metrics = await ctx.app.inject({ method: 'GET', url: '/metrics' });
-    expect(metrics.statusCode).toBe(200);
-    expect(metrics.body).toContain('http_request_duration_seconds');
+    // Metrics have a listener of their own (docs/operations.md § Metrics).
+    const metrics = await fetch(`${ctx.app.get(MetricsServer).url}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain('http_request_duration_seconds');
   });
 });

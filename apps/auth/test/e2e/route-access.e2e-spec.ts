@@ -21,7 +21,6 @@ describe('auth route access', () => {
     expect(keyless.sort()).toEqual([
       'GET /health/live',
       'GET /health/ready',
-      'GET /metrics',
       'GET /oauth/jwks.json',
     ]);
     expect(publicOnly.sort()).toEqual(

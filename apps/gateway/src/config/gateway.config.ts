@@ -6,6 +6,7 @@ export const gatewayConfigSchema = platformSchema
   .omit({ JWT_PUBLIC_KEY: true, JWT_ISSUER: true, TRUST_PROXY: true, MIGRATE_ON_START: true })
   .extend({
     GATEWAY_PORT: env.port(8080),
+    METRICS_PORT: env.listenPort(9080),
     GATEWAY_HOST: env.string('0.0.0.0'),
     AUTH_UPSTREAM_URL: env.url('http://127.0.0.1:8081', ['http', 'https']),
     ORG_UPSTREAM_URL: env.url('http://127.0.0.1:8082', ['http', 'https']),

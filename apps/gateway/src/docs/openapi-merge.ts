@@ -78,7 +78,6 @@ export function mergeOpenApiDocuments(
                 method,
                 withGateway(
                   tagged(operation, service, sectionOf(path)),
-                  method,
                   routes.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`)),
                 ),
               ]
@@ -124,10 +123,9 @@ export function mergeOpenApiDocuments(
 
 function withGateway(
   operation: Record<string, unknown>,
-  method: string,
   route: ProxyRoute | undefined,
 ): Record<string, unknown> {
-  if (operation['responses']) withGatewayAnswers(operation, method, route);
+  if (operation['responses']) withGatewayAnswers(operation, route);
   return operation;
 }
 
@@ -136,27 +134,33 @@ const ownCode = (status: number) => ({ ...STATUS_DEFAULTS[status], status });
 
 /**
  * Answers the gateway gives itself (JSON:API, docs/api-documentation.md § Error codes per
- * operation), added to the codes the service documents for the same status: 403 for a missing
- * or unknown `Api-Key` (where the route checks one) and 503 when the key store does not answer,
- * 413 for a body over its limit, 429 for its per-address rate limit, 502 when the service
- * cannot be reached, 504 when it does not answer in time. On `/api/public` the service answers
- * in Langfuse's shape, so such a status documents both bodies (`anyOf`).
+ * operation), added to the codes the service documents for the same status: 400 for a path
+ * that leaves its route (`BAD_REQUEST`) or a JSON body nested too deep (`VALIDATION_FAILED`),
+ * 403 for a missing or unknown `Api-Key` (where the route checks one) and 503 when the key
+ * store does not answer, 413 for a body over its limit (any method: the announced length is
+ * checked), 429 for its per-address rate limit, 431 for headers over Node's limit, 502 when the
+ * service cannot be reached, 504 when it does not answer in time. On `/api/public` the service
+ * answers in Langfuse's shape, so such a status documents both bodies (`anyOf`).
  */
 function withGatewayAnswers(
   operation: Record<string, unknown>,
-  method: string,
   route: ProxyRoute | undefined,
 ): void {
   const responses = (operation['responses'] ??= {}) as Record<string, Record<string, unknown>>;
-  const answers = [ownCode(429), ownCode(502), ownCode(504)];
+  const answers = [
+    ownCode(400),
+    { ...ownCode(400), code: 'VALIDATION_FAILED', title: 'Invalid request' },
+    ownCode(413),
+    ownCode(429),
+    ownCode(431),
+    ownCode(502),
+    ownCode(504),
+  ];
   if (route?.apiKey !== 'none') {
     answers.push(
       ...Object.values(API_KEY_REFUSALS).map(({ code }) => ({ ...ownCode(403), code })),
       ownCode(503),
     );
-  }
-  if (['post', 'put', 'patch'].includes(method) || operation['requestBody']) {
-    answers.push(ownCode(413));
   }
   for (const answer of answers) {
     addErrorCodes(responses, String(answer.status), 'ErrorDocument', [answer]);

@@ -3,12 +3,14 @@ import cors from '@fastify/cors';
 import proxy from '@fastify/http-proxy';
 import rateLimit from '@fastify/rate-limit';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { errorDocument } from '@wp/http';
+import { DomainError, errorDocument } from '@wp/http';
 import { EDGE_RATE_LIMIT_STORE, type EdgeRateLimitStore } from '@wp/platform';
 import { ApiKeyRegistry } from '@wp/security';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config/gateway.config.js';
 import { apiKeyPrecheck, bodyLimitPrecheck } from './api-key-precheck.js';
+import { edgeErrorHandler } from './edge-errors.js';
+import { installStreamedBodies } from './streamed-bodies.js';
 import { proxyRoutes, upstreamUrl } from './routes.js';
 import { METRICS_REGISTRY } from '@wp/observability';
 import { Counter, type Registry } from 'prom-client';
@@ -63,22 +65,36 @@ export async function installProxy(
       ...rateLimitStore,
       nameSpace: 'gateway-rate-limit:',
       skipOnError: true,
-      allowList: (request: FastifyRequest) =>
-        request.url.startsWith('/health/') || request.url === '/metrics',
+      allowList: (request: FastifyRequest) => request.url.startsWith('/health/'),
       onExceeded: () => rateLimitHits.inc(),
-      errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) => ({
-        statusCode: 429,
-        ...errorDocument(429, `Too many requests from this address; retry after ${context.after}.`),
-      }),
+      errorResponseBuilder: (_request: FastifyRequest, context: { after: string }) =>
+        new DomainError('rate_limited', 'RATE_LIMITED', 'Too many requests', {
+          detail: `Too many requests from this address; retry after ${context.after}.`,
+        }),
     });
   }
 
+  // The proxy routes live in a scope of their own: its error handler answers the gateway's own
+  // refusals in the JSON:API body, its body parsers stream bodies on (edge-errors.ts,
+  // streamed-bodies.ts).
+  await app.register(async (scope: FastifyInstance) => {
+    scope.setErrorHandler(edgeErrorHandler);
+    installStreamedBodies(scope, config.HTTP_MAX_JSON_DEPTH);
+    await installProxyRoutes(scope, config, registry);
+  });
+}
+
+async function installProxyRoutes(
+  scope: FastifyInstance,
+  config: GatewayConfig,
+  registry: ApiKeyRegistry,
+): Promise<void> {
   for (const route of proxyRoutes(config)) {
     const bodyLimit =
       route.service === 'analytics'
         ? config.GATEWAY_ANALYTICS_BODY_LIMIT_BYTES
         : config.HTTP_BODY_LIMIT_BYTES;
-    await app.register(proxy, {
+    await scope.register(proxy, {
       upstream: upstreamUrl(config, route.service),
       prefix: route.prefix,
       rewritePrefix: route.prefix,
@@ -86,7 +102,7 @@ export async function installProxy(
         bodyLimitPrecheck(bodyLimit),
         apiKeyPrecheck(registry, route.apiKey),
       ),
-      proxyPayloads: true,
+      proxyPayloads: false,
       httpMethods: ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'],
       replyOptions: {
         timeout: config.GATEWAY_UPSTREAM_TIMEOUT_MS,

@@ -4,6 +4,7 @@ import { databaseUrlField, env, platformSchema } from '@wp/config';
 /** Org service settings (docs/org.md § Configuration). */
 export const orgConfigSchema = platformSchema.extend({
   ORG_PORT: env.port(8082),
+  METRICS_PORT: env.listenPort(9082),
   ORG_HOST: env.string('0.0.0.0'),
   ORG_DATABASE_URL: databaseUrlField('org'),
   /**

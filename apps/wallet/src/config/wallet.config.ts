@@ -61,6 +61,7 @@ const assetList = env
 export const walletConfigSchema = platformSchema
   .extend({
     WALLET_PORT: env.port(8083),
+    METRICS_PORT: env.listenPort(9083),
     WALLET_HOST: env.string('0.0.0.0'),
     WALLET_DATABASE_URL: databaseUrlField('wallet'),
     /** Connections of the wallet's PostgreSQL pool. */

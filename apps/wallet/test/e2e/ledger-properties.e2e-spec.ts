@@ -28,7 +28,7 @@ describe('ledger properties under concurrency', () => {
     return new Map(rows.map((r) => [r.wallet_address, cents(Number(r.total))]));
   };
   /** `wallet_ledger_batch_size` from the service's /metrics: ledger calls and movements. */
-  const batchSizeMetric = () => histogramTotals(ctx.baseUrl, 'wallet_ledger_batch_size');
+  const batchSizeMetric = () => histogramTotals(ctx.metricsUrl, 'wallet_ledger_batch_size');
   const transact = (user: TestUser, transaction: Record<string, unknown>, key?: string) =>
     ctx.request('POST', '/wallets/transact', {
       token: user.token,

@@ -1,3 +1,4 @@
+import { MetricsServer } from '@wp/observability';
 import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@wp/config';
@@ -51,6 +52,8 @@ export class WalletTestContext {
   readonly env: TestEnvironment;
   app!: NestFastifyApplication;
   baseUrl = '';
+  /** The service's metrics listener (docs/operations.md § Metrics), once started. */
+  metricsUrl = '';
   private pool!: Pool;
   private readonly versions = new Map<string, number>();
   private readonly consumers = new Map<string, number>();
@@ -87,6 +90,7 @@ export class WalletTestContext {
     this.app = await createWalletApp(config);
     await this.app.listen({ port: 0, host: '127.0.0.1' });
     this.baseUrl = `http://127.0.0.1:${(this.app.getHttpServer().address() as { port: number }).port}`;
+    this.metricsUrl = this.app.get(MetricsServer).url;
     this.appRunning = true;
     await this.app.get(ApiKeyRegistry).add(hashApiKey(this.apiKey), 'test-app');
   }

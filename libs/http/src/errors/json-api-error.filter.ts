@@ -11,6 +11,7 @@ import {
   isDatabaseUnavailable,
   notifyDatabaseUnavailable,
 } from './database-unavailable.js';
+import { withoutQuery } from '../redact-url.js';
 import { DomainError, type ErrorItem } from './domain-error.js';
 
 /** The code and title of an error with no code of its own, by HTTP status. */
@@ -24,9 +25,11 @@ export const STATUS_DEFAULTS: Record<number, { code: string; title: string }> = 
   408: { code: 'REQUEST_TIMEOUT', title: 'Request timeout' },
   409: { code: 'CONFLICT', title: 'Conflict' },
   413: { code: 'PAYLOAD_TOO_LARGE', title: 'Payload too large' },
+  414: { code: 'URI_TOO_LONG', title: 'URI too long' },
   415: { code: 'UNSUPPORTED_MEDIA_TYPE', title: 'Unsupported media type' },
   422: { code: 'UNPROCESSABLE', title: 'Unprocessable request' },
   429: { code: 'RATE_LIMITED', title: 'Too many requests' },
+  431: { code: 'HEADERS_TOO_LARGE', title: 'Request header fields too large' },
   502: { code: 'BAD_GATEWAY', title: 'Bad gateway' },
   503: { code: 'UNAVAILABLE', title: 'Service unavailable' },
   504: { code: 'GATEWAY_TIMEOUT', title: 'Gateway timeout' },
@@ -122,11 +125,12 @@ export class JsonApiErrorFilter implements ExceptionFilter {
   }
 }
 
+/** The text of a Nest HTTP error; an unknown route's without its query string (redact-url.ts). */
 function httpDetail(exception: HttpException): string | undefined {
   const response = exception.getResponse();
-  if (typeof response === 'string') return response;
+  if (typeof response === 'string') return withoutQuery(response);
   const message = (response as { message?: unknown }).message;
-  if (typeof message === 'string') return message;
+  if (typeof message === 'string') return withoutQuery(message);
   if (Array.isArray(message)) return message.join('; ');
   return exception.message;
 }

@@ -1,4 +1,4 @@
-import { findNul, findNulParameter } from './nul-guard.js';
+import { findLoneSurrogate, findNul, findNulParameter, mayHoldLoneSurrogate } from './nul-guard.js';
 
 describe('NUL guard', () => {
   it('points at the first string or key holding U+0000', () => {
@@ -18,5 +18,15 @@ describe('NUL guard', () => {
     expect(findNulParameter({ a: 'x' }, { search: 'a\u0000' })).toBe('search');
     expect(findNulParameter({ tags: ['a', '\u0000'] })).toBe('tags');
     expect(findNulParameter({ a: 'x' }, undefined)).toBeNull();
+  });
+});
+
+describe('findLoneSurrogate', () => {
+  it('points at a string or key holding half a surrogate pair, and passes pairs', () => {
+    expect(findLoneSurrogate({ a: ['ok', 'x\uD800y'] })).toBe('/a/1');
+    expect(findLoneSurrogate({ ['\uDC00']: 1 })).toBe('/\uDC00');
+    expect(findLoneSurrogate({ a: '😀 \uD83D\uDE00', b: 'plain' })).toBeNull();
+    expect(mayHoldLoneSurrogate('{"a":"\\ud800"}')).toBe(true);
+    expect(mayHoldLoneSurrogate('{"a":"\\u00e9"}')).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import {
   type ArgumentsHost,
   type ExceptionFilter,
 } from '@nestjs/common';
-import { DomainError } from '@wp/http';
+import { DomainError, withoutQuery } from '@wp/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describeStatus, LangfuseApiError, type LangfuseErrorBody } from './langfuse-errors.js';
 
@@ -47,7 +47,9 @@ export class LangfuseErrorFilter implements ExceptionFilter {
     const status = clientStatus(exception);
     if (status !== undefined) {
       const { errorName, code } = describeStatus(status);
-      return { status, body: { message: (exception as Error).message, error: errorName, code } };
+      // An unknown route's text names the route, not the query (docs/operations.md § Logs and traces).
+      const message = withoutQuery((exception as Error).message);
+      return { status, body: { message, error: errorName, code } };
     }
     this.logger.error(
       { err: exception, requestId },

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { CurrentRequestMeta, Public, UuidPipe, type RequestMeta } from '@wp/http';
+import { CurrentRequestMeta, NoStore, Public, type RequestMeta, UuidPipe } from '@wp/http';
 import { CurrentClientApp } from '@wp/security';
 import type { SessionResource } from '../sessions/session.serializer.js';
 import type { ResendActivationResource } from './activation.serializer.js';
@@ -17,6 +17,7 @@ export class ActivationController {
 
   /** `POST /users/{userId}/activate/email`: 200 session. */
   @Post(':userId/activate/email')
+  @NoStore()
   @Public()
   @HttpCode(200)
   activateByEmail(
@@ -30,6 +31,7 @@ export class ActivationController {
 
   /** `POST /users/{userId}/activate/phone`: 200 session. */
   @Post(':userId/activate/phone')
+  @NoStore()
   @Public()
   @HttpCode(200)
   activateByPhone(

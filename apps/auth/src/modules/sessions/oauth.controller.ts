@@ -1,6 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { CurrentRequestMeta, UnauthenticatedError, Public, type RequestMeta } from '@wp/http';
+import {
+  CurrentRequestMeta,
+  NoStore,
+  Public,
+  type RequestMeta,
+  UnauthenticatedError,
+} from '@wp/http';
 import {
   CurrentClientApp,
   CurrentPrincipal,
@@ -39,6 +45,7 @@ export class OAuthController {
    * token; 401 `INVALID_CLIENT`; 403 `REFERER_NOT_ALLOWED`.
    */
   @Post('token')
+  @NoStore()
   @Public()
   @HttpCode(200)
   token(
@@ -70,6 +77,7 @@ export class OAuthController {
    * `MFA_CHALLENGE_INVALID`, `INVALID_TWO_FACTOR_CODE` (`meta.attemptsRemaining`); 429.
    */
   @Post('token/mfa')
+  @NoStore()
   @Public()
   @HttpCode(200)
   @ApiOperation({ summary: 'Second step of a login with two-factor on: challenge + code' })
@@ -87,6 +95,7 @@ export class OAuthController {
    * 401 `TOKEN_MALFORMED`, `REFRESH_TOKEN_INVALID` or `REFRESH_TOKEN_REUSED`.
    */
   @Post('token/refresh')
+  @NoStore()
   @Public()
   @HttpCode(200)
   refresh(

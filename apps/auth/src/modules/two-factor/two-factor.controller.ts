@@ -6,7 +6,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { CurrentRequestMeta, type RequestMeta } from '@wp/http';
+import { CurrentRequestMeta, NoStore, type RequestMeta } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { ConfirmTwoFactorDto, SecondFactorDto, StartTwoFactorDto } from './dto/two-factor.dto.js';
 import { TwoFactorEnrolmentService } from './two-factor-enrolment.service.js';
@@ -40,6 +40,7 @@ export class TwoFactorController {
 
   /** 201 enrolment; 409 `TWO_FACTOR_ALREADY_ENABLED`; 422 `CURRENT_PASSWORD_INVALID`; 429. */
   @Post()
+  @NoStore()
   @HttpCode(201)
   @ApiOperation({
     summary: 'Start enrolment: a new TOTP secret, its otpauth:// URI and QR code (shown once)',
@@ -54,6 +55,7 @@ export class TwoFactorController {
 
   /** 200 recovery codes; 409 not started / already on; 422 `INVALID_TWO_FACTOR_CODE`. */
   @Post('confirm')
+  @NoStore()
   @HttpCode(200)
   @ApiOperation({ summary: 'Confirm enrolment with a first code: two-factor on, recovery codes' })
   @ApiOkResponse({ type: RecoveryCodesResource })
@@ -80,6 +82,7 @@ export class TwoFactorController {
 
   /** 200 new codes; 409 `TWO_FACTOR_NOT_ENABLED`; 422 `INVALID_TWO_FACTOR_CODE`; 429. */
   @Post('recovery_codes')
+  @NoStore()
   @HttpCode(200)
   @ApiOperation({ summary: 'New set of recovery codes (the previous ones stop working)' })
   @ApiOkResponse({ type: RecoveryCodesResource })

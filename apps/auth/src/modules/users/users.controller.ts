@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Ip, Post, Query, Res } from '@nestjs/common';
-import { CurrentRequestMeta, Public, type RequestMeta } from '@wp/http';
+import { CurrentRequestMeta, NoStore, Public, type RequestMeta } from '@wp/http';
 import { CurrentClientApp } from '@wp/security';
 import type { FastifyReply } from 'fastify';
 import type { SessionResource } from '../sessions/session.serializer.js';
@@ -19,6 +19,7 @@ export class UsersController {
    * `USERNAME_TAKEN`; 429 `RATE_LIMITED`.
    */
   @Post()
+  @NoStore()
   @Public()
   async register(
     @Body() dto: RegisterUserDto,

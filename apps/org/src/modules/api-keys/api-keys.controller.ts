@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { document, IntIdPipe, UuidPipe, type Document, type Resource } from '@wp/http';
+import { document, type Document, IntIdPipe, NoStore, type Resource, UuidPipe } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { toApiKeyResource, type ApiKeyAttributes } from './api-key.serializer.js';
 import { ApiKeysService } from './api-keys.service.js';
@@ -15,6 +15,7 @@ export class ApiKeysController {
    * `meta.secretKey`.
    */
   @Post('projects/:projectId/api_keys')
+  @NoStore()
   @HttpCode(201)
   async create(
     @CurrentPrincipal() principal: Principal,

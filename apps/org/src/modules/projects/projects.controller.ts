@@ -18,6 +18,7 @@ import {
   WithETag,
   type Document,
   type Resource,
+  noStore,
 } from '@wp/http';
 import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import type { FastifyReply } from 'fastify';
@@ -78,7 +79,7 @@ export class ProjectsController {
    * unexpired pair; null when none); `include` adds `included` with `users`, `apiKey` and
    * `llm_api_keys` resources, `sentinelPasses` the project's passes (`studio_tool`, never keys)
    * and the relationships. Weak `ETag`; `If-None-Match` → 304; with `secret=true`,
-   * `Cache-Control: no-store` (docs/org.md § ETags).
+   * `Cache-Control: no-store` and `Pragma: no-cache` (docs/org.md § ETags).
    */
   @Get(':projectId')
   @AgentAccess()
@@ -95,7 +96,7 @@ export class ProjectsController {
       include: query.include ?? [],
     });
     // A secret key must not land in any cache, not even the caller's own.
-    if (view.secrets !== undefined) void reply.header('cache-control', 'no-store');
+    if (view.secrets !== undefined) noStore(reply);
     return toProjectDocument(view, (query.include ?? []).length > 0);
   }
 

@@ -1,12 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import {
   document,
+  type Document,
   IntIdPipe,
+  NoStore,
+  type Resource,
   UuidPipe,
   ValidationFailedError,
   WithETag,
-  type Document,
-  type Resource,
 } from '@wp/http';
 import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import {
@@ -43,6 +44,7 @@ export class SentinelPassesController {
 
   /** `POST S` → 201 `{data: pass, meta: {secret: "sp_…"}}`. */
   @Post(S)
+  @NoStore()
   @HttpCode(201)
   async create(
     @CurrentPrincipal() principal: Principal,
@@ -120,6 +122,7 @@ export class SentinelPassesController {
 
   /** `POST S/{passId}/rotate_key` → 200 `{data: pass, meta: {secret: "sp_…"}}`. */
   @Post(`${S}/:passId/rotate_key`)
+  @NoStore()
   @HttpCode(200)
   async rotateKey(
     @CurrentPrincipal() principal: Principal,

@@ -1,4 +1,5 @@
-import { IsOptional, IsString, Length, MaxLength, MinLength } from 'class-validator';
+import { IsString, Length, MaxLength, MinLength } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 
 /** Body of `POST /users/password/reset_request`. */
 export class ResetRequestDto {
@@ -32,7 +33,7 @@ export class ChangePasswordDto {
   @Length(8, 128)
   new_password!: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @MinLength(1)
   @MaxLength(128)

@@ -1,15 +1,5 @@
-import { IsIsoInstant, ToBoolean, ToInt } from '@wp/http';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  IsUUID,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsIsoInstant, MayBeAbsent, ToBoolean, ToInt } from '@wp/http';
+import { IsBoolean, IsIn, IsInt, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 
 export const ACTIVITY_TYPES = ['api_request', 'token_generation', 'error'] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
@@ -35,57 +25,57 @@ export class ActivityFilterDto {
   @IsUUID()
   agent_user_id!: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsIsoInstant()
   start_date?: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsIsoInstant()
   end_date?: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsIn(ACTIVITY_TYPES)
   activity_type?: ActivityType;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @MaxLength(512)
   endpoint?: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @ToBoolean()
   @IsBoolean()
   success?: boolean;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsIn(['asc', 'desc'])
   sort_order?: 'asc' | 'desc';
 }
 
 /** `GET /oauth/agent/activity/logs`. */
 export class ActivityLogsQueryDto extends ActivityFilterDto {
-  @IsOptional()
+  @MayBeAbsent()
   @ToInt()
   @IsInt()
   @Min(1)
   @Max(1_000_000)
   page?: number;
 
-  @IsOptional()
+  @MayBeAbsent()
   @ToInt()
   @IsInt()
   @Min(1)
   @Max(100)
   per_page?: number;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsIn(Object.keys(SORT_COLUMNS))
   sort_by?: SortBy;
 }
 
 /** `GET /oauth/agent/activity/export`. */
 export class ActivityExportQueryDto extends ActivityFilterDto {
-  @IsOptional()
+  @MayBeAbsent()
   @IsIn(['json', 'csv', 'jsonl'])
   format?: 'json' | 'csv' | 'jsonl';
 }
@@ -95,15 +85,15 @@ export class ActivityMetricsQueryDto {
   @IsUUID()
   agent_user_id!: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsIsoInstant()
   start_date?: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsIsoInstant()
   end_date?: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsIn(['hour', 'day', 'week'])
   group_by?: 'hour' | 'day' | 'week';
 }

@@ -1,4 +1,5 @@
-import { IsOptional, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 
 const isPasswordGrant = (dto: TokenRequestDto) =>
   dto.grant_type === undefined || dto.grant_type === 'password';
@@ -12,7 +13,7 @@ const isClientCredentials = (dto: TokenRequestDto) => dto.grant_type === 'client
  * docs/architecture.md § Decisions where the contract is silent).
  */
 export class TokenRequestDto {
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @MaxLength(64)
   grant_type?: string;

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsString, MaxLength, MinLength } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 
 /** Body of `POST /users/me/two_factor` (start enrolment): the account password, re-checked. */
 export class StartTwoFactorDto {
@@ -25,14 +26,14 @@ export class ConfirmTwoFactorDto {
  */
 export class SecondFactorDto {
   @ApiPropertyOptional({ description: 'A 6-digit code from the authenticator app.' })
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @MinLength(1)
   @MaxLength(32)
   code?: string;
 
   @ApiPropertyOptional({ description: 'One of the recovery codes (`xxxxx-xxxxx`); works once.' })
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @MinLength(1)
   @MaxLength(32)

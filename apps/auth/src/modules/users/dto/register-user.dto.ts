@@ -1,4 +1,5 @@
-import { IsIn, IsOptional, IsString, Length, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsString, Length, MaxLength, MinLength } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 
 /** Body of `POST /users` (docs/api.md § Accounts and sessions). */
 export class RegisterUserDto {
@@ -14,7 +15,7 @@ export class RegisterUserDto {
   password!: string;
 
   /** `phone` for phone registration; omitted or `email` for email. */
-  @IsOptional()
+  @MayBeAbsent()
   @IsIn(['email', 'phone'])
   method?: 'email' | 'phone';
 }

@@ -1,13 +1,6 @@
 import { Type } from 'class-transformer';
-import {
-  IsNotEmpty,
-  IsObject,
-  IsOptional,
-  IsString,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
-import { IsIsoInstant } from '@wp/http';
+import { IsNotEmpty, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsIsoInstant, MayBeNull } from '@wp/http';
 import { Trim } from '../../../common/transforms.js';
 
 export class ApiKeyNoteAttributesDto {
@@ -20,7 +13,7 @@ export class ApiKeyNoteAttributesDto {
 
 export class CreateApiKeyAttributesDto extends ApiKeyNoteAttributesDto {
   /** ISO 8601 date-time in the future; absent or null: never expires. */
-  @IsOptional()
+  @MayBeNull()
   @IsIsoInstant({ message: 'must be an ISO 8601 date-time (e.g. 2027-01-31T12:00:00Z) or date' })
   expires_at?: string | null;
 }

@@ -1,22 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { AUDIT_ACTIONS, type AuditAction } from '@wp/contracts';
-import { IsIsoInstant, ToInt, ToList } from '@wp/http';
-import {
-  ArrayMaxSize,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { IsIsoInstant, MayBeAbsent, ToInt, ToList } from '@wp/http';
+import { ArrayMaxSize, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 /** Filters of `GET /organizations/{id}/audit_log` and its export (docs/org.md § Audit log). */
 export class AuditLogFilterDto {
   @ApiPropertyOptional({ description: 'Entries of this actor (a user id or Sentinel Pass id).' })
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @MaxLength(200)
   actor?: string;
@@ -26,7 +16,7 @@ export class AuditLogFilterDto {
     enum: AUDIT_ACTIONS,
     isArray: true,
   })
-  @IsOptional()
+  @MayBeAbsent()
   @ToList()
   @ArrayMaxSize(AUDIT_ACTIONS.length)
   @IsIn(AUDIT_ACTIONS, { each: true, message: 'each action must be a known audit action' })
@@ -35,14 +25,14 @@ export class AuditLogFilterDto {
   @ApiPropertyOptional({
     description: 'From this instant (ISO 8601 date or date-time), inclusive.',
   })
-  @IsOptional()
+  @MayBeAbsent()
   @IsIsoInstant()
   start_date?: string;
 
   @ApiPropertyOptional({
     description: 'Up to this instant, inclusive; a calendar date covers that whole UTC day.',
   })
-  @IsOptional()
+  @MayBeAbsent()
   @IsIsoInstant()
   end_date?: string;
 }
@@ -50,7 +40,7 @@ export class AuditLogFilterDto {
 /** `GET /organizations/{id}/audit_log`: filters plus cursor paging. */
 export class AuditLogQueryDto extends AuditLogFilterDto {
   @ApiPropertyOptional({ description: 'Page size, 1–100.', default: 50 })
-  @IsOptional()
+  @MayBeAbsent()
   @ToInt()
   @IsInt()
   @Min(1)
@@ -58,7 +48,7 @@ export class AuditLogQueryDto extends AuditLogFilterDto {
   limit?: number;
 
   @ApiPropertyOptional({ description: '`meta.next_cursor` of the previous page.' })
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @MaxLength(200)
   @Matches(/^[A-Za-z0-9_-]+$/, { message: 'must be a cursor from a previous page' })
@@ -68,7 +58,7 @@ export class AuditLogQueryDto extends AuditLogFilterDto {
 /** `GET /organizations/{id}/audit_log/export`: filters plus the file format. */
 export class AuditLogExportQueryDto extends AuditLogFilterDto {
   @ApiPropertyOptional({ enum: ['json', 'csv', 'jsonl'], default: 'json' })
-  @IsOptional()
+  @MayBeAbsent()
   @IsIn(['json', 'csv', 'jsonl'])
   format?: 'json' | 'csv' | 'jsonl';
 }

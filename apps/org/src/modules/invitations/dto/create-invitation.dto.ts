@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Equals, IsIn, IsObject, IsOptional, MaxLength, ValidateNested } from 'class-validator';
+import { Equals, IsIn, IsObject, MaxLength, ValidateNested } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 import { INVITATION_ROLES, type InvitationRole } from '@wp/contracts';
 import { IsEmailAddress } from '@wp/identity';
 import { LowerCase, Trim } from '../../../common/transforms.js';
@@ -13,7 +14,7 @@ export class OrganizationInvitationAttributesDto {
   email!: string;
 
   /** Default `member`. Either case accepted; answered lower case. */
-  @IsOptional()
+  @MayBeAbsent()
   @LowerCase()
   @IsIn(INVITATION_ROLES, { message: `must be one of ${INVITATION_ROLES.join(', ')}` })
   orgRole?: InvitationRole;

@@ -5,10 +5,10 @@ import {
   IsBoolean,
   IsIn,
   IsObject,
-  IsOptional,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 import { INVITATION_ROLES, type InvitationRole } from '@wp/contracts';
 import { IsEmailAddress } from '@wp/identity';
 import { LowerCase, Trim } from '../../../common/transforms.js';
@@ -18,19 +18,19 @@ const roleMessage = { message: `must be one of ${INVITATION_ROLES.join(', ')}` }
 /** Grant fields of a project invitation, accepted at the top level and in `data.attributes`. */
 export class ProjectInvitationGrantDto {
   /** Default `member`. */
-  @IsOptional()
+  @MayBeAbsent()
   @LowerCase()
   @IsIn(INVITATION_ROLES, roleMessage)
   projectRole?: InvitationRole;
 
   /** Organization role on acceptance; default the project role; ignored when `projectOnly`. */
-  @IsOptional()
+  @MayBeAbsent()
   @LowerCase()
   @IsIn(INVITATION_ROLES, roleMessage)
   orgRole?: InvitationRole;
 
   /** Default false. */
-  @IsOptional()
+  @MayBeAbsent()
   @IsBoolean({ message: 'must be true or false' })
   projectOnly?: boolean;
 }

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { Equals, IsIn, IsObject, IsOptional, ValidateNested } from 'class-validator';
+import { Equals, IsIn, IsObject, ValidateNested } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 import { INVITATION_ROLES, type InvitationRole } from '@wp/contracts';
 import { LowerCase } from '../../../common/transforms.js';
 
@@ -10,7 +11,7 @@ export class UpdateInvitationAttributesDto {
 }
 
 export class UpdateInvitationDataDto {
-  @IsOptional()
+  @MayBeAbsent()
   @Equals('membershipInvitation', { message: 'must be membershipInvitation' })
   type?: 'membershipInvitation';
 

@@ -7,12 +7,12 @@ import {
   IsIn,
   IsNotEmpty,
   IsObject,
-  IsOptional,
   IsString,
   MaxLength,
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 import { LowerCase } from '../../../common/transforms.js';
 import { LLM_PROVIDERS, type LlmProvider } from '../llm-providers.js';
 
@@ -26,7 +26,7 @@ export class CreateLlmApiKeyAttributesDto {
   @MaxLength(1000)
   secretKey!: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
@@ -35,7 +35,7 @@ export class CreateLlmApiKeyAttributesDto {
   customModels?: string[];
 
   /** Default true. */
-  @IsOptional()
+  @MayBeAbsent()
   @IsBoolean()
   withDefaultModels?: boolean;
 }

@@ -1,21 +1,22 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsIn, IsObject, IsString, ValidateNested } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 import { ROLES, type Role } from '@wp/contracts';
 import { UpperCase } from '../../../common/transforms.js';
 
 export class RoleAttributesDto {
-  @IsOptional()
+  @MayBeAbsent()
   @UpperCase()
   @IsIn(ROLES, { message: `must be one of ${ROLES.join(', ')}` })
   role?: Role;
 }
 
 export class RoleDataDto {
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   type?: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsObject()
   @ValidateNested()
   @Type(() => RoleAttributesDto)
@@ -28,12 +29,12 @@ export class RoleDataDto {
  * `POST …/restore_access/{userId}` (optional).
  */
 export class RoleBodyDto {
-  @IsOptional()
+  @MayBeAbsent()
   @UpperCase()
   @IsIn(ROLES, { message: `must be one of ${ROLES.join(', ')}` })
   role?: Role;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsObject()
   @ValidateNested()
   @Type(() => RoleDataDto)

@@ -1,5 +1,5 @@
-import { IsBoolean, IsIn, IsOptional } from 'class-validator';
-import { ToBoolean, ToList } from '@wp/http';
+import { IsBoolean, IsIn } from 'class-validator';
+import { MayBeAbsent, ToBoolean, ToList } from '@wp/http';
 
 export const ORGANIZATION_INCLUDES = ['users', 'projects', 'organization_memberships'] as const;
 export type OrganizationInclude = (typeof ORGANIZATION_INCLUDES)[number];
@@ -10,7 +10,7 @@ export type OrganizationInclude = (typeof ORGANIZATION_INCLUDES)[number];
  * answers stale data (docs/org.md § Caching), so it changes nothing.
  */
 export class OrganizationQueryDto {
-  @IsOptional()
+  @MayBeAbsent()
   @ToList()
   @IsIn(ORGANIZATION_INCLUDES, {
     each: true,
@@ -18,7 +18,7 @@ export class OrganizationQueryDto {
   })
   include?: OrganizationInclude[];
 
-  @IsOptional()
+  @MayBeAbsent()
   @ToBoolean()
   @IsBoolean({ message: 'must be true or false' })
   forceRefresh?: boolean;

@@ -1,14 +1,15 @@
 import { Type } from 'class-transformer';
-import { Equals, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { Equals, IsObject, IsString, ValidateNested } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 import { OrganizationAttributesDto } from './create-organization.dto.js';
 
 export class UpdateOrganizationDataDto {
-  @IsOptional()
+  @MayBeAbsent()
   @Equals('organization')
   type?: 'organization';
 
   /** When sent, must equal the path id (409 `ORGANIZATION_ID_MISMATCH`). */
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   id?: string;
 

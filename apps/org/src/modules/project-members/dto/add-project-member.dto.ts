@@ -5,10 +5,10 @@ import {
   IsBoolean,
   IsIn,
   IsObject,
-  IsOptional,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 import { ROLES, type Role } from '@wp/contracts';
 import { IsEmailAddress } from '@wp/identity';
 import { Trim, UpperCase } from '../../../common/transforms.js';
@@ -17,17 +17,17 @@ const roleMessage = { message: `must be one of ${ROLES.join(', ')}` };
 
 /** The grant fields, accepted at the top level and in `data.attributes`. */
 export class ProjectGrantFieldsDto {
-  @IsOptional()
+  @MayBeAbsent()
   @UpperCase()
   @IsIn(ROLES, roleMessage)
   role?: Role;
 
-  @IsOptional()
+  @MayBeAbsent()
   @UpperCase()
   @IsIn(ROLES, roleMessage)
   organization_role?: Role;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsBoolean({ message: 'must be true or false' })
   project_only?: boolean;
 }

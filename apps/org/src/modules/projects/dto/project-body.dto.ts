@@ -1,13 +1,6 @@
 import { Transform, Type } from 'class-transformer';
-import {
-  Equals,
-  IsNotEmpty,
-  IsObject,
-  IsOptional,
-  IsString,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { Equals, IsNotEmpty, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 import { Trim } from '../../../common/transforms.js';
 
 export class ProjectAttributesDto {
@@ -19,7 +12,7 @@ export class ProjectAttributesDto {
 }
 
 export class CreateProjectDataDto {
-  @IsOptional()
+  @MayBeAbsent()
   @Equals('project', { message: 'must be project' })
   type?: 'project';
 

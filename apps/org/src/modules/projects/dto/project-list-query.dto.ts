@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ROLES, type Role } from '@wp/contracts';
-import { IsIsoInstant, ToBoolean, ToInt } from '@wp/http';
+import { IsIsoInstant, MayBeAbsent, ToBoolean, ToInt } from '@wp/http';
 import { PROJECT_SORT_VALUES, type ProjectSortValue } from '../project-list.js';
 
 /**
@@ -23,34 +23,34 @@ const RoleList = () =>
  */
 export class ProjectListQueryDto {
   /** Comma list of the caller's effective roles to keep (either case). */
-  @IsOptional()
+  @MayBeAbsent()
   @RoleList()
   @IsIn(ROLES, { each: true, message: `each value must be one of ${ROLES.join(', ')}` })
   user_role?: Role[];
 
-  @IsOptional()
+  @MayBeAbsent()
   @ToBoolean()
   @IsBoolean({ message: 'must be true or false' })
   has_wallet?: boolean;
 
-  @IsOptional()
+  @MayBeAbsent()
   @ToBoolean()
   @IsBoolean({ message: 'must be true or false' })
   has_tools?: boolean;
 
-  @IsOptional()
+  @MayBeAbsent()
   @ToBoolean()
   @IsBoolean({ message: 'must be true or false' })
   has_notebooks?: boolean;
 
-  @IsOptional()
+  @MayBeAbsent()
   @ToInt()
   @IsInt({ message: 'must be an integer' })
   @Min(0)
   @Max(1_000_000)
   min_members?: number;
 
-  @IsOptional()
+  @MayBeAbsent()
   @ToInt()
   @IsInt({ message: 'must be an integer' })
   @Min(0)
@@ -58,25 +58,25 @@ export class ProjectListQueryDto {
   max_members?: number;
 
   /** Case-insensitive substring of the name. */
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @MaxLength(200)
   search?: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsIn(PROJECT_SORT_VALUES, { message: `must be one of ${PROJECT_SORT_VALUES.join(', ')}` })
   sort?: ProjectSortValue;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsIsoInstant({ message: 'must be an ISO 8601 date (YYYY-MM-DD) or date-time' })
   created_after?: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsIsoInstant({ message: 'must be an ISO 8601 date (YYYY-MM-DD) or date-time' })
   created_before?: string;
 
   /** Accepted and validated; the server never answers stale data (docs/org.md § Caching). */
-  @IsOptional()
+  @MayBeAbsent()
   @ToBoolean()
   @IsBoolean({ message: 'must be true or false' })
   forceRefresh?: boolean;

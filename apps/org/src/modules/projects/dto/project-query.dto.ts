@@ -1,5 +1,5 @@
-import { IsBoolean, IsIn, IsOptional } from 'class-validator';
-import { ToBoolean, ToList } from '@wp/http';
+import { IsBoolean, IsIn } from 'class-validator';
+import { MayBeAbsent, ToBoolean, ToList } from '@wp/http';
 
 export const PROJECT_INCLUDES = ['users', 'apiKeys', 'llmApiKeys', 'sentinelPasses'] as const;
 export type ProjectInclude = (typeof PROJECT_INCLUDES)[number];
@@ -9,12 +9,12 @@ export type ProjectInclude = (typeof PROJECT_INCLUDES)[number];
  * `meta.secrets` (ADMIN/OWNER only), `include` comma list (an unknown value is a 400).
  */
 export class ProjectQueryDto {
-  @IsOptional()
+  @MayBeAbsent()
   @ToBoolean()
   @IsBoolean({ message: 'must be true or false' })
   secret?: boolean;
 
-  @IsOptional()
+  @MayBeAbsent()
   @ToList()
   @IsIn(PROJECT_INCLUDES, {
     each: true,

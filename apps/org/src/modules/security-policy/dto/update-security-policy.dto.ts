@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { Equals, IsBoolean, IsObject, IsOptional, ValidateNested } from 'class-validator';
+import { Equals, IsBoolean, IsObject, ValidateNested } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 
 export class SecurityPolicyAttributesDto {
   @ApiProperty({ description: 'Members must have two-factor authentication on.' })
@@ -10,7 +11,7 @@ export class SecurityPolicyAttributesDto {
 
 export class SecurityPolicyDataDto {
   @ApiPropertyOptional({ enum: ['security_policy'] })
-  @IsOptional()
+  @MayBeAbsent()
   @Equals('security_policy')
   type?: 'security_policy';
 

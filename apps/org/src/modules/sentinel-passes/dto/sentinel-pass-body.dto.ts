@@ -5,13 +5,12 @@ import {
   IsIn,
   IsNotEmpty,
   IsObject,
-  IsOptional,
   IsString,
   Matches,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { IsIsoInstant } from '@wp/http';
+import { IsIsoInstant, MayBeAbsent, MayBeNull } from '@wp/http';
 import { Trim } from '../../../common/transforms.js';
 
 /** `credentialType` and the `credential_type` filter: a lower-case identifier. */
@@ -44,22 +43,22 @@ const TrimEach = () =>
  * {@link CreateSentinelPassFieldsDto} requires and {@link UpdateSentinelPassFieldsDto} does not. Arrays are deduplicated by the service.
  */
 export class SentinelPassFieldsDto {
-  /** Required on create (see the subclasses: a parent's `@IsOptional` would win). */
+  /** Required on create (see the subclasses: a parent's `@MayBeAbsent` would win). */
   title?: string;
 
   /** Null or absent: empty. */
-  @IsOptional()
+  @MayBeNull()
   @IsString()
   @MaxLength(2000)
   description?: string | null;
 
   /** Only `project` (the pass belongs to the path's project). */
-  @IsOptional()
+  @MayBeAbsent()
   @IsIn(['project'], { message: 'must be project' })
   entityType?: string;
 
   /** Set to the path's `projectId`; if sent it must equal it (checked by the controller). */
-  @IsOptional()
+  @MayBeAbsent()
   entityId?: unknown;
 
   /**
@@ -67,7 +66,7 @@ export class SentinelPassFieldsDto {
    * (order and duplicates kept). Only the names `@wp/contracts` knows grant anything to an agent
    * (`grantedAgentPermissions`); the rest are labels.
    */
-  @IsOptional()
+  @MayBeAbsent()
   @IsArray()
   @ArrayMaxSize(PERMISSIONS_MAX)
   @Matches(PERMISSION, {
@@ -76,7 +75,7 @@ export class SentinelPassFieldsDto {
   })
   permissions?: string[];
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsArray()
   @ArrayMaxSize(50)
   @TrimEach()
@@ -86,14 +85,14 @@ export class SentinelPassFieldsDto {
   })
   allowedReferers?: string[];
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @Matches(CREDENTIAL_TYPE, {
     message: 'must be a lower-case identifier ([a-z][a-z0-9_]*, at most 50 characters)',
   })
   credentialType?: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsArray()
   @ArrayMaxSize(50)
   @Matches(SCOPE, {
@@ -103,13 +102,13 @@ export class SentinelPassFieldsDto {
   scopes?: string[];
 
   /** ISO 8601 date-time in the future; null: never expires. */
-  @IsOptional()
+  @MayBeNull()
   @IsIsoInstant({
     message: 'must be an ISO 8601 date-time (e.g. 2027-01-31T12:00:00Z), a date, or null',
   })
   expiresAt?: string | null;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsArray()
   @ArrayMaxSize(20)
   @TrimEach()
@@ -128,7 +127,7 @@ export class CreateSentinelPassFieldsDto extends SentinelPassFieldsDto {
 
 /** `PUT S/{id}` fields: all optional; `title`, when sent, 1–200 characters. */
 export class UpdateSentinelPassFieldsDto extends SentinelPassFieldsDto {
-  @IsOptional()
+  @MayBeAbsent()
   @Trim()
   @IsString()
   @IsNotEmpty()

@@ -1,5 +1,5 @@
-import { ArrayMaxSize, IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { ToBoolean, ToList } from '@wp/http';
+import { ArrayMaxSize, IsBoolean, IsString, Matches, MaxLength } from 'class-validator';
+import { MayBeAbsent, ToBoolean, ToList } from '@wp/http';
 import { CREDENTIAL_TYPE, TAG } from './sentinel-pass-body.dto.js';
 
 /**
@@ -8,24 +8,24 @@ import { CREDENTIAL_TYPE, TAG } from './sentinel-pass-body.dto.js';
  */
 export class SentinelPassListQueryDto {
   /** `true`/`false` (`1`/`0`): the pass's `active` attribute. */
-  @IsOptional()
+  @MayBeAbsent()
   @ToBoolean()
   @IsBoolean({ message: 'must be true or false' })
   active?: boolean;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @Matches(CREDENTIAL_TYPE, { message: 'must be a lower-case identifier' })
   credential_type?: string;
 
   /** Case-insensitive substring of the title. */
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @MaxLength(200)
   search?: string;
 
   /** Comma list: passes holding every one of these tags (exact, case-sensitive). */
-  @IsOptional()
+  @MayBeAbsent()
   @ToList()
   @IsString({ each: true })
   @ArrayMaxSize(20)

@@ -2,13 +2,13 @@ import { Type } from 'class-transformer';
 import {
   IsDefined,
   IsObject,
-  IsOptional,
   IsString,
   Matches,
   MaxLength,
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 import { IsAmount, IsAssetCode } from '../../../common/validators.js';
 
 /**
@@ -27,14 +27,14 @@ export class AdjustmentDto {
   description!: string;
 
   /** The client's idempotency reference: one movement per wallet and reference. */
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @MinLength(1)
   @MaxLength(255)
   @Matches(/^[^\p{Cc}]+$/u, { message: 'reference_id must not contain control characters' })
   reference_id?: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsAssetCode()
   asset?: string;
 }

@@ -1,13 +1,6 @@
 import { Type } from 'class-transformer';
-import {
-  IsDefined,
-  IsObject,
-  IsOptional,
-  IsString,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
-import { FAST_VALIDATION } from '@wp/http';
+import { IsDefined, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { FAST_VALIDATION, MayBeAbsent, MayBeNull } from '@wp/http';
 import { ASSET_CODE } from '../../../config/wallet.config.js';
 import { amountProblem } from '../../../common/amount.js';
 import {
@@ -44,13 +37,14 @@ export class TransactionDto {
   @IsAmount()
   amount!: number;
 
-  @IsOptional()
+  /** Absent or null: no description (a null was always accepted here). */
+  @MayBeNull()
   @IsString()
   @MaxLength(500)
-  description?: string;
+  description?: string | null;
 
   /** At most 8 KB. */
-  @IsOptional()
+  @MayBeAbsent()
   @IsSmallObject(8192)
   metadata?: Record<string, unknown>;
 }
@@ -89,7 +83,7 @@ export class TransactBody {
     dto.from_asset = fromAsset;
     dto.to_asset = toAsset;
     dto.amount = amount as number;
-    dto.description = description as string | undefined;
+    dto.description = description;
     const body = new TransactBody();
     body.transaction = dto;
     return body;

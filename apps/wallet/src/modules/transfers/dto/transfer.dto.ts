@@ -1,13 +1,6 @@
 import { Type } from 'class-transformer';
-import {
-  IsDefined,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsDefined, IsObject, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 import { IsAmount, IsAssetCode, IsWalletAddress, LowerCase } from '../../../common/validators.js';
 
 /** `transfer` of `POST /wallet_transfers` (docs/wallet.md § Transfer requests). */
@@ -27,11 +20,11 @@ export class TransferDto {
   amount!: number;
 
   /** Default `CREDITS`. */
-  @IsOptional()
+  @MayBeAbsent()
   @IsAssetCode()
   asset?: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @MaxLength(500)
   description?: string;

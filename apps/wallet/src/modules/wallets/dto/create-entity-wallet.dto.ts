@@ -3,12 +3,12 @@ import {
   IsDefined,
   IsIn,
   IsObject,
-  IsOptional,
   IsString,
   Matches,
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 import { IsAssetCode, IsSmallObject } from '../../../common/validators.js';
 import { WALLET_ENTITY_TYPES, type WalletEntityType } from '../wallet.entity.js';
 
@@ -41,24 +41,24 @@ export class EntityWalletDto {
   @Matches(/\S/, { message: 'entity_name must not be blank' })
   entity_name!: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @Matches(PURPOSE, {
     message: 'purpose must be lower-case letters, digits or _ (at most 40), e.g. general',
   })
   purpose?: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsAssetCode()
   currency?: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @MaxLength(1000)
   description?: string;
 
   /** For project wallets `{organization_id}` is required. At most 8 KB. */
-  @IsOptional()
+  @MayBeAbsent()
   @IsSmallObject(8192)
   metadata?: Record<string, unknown>;
 }

@@ -1,9 +1,10 @@
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 import { WALLET_ENTITY_TYPES, type WalletEntityType } from '../wallet.entity.js';
 
 /** Query of `GET /wallets`. */
 export class ListWalletsQuery {
-  @IsOptional()
+  @MayBeAbsent()
   @IsIn(WALLET_ENTITY_TYPES)
   entity_type?: WalletEntityType;
 }

@@ -1,23 +1,16 @@
 import { Type } from 'class-transformer';
-import {
-  IsDefined,
-  IsObject,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { IsDefined, IsObject, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { MayBeAbsent } from '@wp/http';
 
 /** The fields of `wallet` in `PUT /wallets/{addressHash}`; at least one must be present. */
 export class WalletChangesDto {
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @MaxLength(200)
   @Matches(/\S/, { message: 'entity_name must not be blank' })
   entity_name?: string;
 
-  @IsOptional()
+  @MayBeAbsent()
   @IsString()
   @MaxLength(1000)
   description?: string;
