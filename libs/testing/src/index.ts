@@ -1,6 +1,5 @@
 export * from './test-env.js';
 export * from './skips.js';
-export * from './events.js';
 export * from './wait-for.js';
 export * from './sinks/mailbox.js';
 export * from './sinks/mime.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope, EventSubject } from '@wp/contracts';
-import { publishedEvents as publishedEventsOf, waitFor } from '@wp/testing';
+import { publishedEvents as publishedEventsOf } from '@wp/event-testing';
+import { waitFor } from '@wp/testing';
 import type { AuthTestContext } from './auth-test-app.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

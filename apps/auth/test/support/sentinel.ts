@@ -6,7 +6,8 @@ import type { EventPayload, EventSubject, Role } from '@wp/contracts';
 import { NotFoundError } from '@wp/http';
 import { createServiceApp, PlatformModule } from '@wp/platform';
 import { CurrentPrincipal, hashSentinelKey, type Principal } from '@wp/security';
-import { publishEvent, waitFor } from '@wp/testing';
+import { publishEvent } from '@wp/event-testing';
+import { waitFor } from '@wp/testing';
 import { authDataSource } from '../../src/database/data-source.js';
 import type { AuthTestContext } from './auth-test-app.js';
 

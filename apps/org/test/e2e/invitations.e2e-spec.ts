@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { publishedEvents, waitFor } from '@wp/testing';
+import { publishedEvents } from '@wp/event-testing';
+import { waitFor } from '@wp/testing';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**

@@ -1,5 +1,6 @@
 import { RpcClient } from '@wp/messaging';
-import { publishEvent, waitFor } from '@wp/testing';
+import { publishEvent } from '@wp/event-testing';
+import { waitFor } from '@wp/testing';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**

@@ -1,5 +1,6 @@
 import { effectiveProjectRole, ROLES, type Role } from '@wp/contracts';
-import { publishEvent, waitFor } from '@wp/testing';
+import { publishEvent } from '@wp/event-testing';
+import { waitFor } from '@wp/testing';
 import { effectiveRoleSql } from '../../src/modules/projects/project-list.js';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 import {

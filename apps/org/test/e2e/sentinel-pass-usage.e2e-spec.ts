@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect, JSONCodec } from 'nats';
-import { publishEvent, TEST_SERVERS, waitFor } from '@wp/testing';
+import { publishEvent } from '@wp/event-testing';
+import { TEST_SERVERS, waitFor } from '@wp/testing';
 import { sentinelPassHelpers, useSentinelPassWorld } from '../support/sentinel-passes.js';
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventPayload } from '@wp/contracts';
-import { publishEvent, waitFor } from '@wp/testing';
+import { publishEvent } from '@wp/event-testing';
+import { waitFor } from '@wp/testing';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**

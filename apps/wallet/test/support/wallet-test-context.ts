@@ -4,13 +4,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@wp/config';
 import type { EventPayload, EventSubject, Role } from '@wp/contracts';
 import { ApiKeyRegistry, hashApiKey } from '@wp/security';
-import {
-  durableConsumerCount,
-  publishEvent,
-  signAccessToken,
-  TestEnvironment,
-  waitFor,
-} from '@wp/testing';
+import { durableConsumerCount, publishEvent } from '@wp/event-testing';
+import { signAccessToken, TestEnvironment, waitFor } from '@wp/testing';
 import { Pool } from 'pg';
 import { walletConfigSchema } from '../../src/config/wallet.config.js';
 import { walletDataSource } from '../../src/database/data-source.js';

@@ -1,13 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  Equals,
-  IsBoolean,
-  IsIn,
-  IsObject,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { Equals, IsBoolean, IsIn, IsObject, MaxLength, ValidateNested } from 'class-validator';
 import { MayBeAbsent } from '@wp/http';
 import { INVITATION_ROLES, type InvitationRole } from '@wp/contracts';
 import { IsEmailAddress } from '@wp/identity';

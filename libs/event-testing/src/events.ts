@@ -5,7 +5,7 @@ import { EventTransport, PG_BOSS_SCHEMA } from '@wp/messaging';
 import { connect, JSONCodec } from 'nats';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import type { TestEnvironment } from './test-env.js';
+import type { TestEnvironment } from '@wp/testing';
 
 /**
  * Events in tests of one service, the same in both modes (docs/architecture.md § Two modes):
