@@ -243,8 +243,8 @@ describe('auth: refresh token rotation in families', () => {
     const userId = randomUUID();
     const phone = `+1415555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
     await ctx.db.query(
-      `INSERT INTO app_user (id, email, phone, password_hash, status, first_name, last_name)
-       VALUES ($1, NULL, $2, 'x', 'active', 'Grace', 'Hopper')`,
+      `INSERT INTO app_user (id, email, phone, username_key, password_hash, status, first_name, last_name)
+       VALUES ($1, NULL, $2, $2, 'x', 'active', 'Grace', 'Hopper')`,
       [userId, phone],
     );
     const appId = (await ctx.db.query<{ id: string }[]>('SELECT id FROM client_application'))[0].id;
