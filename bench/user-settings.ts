@@ -57,6 +57,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     log(`preparing: database, org + gateway, ${shape.organizations} × ${shape.projects} seed`);
     const orgDb = await env.prepareDatabase('org', orgDataSource);
+    await env.vouchFor(['auth']); // no auth: the bench signs its tokens and registers its key
     const db = new PgPool({ connectionString: orgDb, max: 2 });
     stopping.push(() => db.end());
     const userId = randomUUID();

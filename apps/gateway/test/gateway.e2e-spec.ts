@@ -26,6 +26,7 @@ describe('gateway', () => {
     (globalThis as Record<string, unknown>)['__OPENAPI_CONTRACT_SKIP__'] = true;
     redis = new Redis(TEST_SERVERS.redis, { keyPrefix: env.env['REDIS_KEY_PREFIX'] });
     await redis.hset('api_keys', hashApiKey(apiKey), 'app-1');
+    await env.vouchFor(['auth']); // the registry is whole: other keys are unknown
 
     upstream = Fastify();
     upstream.all('/*', async (request, reply) => {

@@ -4,7 +4,8 @@ import { env } from './fields.js';
 /**
  * Settings every service shares (README § Configuration). Each service's schema extends it.
  *
- * - `REDIS_URL`, `REDIS_KEY_PREFIX`: cache, deny-list, rate limits, Api-Key registry.
+ * - `REDIS_URL`, `REDIS_KEY_PREFIX`, `REDIS_COMMAND_TIMEOUT_MS`: cache, deny-list, rate limits,
+ *   Api-Key registry.
  * - `NATS_URL`, `EVENTS_NAMESPACE`: JetStream events and request/reply. A namespace `t1` turns
  *   subject `org.organization.created` into `t1.org.organization.created` and stream `ORG` into
  *   `t1_ORG`, so test runs never collide.
@@ -27,6 +28,11 @@ export const platformSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_:.-]*$/, 'expected letters, digits, _ : . -')
     .default('wp:'),
+  /**
+   * Bound of one Redis command, ms: a Redis that does not answer costs a request at most this
+   * before its 503 (docs/operations.md § Without Redis).
+   */
+  REDIS_COMMAND_TIMEOUT_MS: env.int(500, 50),
   NATS_URL: env.url('nats://127.0.0.1:4222', ['nats', 'tls', 'ws', 'wss']),
   /** Replicas of each JetStream stream the services create (3 on a 3-node NATS cluster). */
   NATS_STREAM_REPLICAS: env.int(1, 1).refine((n) => n <= 5, 'at most 5 (JetStream limit)'),

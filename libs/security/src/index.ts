@@ -5,6 +5,7 @@ export * from './token-format.js';
 export * from './api-key.registry.js';
 export * from './api-key.guard.js';
 export * from './revocation-list.js';
+export * from './revocation-journal.js';
 export * from './jwt-keys.js';
 export * from './jwt.strategy.js';
 export * from './jwt-auth.guard.js';

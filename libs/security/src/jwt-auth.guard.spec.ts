@@ -22,6 +22,9 @@ class FakeRevocationStore extends RevocationStore {
     this.calls++;
     return Promise.resolve(this.keys.has(`jti:${jti}`) || this.keys.has(`sid:${sid}`));
   }
+  restore(): Promise<void> {
+    return Promise.resolve();
+  }
   announce(): Promise<void> {
     return Promise.resolve();
   }

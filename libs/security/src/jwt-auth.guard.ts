@@ -8,6 +8,7 @@ import { AGENT_ACCESS, agentRouteRefusal } from './agent-access.js';
 import type { Principal } from './principal.js';
 import { RevocationList } from './revocation-list.js';
 import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
+import { DENY_LIST_WRITERS } from './stores/cache-rebuilder.js';
 import { bearerToken, isWellFormedToken } from './token-format.js';
 
 const MAX_CACHED = 20_000;
@@ -57,8 +58,14 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
       throw new UnauthenticatedError('The access token is malformed.', 'TOKEN_MALFORMED');
     }
     const principal = await this.verify(token, context, request);
+    const writers = DENY_LIST_WRITERS[principal.type];
     if (
-      await this.revocations.isRevoked(principal.tokenId, principal.sessionId, principal.expiresAt)
+      await this.revocations.isRevoked(
+        principal.tokenId,
+        principal.sessionId,
+        principal.expiresAt,
+        writers,
+      )
     ) {
       throw new UnauthenticatedError('The access token has been revoked.', 'TOKEN_REVOKED');
     }

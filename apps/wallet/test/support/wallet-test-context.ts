@@ -60,6 +60,7 @@ export class WalletTestContext {
     const ctx = new WalletTestContext(overrides);
     try {
       await ctx.env.prepareDatabase('wallet', walletDataSource);
+      await ctx.env.vouchFor(['auth', 'org']); // played by the tests: events, tokens, Api-Key
       ctx.pool = new Pool({ connectionString: ctx.env.databaseUrl('wallet'), max: 2 });
       ctx.nc = await connect({ servers: ctx.env.env['NATS_URL'] });
       await ctx.startApp();
