@@ -5,9 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 
-const BINARY = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/sbin/redis-server'].find(
-  (p) => existsSync(p),
-);
+const BINARY = [
+  '/usr/bin/redis-server',
+  '/usr/local/bin/redis-server',
+  '/usr/sbin/redis-server',
+].find((p) => existsSync(p));
 
 /**
  * A private redis-server on its own port, without persistence (no RDB, no AOF), for tests that
@@ -31,8 +33,9 @@ export class PrivateRedis {
     return `redis://127.0.0.1:${this.port}`;
   }
 
-  /** Starts the server (again): after {@link kill} it comes back empty. */
+  /** Starts the server (again): after {@link kill} it comes back empty. Nothing when it runs. */
   async resume(): Promise<void> {
+    if (this.process && this.process.exitCode === null && this.process.signalCode === null) return;
     this.process = spawn(
       BINARY!,
       [

@@ -1,6 +1,6 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { ReadinessRegistry } from '@wp/observability';
-import { Redis, type RedisOptions as IORedisOptions } from 'ioredis';
+import { Redis, type Command, type RedisOptions as IORedisOptions } from 'ioredis';
 
 export const REDIS = Symbol('REDIS');
 
@@ -44,6 +44,25 @@ export function failFastRedisOptions(
 }
 
 /**
+ * An ioredis client with a circuit breaker: when a command times out (Redis accepted the
+ * connection but does not answer: a hung server, a silent network) the connection is dropped
+ * and opened again. Until Redis answers the new connection's ready check, every command is
+ * refused at once (no offline queue), so only the requests in flight at the moment wait up to
+ * the command timeout, not every request while Redis hangs.
+ */
+export class FailFastRedis extends Redis {
+  override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
+    const result = super.sendCommand(command, stream);
+    command.promise.catch((error: unknown) => {
+      if ((error as Error).message === 'Command timed out' && this.status === 'ready') {
+        this.disconnect(true);
+      }
+    });
+    return result;
+  }
+}
+
+/**
  * Resolves once `redis` is ready, or after `ms` anyway (a boot does not wait for a Redis that is
  * down: requests needing it answer 503 until it is back).
  */
@@ -62,7 +81,7 @@ function readyOrTimeout(redis: Redis, ms: number): Promise<void> {
 
 /**
  * One ioredis client per service (`@Inject(REDIS) redis: Redis`), failing fast
- * ({@link failFastRedisOptions}). Keys are prefixed with `REDIS_KEY_PREFIX`, so test runs and
+ * ({@link failFastRedisOptions}, {@link FailFastRedis}). Keys are prefixed with `REDIS_KEY_PREFIX`, so test runs and
  * deployments sharing a Redis never collide. Readiness reports Redis as `degraded`, not
  * `required` (docs/operations.md § Readiness): every replica depends on the same Redis, and
  * taking them all out of the load balancer would turn fast, explained 503s into connection
@@ -81,7 +100,7 @@ export class RedisModule implements OnApplicationShutdown {
           provide: REDIS,
           inject: [ReadinessRegistry],
           useFactory: async (readiness: ReadinessRegistry) => {
-            const redis = new Redis(options.url, failFastRedisOptions(options));
+            const redis = new FailFastRedis(options.url, failFastRedisOptions(options));
             redis.on('error', () => undefined); // reconnects by itself; readiness reports it
             readiness.register(
               'redis',
