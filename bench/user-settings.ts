@@ -80,7 +80,7 @@ export async function main(argv: string[]): Promise<void> {
 
     const headers = {
       'api-key': env.keys.apiKey,
-      authorization: `Bearer ${signAccessToken(env.keys.jwtPrivateKey, userId)}`,
+      authorization: `Bearer ${await signAccessToken(env.keys.jwtPrivateKey, userId, {}, 3600)}`,
     };
     const scenarios: Record<string, () => BenchRequest> = {
       settings: () => ({ method: 'GET', path: '/v1/api/user_settings', headers }),

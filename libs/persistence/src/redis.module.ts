@@ -21,22 +21,18 @@ export interface RedisOptions {
 
 /**
  * The ioredis options of every service connection (docs/operations.md § Without Redis): fail fast
- * instead of waiting for Redis. While the connection is not ready a command is rejected at once
+ * instead of waiting for Redis. While the connection is not ready a command is refused at once
  * (`enableOfflineQueue: false`) and a command in flight when the connection drops is not retried
- * (`maxRetriesPerRequest: 0`); a command Redis does not answer (a hung server, a silent network)
- * is rejected after `commandTimeoutMs`. Reconnection is attempted at least every 500 ms, so a
- * Redis that is back is used again within that. Callers turn rejections into 503 with
- * `Retry-After` (`storeUnavailable` of @wp/http).
+ * (`maxRetriesPerRequest: 0`); reconnection is attempted at least every 500 ms, so a Redis that is
+ * back is used again within that. The command timeout is {@link FailFastRedis}'s. Callers turn
+ * rejections into 503 with `Retry-After` (`storeUnavailable` of @wp/http).
  * @see https://github.com/redis/ioredis#offline-queue
  */
-export function failFastRedisOptions(
-  options: Pick<RedisOptions, 'keyPrefix' | 'commandTimeoutMs'>,
-): IORedisOptions {
+export function failFastRedisOptions(options: Pick<RedisOptions, 'keyPrefix'>): IORedisOptions {
   return {
     keyPrefix: options.keyPrefix,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
     connectTimeout: CONNECT_TIMEOUT_MS,
     retryStrategy: (attempt: number) => Math.min(attempt * 50, MAX_RECONNECT_DELAY_MS),
     lazyConnect: false,
@@ -44,20 +40,39 @@ export function failFastRedisOptions(
 }
 
 /**
- * An ioredis client with a circuit breaker: when a command times out (Redis accepted the
- * connection but does not answer: a hung server, a silent network) the connection is dropped
- * and opened again. Until Redis answers the new connection's ready check, every command is
- * refused at once (no offline queue), so only the requests in flight at the moment wait up to
- * the command timeout, not every request while Redis hangs.
+ * An ioredis client whose commands time out, with a circuit breaker. A command Redis has not
+ * answered after `commandTimeoutMs` (a hung server, a silent network) is rejected with
+ * "Command timed out" and the connection is dropped and opened again: until Redis answers the
+ * new connection's ready check every command is refused at once (no offline queue), so only the
+ * requests in flight at that moment wait, not every request while Redis hangs. The decision waits
+ * one turn of the event loop (`setImmediate`): after a stall of the process itself (CPU
+ * starvation, a long GC) the answer may be in the socket unread, and it is read first, so a slow
+ * process is not taken for a hung Redis (ioredis' own `commandTimeout` decides before reading).
  */
 export class FailFastRedis extends Redis {
+  constructor(
+    url: string,
+    options: IORedisOptions,
+    private readonly commandTimeoutMs = DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
+  ) {
+    super(url, options);
+  }
+
   override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
     const result = super.sendCommand(command, stream);
-    command.promise.catch((error: unknown) => {
-      if ((error as Error).message === 'Command timed out' && this.status === 'ready') {
-        this.disconnect(true);
-      }
-    });
+    let answered = false;
+    const timer = setTimeout(() => {
+      setImmediate(() => {
+        if (answered) return;
+        command.reject(new Error('Command timed out'));
+        if (this.status === 'ready') this.disconnect(true);
+      });
+    }, this.commandTimeoutMs);
+    const settled = () => {
+      answered = true;
+      clearTimeout(timer);
+    };
+    command.promise.then(settled, settled);
     return result;
   }
 }
@@ -100,7 +115,11 @@ export class RedisModule implements OnApplicationShutdown {
           provide: REDIS,
           inject: [ReadinessRegistry],
           useFactory: async (readiness: ReadinessRegistry) => {
-            const redis = new FailFastRedis(options.url, failFastRedisOptions(options));
+            const redis = new FailFastRedis(
+              options.url,
+              failFastRedisOptions(options),
+              options.commandTimeoutMs,
+            );
             redis.on('error', () => undefined); // reconnects by itself; readiness reports it
             readiness.register(
               'redis',

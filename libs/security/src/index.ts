@@ -7,7 +7,7 @@ export * from './api-key.guard.js';
 export * from './revocation-list.js';
 export * from './revocation-journal.js';
 export * from './jwt-keys.js';
-export * from './jwt.strategy.js';
+export * from './access-token-verifier.js';
 export * from './jwt-auth.guard.js';
 export * from './admin-access.guard.js';
 export * from './aes-gcm-envelope.js';

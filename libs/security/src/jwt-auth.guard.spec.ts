@@ -40,7 +40,9 @@ const agent: Principal = principalFromClaims({
   sid: 'agent-sid-epoch-0',
   jti: 'jti-1',
   app: 'app',
+  client_id: 'app',
   iss: 'test',
+  aud: 'test-api',
   iat: Math.floor(Date.now() / 1000),
   exp: Math.floor(Date.now() / 1000) + 900,
   org: 7,
@@ -78,11 +80,13 @@ function guardWith(principal: Principal, confineAgents: boolean) {
         .toString(),
     ),
     jwtIssuer: 'test',
+    jwtAudience: 'test-api',
+    accessTokenMaxLifetimeSeconds: 3600,
     adminAccessTokens: [],
     confineAgents,
   };
   const guard = new JwtAuthGuard(new Reflector(), new RevocationList(store), options);
-  // Signature verification is passport's (covered by the e2e suites): stand it in here.
+  // Verification is AccessTokenVerifier's (access-token-verifier.spec.ts): stand it in here.
   (guard as unknown as { verify: () => Promise<Principal> }).verify = () =>
     Promise.resolve(principal);
   return { guard, store };
