@@ -161,7 +161,7 @@ interface Answer {
     expectFast503(await answers(newKey));
 
     for (const name of ['gateway', 'auth', 'org', 'wallet', 'analytics'] as const) {
-      const url = name === 'gateway' ? platform.stack.gatewayUrl : direct(name as ServiceName);
+      const url = name === 'gateway' ? platform.stack.gatewayUrl : direct(name);
       const ready = await fetch(`${url}/health/ready`);
       const body = (await ready.json()) as { status: string; error: Record<string, unknown> };
       expect({
