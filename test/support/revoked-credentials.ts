@@ -100,7 +100,7 @@ export async function revokeEveryWay(
       },
       { timeoutMs: 10_000, what: 'auth exchanging the pass key' },
     );
-    return { passId, token };
+    return { passId, token, key: created.body.meta.secret as string };
   };
   const revokedPass = await agent('revoked');
   const narrowedPass = await agent('narrowed');
@@ -173,6 +173,17 @@ export async function revokeEveryWay(
     ...userProbes('token of an ended refresh token family', familyToken),
     ...agentProbes('token of a revoked pass', revokedPass.token),
     ...agentProbes('token of a narrowed pass', narrowedPass.token),
+    {
+      what: 'key of a revoked pass exchanged at auth',
+      send: () =>
+        stack.request('POST', '/v1/api/oauth/token', {
+          body: {
+            grant_type: 'client_credentials',
+            client_id: revokedPass.passId,
+            client_secret: revokedPass.key,
+          },
+        }),
+    },
     { what: 'deleted key pair on analytics', send: deletedPair.traces },
     { what: 'ADMIN lowered to VIEWER on wallet', send: () => j.transact(admin, address, payee) },
   ];
