@@ -8,6 +8,7 @@ import {
 import { REDIS, type Redis } from '@wp/persistence';
 import { CacheRebuilder, REBUILD_REQUEST, type CacheWriter } from './cache-rebuilder.js';
 import { RevocationStore } from './revocation.store.js';
+
 /** A process asks for one writer's rebuild at most this often, ms. */
 const REQUEST_EVERY_MS = 200;
 
