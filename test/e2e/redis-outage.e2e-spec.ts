@@ -20,8 +20,9 @@ interface Answer {
  * Redis down or hung fails fast (docs/operations.md § Without Redis): every request that needs
  * it — Api-Key, bearer token, rate limit, analytics key pair — is answered 503 with
  * `Retry-After` and the service's error body (JSON:API; Langfuse's shape on analytics) well under
- * a second, through the gateway and on each service; readiness says `degraded`, not down; and
- * the platform serves again once Redis is back. Before: 4-12 s per request, 503 without
+ * a second, through the gateway and on each service; readiness says `degraded`, not down; the
+ * platform serves again once Redis is back; and a process started while Redis is down boots,
+ * refuses the same way and closes without waiting for Redis. Before: 4-12 s per request, 503 without
  * `Retry-After`, every process not ready. Services mode only (a private Redis).
  */
 (embedded ? describe.skip : describe)('Redis down or hung', () => {
@@ -184,6 +185,25 @@ interface Answer {
       expectFast503(await answers(newKey));
     } finally {
       platform.redis.thaw();
+    }
+    await waitFor(serving, { timeoutMs: 5000, what: 'the platform serving again' });
+  });
+
+  it('a process started while Redis is down boots, answers 503 and shuts down without waiting for Redis', async () => {
+    await platform.redis.kill();
+    try {
+      const replica = await platform.stack.startReplica('org');
+      const down = await platform.stack.request('GET', '/v1/api/organizations', {
+        token,
+        baseUrl: replica,
+      });
+      expect([down.status, down.headers.get('retry-after')]).toEqual([503, '1']);
+      expect((await fetch(`${replica}/health/ready`)).status).toBe(200);
+      const started = performance.now();
+      await platform.stack.stopReplica(replica);
+      expect(performance.now() - started).toBeLessThan(5000);
+    } finally {
+      await platform.redis.resume();
     }
     await waitFor(serving, { timeoutMs: 5000, what: 'the platform serving again' });
   });
