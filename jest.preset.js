@@ -27,7 +27,7 @@ module.exports = {
   // ESM-only packages (pg-boss and its dependencies) are compiled to CommonJS like our sources:
   // jest's own require(esm) needs --experimental-vm-modules.
   transformIgnorePatterns: [
-    '/node_modules/(?!(pg-boss|serialize-error|non-error|rrule-temporal)/)',
+    '/node_modules/(?!(pg-boss|serialize-error|non-error|rrule-temporal|jose)/)',
   ],
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',

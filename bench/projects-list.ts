@@ -75,9 +75,10 @@ export async function main(argv: string[]): Promise<void> {
         await redis.hset('api_keys', hashApiKey(apiKey), 'bench');
         redis.disconnect();
         progress(`  seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+        // The longest lifetime the services accept (ACCESS_TOKEN_MAX_LIFETIME_SECONDS).
         const tokens = {
-          member: signAccessToken(env.env['JWT_PRIVATE_KEY'], seeded.memberId),
-          admin: signAccessToken(env.env['JWT_PRIVATE_KEY'], seeded.adminId),
+          member: await signAccessToken(env.env['JWT_PRIVATE_KEY'], seeded.memberId, {}, 3600),
+          admin: await signAccessToken(env.env['JWT_PRIVATE_KEY'], seeded.adminId, {}, 3600),
         };
         const ctx: Ctx = { pool, apiKey, options, seeded, tokens };
         const ceilingOp = opFor(ctx, 'admin', '/v1/api/organizations/x/projects', 400);

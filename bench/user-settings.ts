@@ -57,6 +57,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     log(`preparing: database, org + gateway, ${shape.organizations} × ${shape.projects} seed`);
     const orgDb = await env.prepareDatabase('org', orgDataSource);
+    await env.vouchFor(['auth']); // no auth: the bench signs its tokens and registers its key
     const db = new PgPool({ connectionString: orgDb, max: 2 });
     stopping.push(() => db.end());
     const userId = randomUUID();
@@ -79,7 +80,7 @@ export async function main(argv: string[]): Promise<void> {
 
     const headers = {
       'api-key': env.keys.apiKey,
-      authorization: `Bearer ${signAccessToken(env.keys.jwtPrivateKey, userId)}`,
+      authorization: `Bearer ${await signAccessToken(env.keys.jwtPrivateKey, userId, {}, 3600)}`,
     };
     const scenarios: Record<string, () => BenchRequest> = {
       settings: () => ({ method: 'GET', path: '/v1/api/user_settings', headers }),

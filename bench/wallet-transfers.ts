@@ -92,6 +92,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     log(`preparing: database, services, ${walletCount} wallets, pgbench scale ${scale}`);
     const walletDb = await env.prepareDatabase('wallet', walletDataSource);
+    await env.vouchFor(['auth', 'org']); // played by the bench: tokens, key, events
     const wallet = await ServiceProcess.start(
       'wallet',
       {

@@ -137,6 +137,27 @@ class BenchEnvironment {
     }
   }
 
+  /**
+   * Marks `writers`' parts of the shared Redis stores rebuilt, with nothing in them, for a bench
+   * that runs without those services (docs/architecture.md § Redis is a cache); libs/testing
+   * `TestEnvironment.vouchFor` does the same for the TypeScript benches.
+   * @param {('auth' | 'org')[]} writers
+   */
+  async vouchFor(writers) {
+    if (writers.length === 0) return;
+    const redis = new Redis(SERVERS.redis, { keyPrefix: this.env.REDIS_KEY_PREFIX });
+    try {
+      const owned = { auth: ['api_keys', 'deny_list'], org: ['deny_list', 'tenant_versions'] };
+      const tx = redis.multi();
+      for (const writer of writers) {
+        for (const hash of owned[writer]) tx.hset(hash, `~${writer}`, String(Date.now()));
+      }
+      await tx.exec();
+    } finally {
+      redis.disconnect();
+    }
+  }
+
   /** Drops this run's databases, NATS streams and Redis keys; never throws. */
   async cleanup() {
     const problems = [];

@@ -40,6 +40,8 @@ async function withServices({ services, envOverrides = {}, gatewayOverrides = {}
   process.once('SIGTERM', onSignal);
   try {
     progress(`environment ${env.id}: migrating and starting ${services.join(', ')} + gateway…`);
+    // Writers not started are played by the bench (its tokens, key, events).
+    await env.vouchFor(['auth', 'org'].filter((writer) => !services.includes(writer)));
     await stack.start(services, gatewayOverrides);
     return await body({ stack, env, gatewayUrl: stack.gatewayUrl, apiKey: env.apiKey });
   } finally {

@@ -59,11 +59,14 @@ export async function openWallets(
     `SELECT entity_id, address_hash FROM wallet WHERE entity_type = 'user'`,
   );
   const byUser = new Map(rows.map((r) => [r.entity_id, r.address_hash]));
-  return ids.map((id) => ({
-    id,
-    wallet: byUser.get(id)!,
-    token: signAccessToken(env.keys.jwtPrivateKey, id),
-  }));
+  // The longest lifetime the services accept (ACCESS_TOKEN_MAX_LIFETIME_SECONDS).
+  return Promise.all(
+    ids.map(async (id) => ({
+      id,
+      wallet: byUser.get(id)!,
+      token: await signAccessToken(env.keys.jwtPrivateKey, id, {}, 3600),
+    })),
+  );
 }
 
 /** Credits every wallet through the gateway with `Admin-Access` (and warms every token). */

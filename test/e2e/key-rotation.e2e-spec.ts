@@ -17,6 +17,7 @@ async function joseVerify(jwksUrl: string, tokens: string[]): Promise<{ ok: bool
     RESOURCE_SERVER,
     jwksUrl,
     'workspace-platform',
+    'workspace-platform-api',
     ...tokens,
   ]);
   return JSON.parse(stdout);

@@ -29,7 +29,9 @@ export class PrivateNats {
     return `nats://127.0.0.1:${this.port}`;
   }
 
+  /** Starts the server (again); nothing when it runs. */
   async resume(): Promise<void> {
+    if (this.process && this.process.exitCode === null && this.process.signalCode === null) return;
     this.process = spawn(
       BINARY!,
       ['-js', '-a', '127.0.0.1', '-p', String(this.port), '-sd', this.storeDir],

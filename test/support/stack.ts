@@ -119,6 +119,17 @@ export class PlatformStack {
     return `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
   }
 
+  /** Closes a process started with {@link startReplica} (by its base URL). */
+  async stopReplica(baseUrl: string): Promise<void> {
+    const port = Number(new URL(baseUrl).port);
+    const index = this.replicas.findIndex(
+      (app) => (app.getHttpServer().address() as { port: number } | null)?.port === port,
+    );
+    if (index < 0) throw new Error(`no replica at ${baseUrl}`);
+    const [app] = this.replicas.splice(index, 1);
+    await app.close();
+  }
+
   async stopService(name: ServiceName): Promise<void> {
     await this.apps.get(name)?.close();
     this.apps.delete(name);

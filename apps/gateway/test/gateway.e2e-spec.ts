@@ -24,6 +24,7 @@ describe('gateway', () => {
     // (docs/api-documentation.md § Contract test).
     (globalThis as Record<string, unknown>)['__OPENAPI_CONTRACT_SKIP__'] = true;
     await env.preparePlatform(); // embedded mode: the API keys' table
+    await env.vouchFor(['auth']); // the registry is whole: other keys are unknown
 
     upstream = Fastify();
     upstream.all('/*', async (request, reply) => {

@@ -4,11 +4,13 @@ import { env } from './fields.js';
 /**
  * Settings every service shares (README § Configuration). Each service's schema extends it.
  *
- * - `REDIS_URL`, `REDIS_KEY_PREFIX`: cache, deny-list, rate limits, Api-Key registry.
+ * - `REDIS_URL`, `REDIS_KEY_PREFIX`, `REDIS_COMMAND_TIMEOUT_MS`: cache, deny-list, rate limits,
+ *   Api-Key registry.
  * - `NATS_URL`, `EVENTS_NAMESPACE`: JetStream events and request/reply. A namespace `t1` turns
  *   subject `org.organization.created` into `t1.org.organization.created` and stream `ORG` into
  *   `t1_ORG`, so test runs never collide.
- * - `JWT_PUBLIC_KEY`: PEM (P-256) that verifies access tokens issued by auth.
+ * - `JWT_PUBLIC_KEY`, `JWT_ISSUER`, `JWT_AUDIENCE`, `ACCESS_TOKEN_MAX_LIFETIME_SECONDS`: how
+ *   access tokens issued by auth are verified (PEM P-256 keys, `iss`, `aud`, longest lifetime).
  * - `PLATFORM_MODE`: `services` (Redis and NATS, as deployed) or `embedded` (what Redis and NATS
  *   do lives in the PostgreSQL database `PLATFORM_DATABASE_URL`; docs/architecture.md § Two modes).
  *   In embedded mode `REDIS_*` and `NATS_URL` are not used.
@@ -27,6 +29,11 @@ export const platformSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_:.-]*$/, 'expected letters, digits, _ : . -')
     .default('wp:'),
+  /**
+   * Bound of one Redis command, ms: a Redis that does not answer costs a request at most this
+   * before its 503 (docs/operations.md § Without Redis).
+   */
+  REDIS_COMMAND_TIMEOUT_MS: env.int(500, 50),
   NATS_URL: env.url('nats://127.0.0.1:4222', ['nats', 'tls', 'ws', 'wss']),
   /** Replicas of each JetStream stream the services create (3 on a 3-node NATS cluster). */
   NATS_STREAM_REPLICAS: env.int(1, 1).refine((n) => n <= 5, 'at most 5 (JetStream limit)'),
@@ -43,6 +50,17 @@ export const platformSchema = z.object({
   ]),
   JWT_PUBLIC_KEY: env.pem('public key (run `npm start` once to generate development keys)'),
   JWT_ISSUER: env.string('workspace-platform'),
+  /**
+   * `aud` of access tokens (RFC 9068 § 3): the platform's API as one resource server. Auth
+   * writes it, every service refuses a token without it or with another.
+   */
+  JWT_AUDIENCE: env.string('workspace-platform-api'),
+  /**
+   * Longest access token lifetime a service accepts (`exp - iat`), seconds: a token signed with
+   * the real key but living longer (a ten-year `exp`) is refused. At least auth's
+   * `ACCESS_TOKEN_TTL_SECONDS`.
+   */
+  ACCESS_TOKEN_MAX_LIFETIME_SECONDS: env.int(3600, 60),
   HTTP_BODY_LIMIT_BYTES: env.int(1_048_576, 1024),
   /**
    * Most levels of objects and arrays a JSON request body may nest; deeper is 400 before it is

@@ -18,7 +18,8 @@ export type ReadinessCheck = () => Promise<void>;
 /**
  * What a dependency being down does to the service (docs/operations.md § Readiness):
  * `required` — the service cannot serve without it, readiness answers 503; `degraded` — requests
- * are still served (NATS down: the outbox keeps events), readiness stays 200 and says `degraded`.
+ * are still served (NATS down: the outbox keeps events) or answered at once (Redis down: 503 with
+ * `Retry-After`, and every replica shares it), readiness stays 200 and says `degraded`.
  */
 export type DependencyImpact = 'required' | 'degraded';
 

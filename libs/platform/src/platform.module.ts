@@ -62,6 +62,8 @@ export class PlatformModule {
         SecurityModule.forRoot({
           jwtPublicKeys: parsePublicKeys(config.JWT_PUBLIC_KEY),
           jwtIssuer: config.JWT_ISSUER,
+          jwtAudience: config.JWT_AUDIENCE,
+          accessTokenMaxLifetimeSeconds: config.ACCESS_TOKEN_MAX_LIFETIME_SECONDS,
           adminAccessTokens: options.adminAccessTokens ?? [],
           requireApiKey: options.requireApiKey ?? true,
           confineAgents: options.confineAgents ?? false,

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { DomainError } from '@wp/http';
+import { Injectable, Optional } from '@nestjs/common';
+import { storeUnavailable } from '@wp/http';
 import { ApiKeyStore } from './stores/api-key.store.js';
+import { CacheNotRebuiltError, CacheRebuilder } from './stores/cache-rebuilder.js';
 
 const POSITIVE_TTL_MS = 5000;
 const MAX_CACHED = 10_000;
@@ -15,15 +16,24 @@ export function hashApiKey(key: string): string {
  * Auth maintains the registry (an {@link ApiKeyStore}: Redis, or the platform database in
  * embedded mode); every service reads it, with a 5-second positive cache so the hot path rarely
  * leaves the process. Unknown keys are never cached, so a new key works everywhere at once; a
- * revoked key stops working within 5 seconds.
+ * revoked key stops working within 5 seconds. A store that does not answer, or cannot vouch
+ * that a key is unknown (Redis emptied, auth's rebuild not done: docs/architecture.md § Redis is
+ * a cache), is a 503 with `Retry-After`, never a 403 — and in the latter case auth is asked to
+ * rebuild.
  */
 @Injectable()
 export class ApiKeyRegistry {
   private readonly cache = new Map<string, { appId: string; until: number }>();
 
-  constructor(private readonly store: ApiKeyStore) {}
+  constructor(
+    private readonly store: ApiKeyStore,
+    @Optional() private readonly rebuilder?: CacheRebuilder,
+  ) {}
 
-  /** The application id for the key, or null when the key is unknown. */
+  /**
+   * The application id for the key, or null when the key is unknown.
+   * @throws DomainError 503 `UNAVAILABLE` (`Retry-After: 1`) when the registry cannot answer
+   */
   async resolve(apiKey: string): Promise<string | null> {
     const hash = hashApiKey(apiKey);
     const now = Date.now();
@@ -32,10 +42,9 @@ export class ApiKeyRegistry {
     let appId: string | null;
     try {
       appId = await this.store.find(hash);
-    } catch {
-      throw new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
-        detail: 'The application key could not be checked. Retry shortly.',
-      });
+    } catch (error) {
+      if (error instanceof CacheNotRebuiltError) this.rebuilder?.request(error.writers);
+      throw storeUnavailable('The application key could not be checked');
     }
     if (appId === null) return null;
     if (this.cache.size >= MAX_CACHED) this.cache.clear();

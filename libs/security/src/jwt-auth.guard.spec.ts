@@ -5,7 +5,7 @@ import type { DomainError } from '@wp/http';
 import { AGENT_ACCESS } from './agent-access.js';
 import { JwtAuthGuard } from './jwt-auth.guard.js';
 import { parsePublicKeys } from './jwt-keys.js';
-import { principalFromClaims, type Principal } from './principal.js';
+import { principalFromClaims, type AccessTokenClaims, type Principal } from './principal.js';
 import { RevocationList } from './revocation-list.js';
 import { RevocationStore, type RevocationKind } from './stores/revocation.store.js';
 import type { SecurityOptions } from './security.options.js';
@@ -22,6 +22,9 @@ class FakeRevocationStore extends RevocationStore {
     this.calls++;
     return Promise.resolve(this.keys.has(`jti:${jti}`) || this.keys.has(`sid:${sid}`));
   }
+  restore(): Promise<void> {
+    return Promise.resolve();
+  }
   announce(): Promise<void> {
     return Promise.resolve();
   }
@@ -37,7 +40,9 @@ const agent: Principal = principalFromClaims({
   sid: 'agent-sid-epoch-0',
   jti: 'jti-1',
   app: 'app',
+  client_id: 'app',
   iss: 'test',
+  aud: 'test-api',
   iat: Math.floor(Date.now() / 1000),
   exp: Math.floor(Date.now() / 1000) + 900,
   org: 7,
@@ -75,11 +80,13 @@ function guardWith(principal: Principal, confineAgents: boolean) {
         .toString(),
     ),
     jwtIssuer: 'test',
+    jwtAudience: 'test-api',
+    accessTokenMaxLifetimeSeconds: 3600,
     adminAccessTokens: [],
     confineAgents,
   };
   const guard = new JwtAuthGuard(new Reflector(), new RevocationList(store), options);
-  // Signature verification is passport's (covered by the e2e suites): stand it in here.
+  // Verification is AccessTokenVerifier's (access-token-verifier.spec.ts): stand it in here.
   (guard as unknown as { verify: () => Promise<Principal> }).verify = () =>
     Promise.resolve(principal);
   return { guard, store };
@@ -163,11 +170,6 @@ describe('JwtAuthGuard', () => {
   });
 
   it('keeps about one token lifetime of verified tokens, not every token it ever saw', async () => {
-    // The signature check is passport's: stand in the parent guard, keep the cache in play.
-    const parent = Object.getPrototypeOf(JwtAuthGuard.prototype) as {
-      canActivate: (context: ExecutionContext) => Promise<boolean>;
-    };
-    const passport = jest.spyOn(parent, 'canActivate');
     const now = Date.now();
     const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
     try {
@@ -175,33 +177,46 @@ describe('JwtAuthGuard', () => {
       const options: SecurityOptions = {
         jwtPublicKeys: [],
         jwtIssuer: 'test',
+        jwtAudience: 'test-api',
+        accessTokenMaxLifetimeSeconds: 3600,
         adminAccessTokens: [],
         confineAgents: false,
       };
       const guard = new JwtAuthGuard(new Reflector(), new RevocationList(store), options);
-      const present = async (token: string, lifetimeSeconds: number) => {
+      // The signature check is AccessTokenVerifier's (access-token-verifier.spec.ts): stand it
+      // in with claims that expire `lifetimeSeconds` from now, and keep the cache in play.
+      const lifetimeSeconds = 60;
+      const verifier = {
+        verify: (token: string): Promise<AccessTokenClaims> => {
+          const iat = Math.floor(Date.now() / 1000);
+          return Promise.resolve({
+            sub: 'user-1',
+            jti: token,
+            sid: `sid-${token}`,
+            iat,
+            exp: iat + lifetimeSeconds,
+            iss: 'test',
+            aud: 'test-api',
+            client_id: 'app-1',
+            typ: 'user',
+            app: 'app-1',
+            email: null,
+          });
+        },
+      };
+      (guard as unknown as { verifier: typeof verifier }).verifier = verifier;
+      const present = async (token: string) => {
         const { context, request } = contextFor({}, false);
         (request as { headers: Record<string, string> }).headers.authorization = `Bearer ${token}`;
-        passport.mockImplementationOnce(() => {
-          request.user = {
-            ...agent,
-            type: 'user',
-            agent: undefined,
-            tokenId: token,
-            expiresAt: Date.now() / 1000 + lifetimeSeconds,
-          };
-          return Promise.resolve(true);
-        });
         await guard.canActivate(context);
       };
-      for (let i = 0; i < 50; i++) await present(`aaa.bbb.old${i}`, 60);
+      for (let i = 0; i < 50; i++) await present(`aaa.bbb.old${i}`);
       clock.mockReturnValue(now + 61_000); // those 50 have expired
-      await present('aaa.bbb.new', 60);
+      await present('aaa.bbb.new');
       const verified = (guard as unknown as { verified: Map<string, unknown> }).verified;
       expect(verified.size).toBe(1);
     } finally {
       clock.mockRestore();
-      passport.mockRestore();
     }
   });
 });

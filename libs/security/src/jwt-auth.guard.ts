@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import { Inject, Injectable, type ExecutionContext } from '@nestjs/common';
+import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard } from '@nestjs/passport';
 import { HEADERS } from '@wp/contracts';
 import { IS_PUBLIC, NO_API_KEY, UnauthenticatedError } from '@wp/http';
+import { AccessTokenVerifier } from './access-token-verifier.js';
 import { AGENT_ACCESS, agentRouteRefusal } from './agent-access.js';
-import type { Principal } from './principal.js';
+import { principalFromClaims, type Principal } from './principal.js';
 import { RevocationList } from './revocation-list.js';
 import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
+import { DENY_LIST_WRITERS } from './stores/cache-rebuilder.js';
 import { bearerToken, isWellFormedToken } from './token-format.js';
 
 const MAX_CACHED = 20_000;
@@ -21,7 +22,9 @@ interface AuthRequest {
 /**
  * Bearer authentication on every route not marked `@Public()` (docs/api.md § Authentication 2-3).
  * Order: header present → character rule (`TOKEN_MALFORMED`, before any parsing) → verified
- * token cache, else passport-jwt verification → deny-list (`TOKEN_REVOKED`). Verified tokens are
+ * token cache, else verification as an RFC 9068 resource server (`AccessTokenVerifier`, jose:
+ * signature by `kid`, `typ: at+jwt`, `iss`, `aud`, `exp`, lifetime) → deny-list
+ * (`TOKEN_REVOKED`). Verified tokens are
  * cached by SHA-256 until their `exp` so a service pays the ES256 verification once per token;
  * revocation is still checked on every request (`RevocationList`: in its store, or a remembered
  * "no" that an announced revocation clears; refused within 1 s at worst). All failures are 401. Then,
@@ -29,18 +32,24 @@ interface AuthRequest {
  * own organization and project (403 `AGENT_FORBIDDEN` / 404, `agentRouteRefusal`; no I/O).
  */
 @Injectable()
-export class JwtAuthGuard extends AuthGuard('jwt') {
+export class JwtAuthGuard implements CanActivate {
   private readonly verified = new Map<string, Principal>();
+  private readonly verifier: AccessTokenVerifier;
 
   constructor(
     private readonly reflector: Reflector,
     private readonly revocations: RevocationList,
     @Inject(SECURITY_OPTIONS) private readonly options: SecurityOptions,
   ) {
-    super();
+    this.verifier = new AccessTokenVerifier({
+      keys: options.jwtPublicKeys,
+      issuer: options.jwtIssuer,
+      audience: options.jwtAudience,
+      maxLifetimeSeconds: options.accessTokenMaxLifetimeSeconds,
+    });
   }
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (
       this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ||
@@ -56,9 +65,15 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
     if (token === null || !isWellFormedToken(token)) {
       throw new UnauthenticatedError('The access token is malformed.', 'TOKEN_MALFORMED');
     }
-    const principal = await this.verify(token, context, request);
+    const principal = await this.verify(token);
+    const writers = DENY_LIST_WRITERS[principal.type];
     if (
-      await this.revocations.isRevoked(principal.tokenId, principal.sessionId, principal.expiresAt)
+      await this.revocations.isRevoked(
+        principal.tokenId,
+        principal.sessionId,
+        principal.expiresAt,
+        writers,
+      )
     ) {
       throw new UnauthenticatedError('The access token has been revoked.', 'TOKEN_REVOKED');
     }
@@ -71,11 +86,7 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
     return true;
   }
 
-  private async verify(
-    token: string,
-    context: ExecutionContext,
-    request: AuthRequest,
-  ): Promise<Principal> {
+  private async verify(token: string): Promise<Principal> {
     const key = createHash('sha256').update(token).digest('base64');
     const cached = this.verified.get(key);
     const now = Date.now() / 1000;
@@ -84,8 +95,7 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
       this.verified.delete(key);
       throw new UnauthenticatedError('The access token has expired.', 'TOKEN_EXPIRED');
     }
-    await super.canActivate(context);
-    const principal = request.user!;
+    const principal = principalFromClaims(await this.verifier.verify(token));
     this.dropExpired(now);
     if (this.verified.size >= MAX_CACHED) this.evictExpired(now);
     this.verified.set(key, principal);
@@ -108,17 +118,5 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
   private evictExpired(now: number): void {
     for (const [key, p] of this.verified) if (p.expiresAt <= now) this.verified.delete(key);
     if (this.verified.size >= MAX_CACHED) this.verified.clear();
-  }
-
-  /** passport hook: turn its failures into our 401s. */
-  override handleRequest<T = Principal>(err: unknown, user: T | false, info: unknown): T {
-    if (err || !user) {
-      const name = (info as { name?: string } | undefined)?.name;
-      if (name === 'TokenExpiredError') {
-        throw new UnauthenticatedError('The access token has expired.', 'TOKEN_EXPIRED');
-      }
-      throw new UnauthenticatedError('The access token is invalid.', 'TOKEN_INVALID');
-    }
-    return user;
   }
 }

@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 
 const PEM_BLOCK = /-----BEGIN PUBLIC KEY-----[\s\S]+?-----END PUBLIC KEY-----/g;
 
@@ -45,28 +45,4 @@ export function publicJwks(keys: JwtVerificationKey[]): { keys: JsonWebKey[] } {
       use: 'sig',
     })),
   };
-}
-
-/**
- * The key that verifies a compact JWS (ES256): the one named by its header's `kid`; for a
- * token without `kid` (issued before key ids), the key whose signature check passes. Null when
- * none does (unknown `kid`, or no key matches).
- */
-export function selectVerificationKey(token: string, keys: JwtVerificationKey[]): KeyObject | null {
-  const [header, payload, signature] = token.split('.');
-  if (!header || !payload || !signature) return null;
-  let kid: unknown;
-  try {
-    kid = (JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { kid?: unknown }).kid;
-  } catch {
-    return null;
-  }
-  if (kid !== undefined) return keys.find((k) => k.kid === kid)?.key ?? null;
-  if (keys.length === 1) return keys[0].key;
-  const input = Buffer.from(`${header}.${payload}`);
-  const raw = Buffer.from(signature, 'base64url');
-  const match = keys.find(({ key }) =>
-    verify('sha256', input, { key, dsaEncoding: 'ieee-p1363' }, raw),
-  );
-  return match?.key ?? null;
 }

@@ -1,10 +1,13 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 
 /**
- * Access token claims (docs/architecture.md § Identity and access): `sub` user id (or Sentinel Pass
- * id for agents), `jti`, `sid` refresh token family (session) id, `iat`/`exp` seconds, `typ`, `app`
- * client application id, `email`. Agent tokens add `org`, `prj`, `scp` (scopes) and `prm`
- * (permissions).
+ * Access token claims (docs/architecture.md § Identity and access; RFC 9068 § 2.2): `iss`, `aud`
+ * the platform's API (`JWT_AUDIENCE`), `sub` user id (or Sentinel Pass id for agents),
+ * `client_id` the client application (Api-Key) the token was issued to, `jti`, `iat`/`exp`
+ * seconds; and the platform's own: `sid` refresh token family (session) id, `typ` the kind
+ * (`user` or `agent`; the JOSE header's `typ` is `at+jwt`), `app` the client application id
+ * again (its name before `client_id`), `email`. Agent tokens add `org`, `prj`, `scp` (scopes)
+ * and `prm` (permissions).
  */
 export interface AccessTokenClaims {
   sub: string;
@@ -13,6 +16,8 @@ export interface AccessTokenClaims {
   iat: number;
   exp: number;
   iss: string;
+  aud: string;
+  client_id: string;
   typ: 'user' | 'agent';
   app: string;
   email: string | null;
@@ -46,7 +51,7 @@ export function principalFromClaims(claims: AccessTokenClaims): Principal {
     email: claims.email ?? null,
     sessionId: claims.sid,
     tokenId: claims.jti,
-    appId: claims.app,
+    appId: claims.client_id,
     expiresAt: claims.exp,
     claims,
   };

@@ -9,6 +9,9 @@ class NothingRevoked extends RevocationStore {
   isDenied(): Promise<boolean> {
     return Promise.resolve(false);
   }
+  restore(): Promise<void> {
+    return Promise.resolve();
+  }
   announce(): Promise<void> {
     return Promise.resolve();
   }

@@ -11,10 +11,27 @@ import {
 import { describeWithServers } from '@wp/testing';
 import { Redis } from 'ioredis';
 import type { Pool } from 'pg';
+import type { EntityManager } from 'typeorm';
 import { RevocationList } from './revocation-list.js';
+import type { CacheWriter } from './stores/cache-rebuilder.js';
 import { PostgresRevocationStore } from './stores/postgres-revocation.store.js';
 import { RedisRevocationStore } from './stores/redis-revocation.store.js';
 import type { RevocationStore } from './stores/revocation.store.js';
+
+/** The writers whose entries the checks below depend on (user tokens: auth). */
+const WRITERS: CacheWriter[] = ['auth'];
+
+/**
+ * The writer's transaction as `recordRevocation` uses it: the durable record is auth's and org's
+ * table, covered by the cross-service tests; here only the stores are under test.
+ */
+const recorded: unknown[][] = [];
+const journal = {
+  query: (_sql: string, params?: unknown[]) => {
+    recorded.push(params ?? []);
+    return Promise.resolve([]);
+  },
+} as unknown as EntityManager;
 
 /** A deny-list store of one service process, and the means to close it. */
 interface StoreOfProcess {
@@ -28,6 +45,8 @@ interface Backend {
   setup(): Promise<void>;
   /** A store with connections of its own, as one service process has. */
   open(): StoreOfProcess;
+  /** Services mode: deletes every key, as a Redis restarted empty or `FLUSHALL` would. */
+  empty?(): Promise<void>;
   teardown(): Promise<void>;
 }
 
@@ -37,7 +56,17 @@ function redisBackend(): Backend {
   const admin = new Redis(url, { lazyConnect: true });
   return {
     name: 'services mode: Redis',
-    setup: () => admin.connect(),
+    setup: async () => {
+      await admin.connect();
+      // auth's rebuild at its boot: the part of the deny-list the checks below depend on
+      const redis = new Redis(url, { keyPrefix: prefix });
+      await new RedisRevocationStore(redis).restore('auth', []);
+      redis.disconnect();
+    },
+    empty: async () => {
+      const keys = await admin.keys(`${prefix}*`);
+      if (keys.length > 0) await admin.del(...keys);
+    },
     open: () => {
       const redis = new Redis(url, { keyPrefix: prefix });
       return {
@@ -133,50 +162,50 @@ function revocationListSuite(backend: Backend): void {
 
   it('remembers a "not revoked" answer, also beyond 1 s while its heartbeats come back', async () => {
     const { list, calls } = await service();
-    expect(await list.isRevoked('jti-a', 'sid-a', exp())).toBe(false);
-    expect(await list.isRevoked('jti-a', 'sid-a', exp())).toBe(false);
+    expect(await list.isRevoked('jti-a', 'sid-a', exp(), WRITERS)).toBe(false);
+    expect(await list.isRevoked('jti-a', 'sid-a', exp(), WRITERS)).toBe(false);
     expect(calls()).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 1200));
-    expect(await list.isRevoked('jti-a', 'sid-a', exp())).toBe(false);
+    expect(await list.isRevoked('jti-a', 'sid-a', exp(), WRITERS)).toBe(false);
     expect(calls()).toBe(1);
-    expect(await list.isRevoked('jti-b', 'sid-a', exp())).toBe(false);
+    expect(await list.isRevoked('jti-b', 'sid-a', exp(), WRITERS)).toBe(false);
     expect(calls()).toBe(2);
   });
 
   it('never remembers an answer for a token without a future expiry', async () => {
     const { list, calls } = await service();
-    await list.isRevoked('jti-x', 'sid-x');
-    await list.isRevoked('jti-x', 'sid-x', Math.floor(Date.now() / 1000) - 1);
-    await list.isRevoked('jti-x', 'sid-x');
+    await list.isRevoked('jti-x', 'sid-x', 0, WRITERS);
+    await list.isRevoked('jti-x', 'sid-x', Math.floor(Date.now() / 1000) - 1, WRITERS);
+    await list.isRevoked('jti-x', 'sid-x', 0, WRITERS);
     expect(calls()).toBe(3);
   });
 
   it('refuses a token revoked in this process at once', async () => {
     const { list } = await service();
-    expect(await list.isRevoked('jti-c', 'sid-c', exp())).toBe(false);
-    await list.revokeToken('jti-c', exp());
-    expect(await list.isRevoked('jti-c', 'sid-c', exp())).toBe(true);
+    expect(await list.isRevoked('jti-c', 'sid-c', exp(), WRITERS)).toBe(false);
+    await list.revokeToken('jti-c', exp(), journal);
+    expect(await list.isRevoked('jti-c', 'sid-c', exp(), WRITERS)).toBe(true);
   });
 
   it('refuses in another process a token or a session revoked elsewhere, well within 1 s', async () => {
     const here = await service();
     const there = await service();
-    expect(await here.list.isRevoked('jti-d', 'sid-d', exp())).toBe(false);
-    expect(await here.list.isRevoked('jti-e', 'sid-e', exp())).toBe(false);
-    expect(await here.list.isRevoked('jti-f', 'sid-e', exp())).toBe(false);
-    expect(await here.list.isRevoked('jti-g', 'sid-g', exp())).toBe(false);
+    expect(await here.list.isRevoked('jti-d', 'sid-d', exp(), WRITERS)).toBe(false);
+    expect(await here.list.isRevoked('jti-e', 'sid-e', exp(), WRITERS)).toBe(false);
+    expect(await here.list.isRevoked('jti-f', 'sid-e', exp(), WRITERS)).toBe(false);
+    expect(await here.list.isRevoked('jti-g', 'sid-g', exp(), WRITERS)).toBe(false);
     const before = here.calls();
 
     const started = Date.now();
-    await there.list.revokeToken('jti-d', exp());
-    await until(() => here.list.isRevoked('jti-d', 'sid-d', exp()), 1000);
-    await there.list.revokeSession('sid-e', 60);
-    await until(() => here.list.isRevoked('jti-e', 'sid-e', exp()), 1000);
-    expect(await here.list.isRevoked('jti-f', 'sid-e', exp())).toBe(true);
+    await there.list.revokeToken('jti-d', exp(), journal);
+    await until(() => here.list.isRevoked('jti-d', 'sid-d', exp(), WRITERS), 1000);
+    await there.list.revokeSession('sid-e', 60, journal);
+    await until(() => here.list.isRevoked('jti-e', 'sid-e', exp(), WRITERS), 1000);
+    expect(await here.list.isRevoked('jti-f', 'sid-e', exp(), WRITERS)).toBe(true);
     expect(Date.now() - started).toBeLessThan(1000);
     // other tokens keep their remembered answer
     const calls = here.calls();
-    expect(await here.list.isRevoked('jti-g', 'sid-g', exp())).toBe(false);
+    expect(await here.list.isRevoked('jti-g', 'sid-g', exp(), WRITERS)).toBe(false);
     expect(here.calls()).toBe(calls);
     expect(calls).toBeGreaterThan(before);
   });
@@ -184,25 +213,25 @@ function revocationListSuite(backend: Backend): void {
   it('when announcements stop arriving, still refuses a revoked token within revocationCacheMs', async () => {
     const here = await service(300);
     const there = await service(300);
-    expect(await here.list.isRevoked('jti-h', 'sid-h', exp())).toBe(false);
+    expect(await here.list.isRevoked('jti-h', 'sid-h', exp(), WRITERS)).toBe(false);
     // the subscription stops delivering without this process noticing: no announcement, no heartbeat
     here.silence();
     const started = performance.now();
-    await there.list.revokeToken('jti-h', exp());
-    await until(() => here.list.isRevoked('jti-h', 'sid-h', exp()), 1000);
+    await there.list.revokeToken('jti-h', exp(), journal);
+    await until(() => here.list.isRevoked('jti-h', 'sid-h', exp(), WRITERS), 1000);
     expect(performance.now() - started).toBeLessThan(300 + 100);
   });
 
   it('forgets every remembered answer when heartbeats come back after a gap', async () => {
     const here = await service(300);
     const there = await service(300);
-    expect(await here.list.isRevoked('jti-k', 'sid-k', exp())).toBe(false);
+    expect(await here.list.isRevoked('jti-k', 'sid-k', exp(), WRITERS)).toBe(false);
     here.silence(); // announcements and heartbeats lost from here on
-    await there.list.revokeToken('jti-k', exp());
+    await there.list.revokeToken('jti-k', exp(), journal);
     await new Promise((resolve) => setTimeout(resolve, 350));
     here.resume(); // back, the revocation never seen
     await until(() => performance.now() - internals(here.list).freshAsOf < 300, 1000);
-    expect(await here.list.isRevoked('jti-k', 'sid-k', exp())).toBe(true);
+    expect(await here.list.isRevoked('jti-k', 'sid-k', exp(), WRITERS)).toBe(true);
   });
 
   it('asks the store every time with revocationCacheMs 0', async () => {
@@ -211,18 +240,65 @@ function revocationListSuite(backend: Backend): void {
     const list = new RevocationList(process.store, { revocationCacheMs: 0 });
     await list.onModuleInit();
     const isDenied = jest.spyOn(process.store, 'isDenied');
-    expect(await list.isRevoked('jti-i', 'sid-i', exp())).toBe(false);
-    expect(await list.isRevoked('jti-i', 'sid-i', exp())).toBe(false);
+    expect(await list.isRevoked('jti-i', 'sid-i', exp(), WRITERS)).toBe(false);
+    expect(await list.isRevoked('jti-i', 'sid-i', exp(), WRITERS)).toBe(false);
     expect(isDenied).toHaveBeenCalledTimes(2);
+  });
+
+  it("records every revocation in the writer's transaction before the store", async () => {
+    const { list } = await service();
+    recorded.length = 0;
+    await list.revokeSession('sid-j', 60, journal);
+    expect(recorded).toEqual([['sid', 'sid-j', expect.any(Number)]]);
   });
 
   it('keeps a revocation across a restart of every process', async () => {
     const before = await service();
-    await before.list.revokeToken('jti-r', exp());
+    await before.list.revokeToken('jti-r', exp(), journal);
     const after = await service();
-    expect(await after.list.isRevoked('jti-r', 'sid-r', exp())).toBe(true);
+    expect(await after.list.isRevoked('jti-r', 'sid-r', exp(), WRITERS)).toBe(true);
   });
 }
+
+/**
+ * Services mode only: Redis is a cache of the writers' records (docs/architecture.md § Redis is
+ * a cache). Emptied, it cannot vouch that a token is not revoked: 503 for every token until the
+ * writer has rebuilt its part, then the revoked one is refused again and others accepted.
+ */
+describeWithServers(['redis'], 'the Redis deny-list store')(
+  'RevocationList on a Redis that lost everything',
+  () => {
+    const backend = redisBackend();
+    beforeAll(() => backend.setup());
+    afterAll(() => backend.teardown());
+
+    it('refuses with 503 until auth rebuilds, then refuses the revoked token and accepts others', async () => {
+      const process = backend.open();
+      const list = new RevocationList(process.store, { revocationCacheMs: 0 });
+      try {
+        const exp = Math.floor(Date.now() / 1000) + 600;
+        await list.revokeToken('jti-lost', exp, journal);
+        expect(await list.isRevoked('jti-lost', 'sid-lost', exp, WRITERS)).toBe(true);
+        await backend.empty!();
+        for (const jti of ['jti-lost', 'jti-other']) {
+          await expect(list.isRevoked(jti, 'sid-lost', exp, WRITERS)).rejects.toMatchObject({
+            status: 503,
+            retryAfter: 1,
+          });
+        }
+        // a user token does not wait for org's part; an agent token does
+        await process.store.restore('auth', [{ kind: 'jti', id: 'jti-lost', expiresAt: exp }]);
+        expect(await list.isRevoked('jti-lost', 'sid-lost', exp, WRITERS)).toBe(true);
+        expect(await list.isRevoked('jti-other', 'sid-lost', exp, WRITERS)).toBe(false);
+        await expect(
+          list.isRevoked('jti-other', 'sid-x', exp, ['auth', 'org']),
+        ).rejects.toMatchObject({ status: 503 });
+      } finally {
+        await process.close();
+      }
+    });
+  },
+);
 
 describeWithServers(['redis'], 'the Redis deny-list store')(
   'RevocationList (services mode: Redis)',

@@ -7,7 +7,16 @@ import {
   type OnApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
+import { storeUnavailable } from '@wp/http';
+import type { EntityManager } from 'typeorm';
+import { recordRevocation } from './revocation-journal.js';
 import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
+import {
+  CacheNotRebuiltError,
+  CacheRebuilder,
+  REBUILD_REQUEST,
+  type CacheWriter,
+} from './stores/cache-rebuilder.js';
 import { RevocationStore, type RevocationKind } from './stores/revocation.store.js';
 
 /**
@@ -24,7 +33,9 @@ const MAX_CACHED = 50_000;
  * token id (`jti`) or session (`sid`, a refresh token family) is kept in the {@link
  * RevocationStore} (Redis, or the platform database in embedded mode) until the token would have
  * expired anyway. Every service checks it on every authenticated request, so a logout takes effect
- * everywhere.
+ * everywhere. The writer also records each entry in its own database, in the command's
+ * transaction (`recordRevocation`): Redis is a cache of those records, rebuilt when lost, and a
+ * check that Redis cannot vouch for fails closed (docs/architecture.md § Redis is a cache).
  *
  * "Not revoked" answers are remembered per token, because every revocation is also announced
  * on the store's announcement channel and each process forgets the answers it concerns (or all,
@@ -57,6 +68,7 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
   constructor(
     private readonly store: RevocationStore,
     @Optional() @Inject(SECURITY_OPTIONS) options?: Pick<SecurityOptions, 'revocationCacheMs'>,
+    @Optional() private readonly rebuilder?: CacheRebuilder,
   ) {
     this.cacheMs = options?.revocationCacheMs ?? DEFAULT_REVOCATION_CACHE_MS;
   }
@@ -82,27 +94,49 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
     await this.unsubscribe?.().catch(() => undefined);
   }
 
-  /** Revokes one access token until `expiresAt` (epoch seconds). */
-  async revokeToken(jti: string, expiresAt: number): Promise<void> {
-    await this.denyAndAnnounce('jti', jti, ttl(expiresAt));
+  /**
+   * Revokes one access token until `expiresAt` (epoch seconds): recorded in the caller's
+   * transaction, then deny-listed and announced (call it before the commit).
+   * @throws DomainError 503 `UNAVAILABLE` when the store does not answer (roll back)
+   */
+  async revokeToken(jti: string, expiresAt: number, manager: EntityManager): Promise<void> {
+    await this.denyAndAnnounce('jti', jti, ttl(expiresAt), manager);
   }
 
-  /** Revokes every access token of a session for `ttlSeconds` (the access token lifetime). */
-  async revokeSession(sid: string, ttlSeconds: number): Promise<void> {
-    await this.denyAndAnnounce('sid', sid, Math.max(1, Math.ceil(ttlSeconds)));
+  /**
+   * Revokes every access token of a session for `ttlSeconds` (the access token lifetime), as
+   * {@link revokeToken}.
+   */
+  async revokeSession(sid: string, ttlSeconds: number, manager: EntityManager): Promise<void> {
+    await this.denyAndAnnounce('sid', sid, Math.max(1, Math.ceil(ttlSeconds)), manager);
   }
 
   /**
    * Whether the token or its session is deny-listed: from the store, or a remembered "no" while
    * announcements are known to arrive (see the class).
    * @param expiresAt the token's `exp` (epoch s): how long a "no" may be remembered at most
+   * @param writers who could have deny-listed it (`DENY_LIST_WRITERS`): the store must vouch for
+   *   their parts
+   * @throws DomainError 503 `UNAVAILABLE` (`Retry-After`) when the store does not answer or cannot
+   *   vouch for a "no" (emptied, not rebuilt yet: the writers are asked to rebuild)
    */
-  async isRevoked(jti: string, sid: string, expiresAt = 0): Promise<boolean> {
+  async isRevoked(
+    jti: string,
+    sid: string,
+    expiresAt: number,
+    writers: readonly CacheWriter[],
+  ): Promise<boolean> {
     const fresh = this.fresh();
     const known = fresh ? this.notRevoked.get(jti) : undefined;
     if (known && known.sid === sid && known.expiresAt > Date.now() / 1000) return false;
     const generation = this.generation;
-    const revoked = await this.store.isDenied(jti, sid);
+    let revoked: boolean;
+    try {
+      revoked = await this.store.isDenied(jti, sid, writers);
+    } catch (error) {
+      if (error instanceof CacheNotRebuiltError) this.rebuilder?.request(error.writers);
+      throw storeUnavailable('The credential could not be checked against the deny-list');
+    }
     // Only while announcements are known to arrive (else one could be missed before a reconnect).
     if (!revoked && fresh && this.fresh() && generation === this.generation) {
       this.remember(jti, sid, expiresAt);
@@ -116,14 +150,26 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Deny-lists and announces in one step of the store (both or neither: a deny-list entry other
-   * processes are not told about could be missed for as long as their heartbeats flow); this
-   * process forgets at once.
+   * Records the entry in the writer's database (the durable truth), then deny-lists and announces
+   * in one step of the store (both or neither: a deny-list entry other processes are not told
+   * about could be missed for as long as their heartbeats flow); this process forgets at once.
    */
-  private async denyAndAnnounce(kind: RevocationKind, id: string, ttlSeconds: number) {
+  private async denyAndAnnounce(
+    kind: RevocationKind,
+    id: string,
+    ttlSeconds: number,
+    manager: EntityManager,
+  ) {
     const what = `${kind}:${id}`;
+    await recordRevocation(manager, kind, id, Math.floor(Date.now() / 1000) + ttlSeconds);
     this.onMessage(what);
-    await this.store.deny(kind, id, ttlSeconds, what);
+    try {
+      await this.store.deny(kind, id, ttlSeconds, what);
+    } catch (error) {
+      throw Object.assign(storeUnavailable('The revocation could not be recorded'), {
+        cause: error,
+      });
+    }
   }
 
   private onMessage(message: string): void {
@@ -138,6 +184,7 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
       this.freshAsOf = Math.max(this.freshAsOf, Number(sentAt));
       return;
     }
+    if (message.startsWith(REBUILD_REQUEST)) return; // for the writers (CacheRebuilder)
     this.generation++;
     const id = message.slice(4);
     if (message.startsWith('jti:')) this.forget(id);

@@ -1,11 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { PassportModule } from '@nestjs/passport';
 import { AdminAccessGuard } from './admin-access.guard.js';
 import { ApiKeyGuard } from './api-key.guard.js';
 import { ApiKeyRegistry } from './api-key.registry.js';
 import { JwtAuthGuard } from './jwt-auth.guard.js';
-import { JwtStrategy } from './jwt.strategy.js';
 import { RevocationList } from './revocation-list.js';
 import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
 
@@ -19,12 +17,10 @@ export class SecurityModule {
     return {
       module: SecurityModule,
       global: true,
-      imports: [PassportModule],
       providers: [
         { provide: SECURITY_OPTIONS, useValue: options },
         ApiKeyRegistry,
         RevocationList,
-        JwtStrategy,
         AdminAccessGuard,
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: JwtAuthGuard },

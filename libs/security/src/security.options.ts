@@ -8,8 +8,12 @@ export interface SecurityOptions {
    * the current and the previous during a rotation; a token's `kid` selects one.
    */
   jwtPublicKeys: JwtVerificationKey[];
-  /** Expected `iss` claim. */
+  /** Expected `iss` claim (`JWT_ISSUER`). */
   jwtIssuer: string;
+  /** Expected `aud` claim (`JWT_AUDIENCE`; RFC 9068 § 4). */
+  jwtAudience: string;
+  /** Longest `exp - iat` accepted, seconds (`ACCESS_TOKEN_MAX_LIFETIME_SECONDS`). */
+  accessTokenMaxLifetimeSeconds: number;
   /** `ADMIN_ACCESS_TOKENS`: operator secrets accepted in `Admin-Access`. */
   adminAccessTokens: string[];
   /** Api-Key required on routes not marked otherwise (default true). */

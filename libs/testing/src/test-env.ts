@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { connect } from 'nats';
 import type { DataSource } from 'typeorm';
 import { dropDatabase, ensureDatabase, platformDataSource, runMigrations } from '@wp/persistence';
+import { REDIS_HASHES, rebuiltMarker, type CacheWriter } from '@wp/security';
 
 /**
  * Where the servers are: the usual variables, which the run's global setup sets when it started
@@ -143,6 +144,32 @@ export class TestEnvironment {
       await runMigrations(platformDataSource(url));
     })();
     return this.platformPrepared;
+  }
+
+  /**
+   * Services mode: marks `writers`' parts of the shared Redis stores rebuilt, with nothing in
+   * them (docs/architecture.md § Redis is a cache), for a test that runs without those services
+   * and plays them itself (e.g. wallet alone, signing its own tokens and registering its own
+   * Api-Key). Without it the stores cannot vouch for their answers and refuse with 503. Embedded
+   * mode: nothing (the platform database is never rebuilt).
+   */
+  async vouchFor(writers: CacheWriter[]): Promise<void> {
+    if (this.mode === 'embedded' || writers.length === 0) return;
+    const redis = new Redis(this.env['REDIS_URL'], { keyPrefix: this.env['REDIS_KEY_PREFIX'] });
+    try {
+      const now = String(Date.now());
+      const tx = redis.multi();
+      for (const writer of writers) {
+        const owned =
+          writer === 'auth'
+            ? [REDIS_HASHES.apiKeys, REDIS_HASHES.denyList]
+            : [REDIS_HASHES.denyList, REDIS_HASHES.tenantVersions];
+        for (const hash of owned) tx.hset(hash, rebuiltMarker(writer), now);
+      }
+      await tx.exec();
+    } finally {
+      redis.disconnect();
+    }
   }
 
   /** Drops the databases, streams and Redis keys of this environment. */

@@ -62,6 +62,8 @@ export class AnalyticsTestApp {
     let app: NestFastifyApplication | undefined;
     try {
       await env.prepareDatabase('analytics', analyticsDataSource);
+      await env.vouchFor(['auth', 'org']); // played by the tests: events, keys
+
       const config = loadConfig(analyticsConfigSchema, env.env);
       app = await createAnalyticsApp(config);
       await app.listen({ port: 0, host: '127.0.0.1' });

@@ -3,6 +3,7 @@ import { ActivationResetAndRotation1795330472893 } from './1795330472893-activat
 import { SentinelPassActivity1795400000000 } from './1795400000000-sentinel-pass-activity.js';
 import { TwoFactorAndSessionClients1795671616137 } from './1795671616137-two-factor-and-session-clients.js';
 import { TenantPermissionVersion1796100000400 } from './1796100000400-tenant-permission-version.js';
+import { Revocation1796200000500 } from './1796200000500-revocation.js';
 import { UsernameKey1796300000000 } from './1796300000000-username-key.js';
 
 /** Applied in this order; generated with `npm run migration:generate -- auth <Name>`. */
@@ -12,5 +13,6 @@ export const AUTH_MIGRATIONS: (new () => unknown)[] = [
   SentinelPassActivity1795400000000,
   TwoFactorAndSessionClients1795671616137,
   TenantPermissionVersion1796100000400,
+  Revocation1796200000500,
   UsernameKey1796300000000,
 ];

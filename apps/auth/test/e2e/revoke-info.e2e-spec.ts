@@ -1,6 +1,7 @@
 import { createPrivateKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import jwt from 'jsonwebtoken';
+import { jwkThumbprint } from '@wp/security';
+import { decodeJwt, SignJWT, UnsecuredJWT } from 'jose';
 import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app.js';
 import { UUID, login, registerActive, tokensOf } from '../support/flows.js';
 import { startProbeApp } from '../support/probe-app.js';
@@ -35,10 +36,39 @@ describe('auth: logout (revoke), token info and the token rules, across services
       },
     });
 
-  /** A token signed with the platform's key but any claims (expired ones, for instance). */
-  function sign(claims: Record<string, unknown>, key = ctx.env.keys.jwtPrivateKey): string {
-    return jwt.sign(claims, createPrivateKey(key), { algorithm: 'ES256' });
+  /**
+   * A token signed with the platform's key (its `kid`, header `typ: at+jwt`) but any claims
+   * (expired ones, for instance).
+   */
+  function sign(
+    claims: Record<string, unknown>,
+    key = ctx.env.keys.jwtPrivateKey,
+    header: Record<string, unknown> = {},
+  ): Promise<string> {
+    const privateKey = createPrivateKey(key);
+    return new SignJWT(claims)
+      .setProtectedHeader({
+        alg: 'ES256',
+        typ: 'at+jwt',
+        kid: jwkThumbprint(privateKey),
+        ...header,
+      })
+      .sign(privateKey);
   }
+  /** The claims auth issues, for a user of its own. */
+  const issued = () => ({
+    sub: randomUUID(),
+    jti: randomUUID(),
+    sid: randomUUID(),
+    typ: 'user',
+    app: 'app',
+    client_id: 'app',
+    email: null,
+    iss: 'workspace-platform',
+    aud: 'workspace-platform-api',
+    iat: now(),
+    exp: now() + 600,
+  });
   const now = () => Math.floor(Date.now() / 1000);
 
   it('token info answers 200 with the documented claims of the token', async () => {
@@ -56,8 +86,10 @@ describe('auth: logout (revoke), token info and the token rules, across services
         'sid',
         'typ',
         'app',
+        'client_id',
         'email',
         'iss',
+        'aud',
         'iat',
         'exp',
       ].sort(),
@@ -69,10 +101,12 @@ describe('auth: logout (revoke), token info and the token rules, across services
       typ: 'user',
       email: session.email,
       iss: 'workspace-platform',
+      aud: 'workspace-platform-api',
       jti: expect.stringMatching(UUID),
       sid: expect.stringMatching(UUID),
       app: expect.stringMatching(UUID),
     });
+    expect(body.client_id).toBe(body.app);
     expect(body.exp - body.iat).toBe(900);
     expect(body.expires_in).toBeGreaterThan(890);
     expect(body.expires_in).toBeLessThanOrEqual(900);
@@ -110,7 +144,7 @@ describe('auth: logout (revoke), token info and the token rules, across services
     expect(res.statusCode).toBe(401);
     const [row] = await ctx.db.query<{ revoked_reason: string }[]>(
       'SELECT revoked_reason FROM refresh_token_family WHERE id = $1',
-      [(jwt.decode(session.accessToken) as { sid: string }).sid],
+      [decodeJwt(session.accessToken).sid],
     );
     expect(row.revoked_reason).toBe('logout');
   });
@@ -129,17 +163,7 @@ describe('auth: logout (revoke), token info and the token rules, across services
   });
 
   it('revoke and info answer 401 TOKEN_EXPIRED for an already expired token', async () => {
-    const expired = sign({
-      sub: randomUUID(),
-      jti: randomUUID(),
-      sid: randomUUID(),
-      typ: 'user',
-      app: randomUUID(),
-      email: 'gone@example.com',
-      iss: 'workspace-platform',
-      iat: now() - 1000,
-      exp: now() - 100,
-    });
+    const expired = await sign({ ...issued(), iat: now() - 1000, exp: now() - 100 });
     for (const res of [
       await revoke(expired),
       await info(expired),
@@ -178,26 +202,18 @@ describe('auth: logout (revoke), token info and the token rules, across services
     expect(missing.json().errors[0].code).toBe('TOKEN_MISSING');
     const basic = await elsewhere('Basic dXNlcjpwYXNz');
     expect(basic.statusCode).toBe(401);
-    const claims = {
-      sub: randomUUID(),
-      jti: randomUUID(),
-      sid: randomUUID(),
-      typ: 'user',
-      app: randomUUID(),
-      email: null,
-      iss: 'workspace-platform',
-      iat: now(),
-      exp: now() + 600,
-    };
+    const claims = issued();
     const foreignKey = generateKeyPairSync('ec', { namedCurve: 'P-256' })
       .privateKey.export({ type: 'pkcs8', format: 'pem' })
       .toString();
     const invalid = [
       'not.a.jwt',
-      sign(claims, foreignKey),
-      sign({ ...claims, iss: 'someone-else' }),
-      `${jwt.sign(claims, 'secret', { algorithm: 'HS256' })}`,
-      jwt.sign(claims, '', { algorithm: 'none' as never }).replace(/\.$/, ''),
+      await sign(claims, foreignKey),
+      await sign({ ...claims, iss: 'someone-else' }),
+      await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+        .sign(new TextEncoder().encode('a shared secret of thirty-two bytes')),
+      new UnsecuredJWT(claims).encode().replace(/\.$/, ''),
     ];
     for (const token of invalid) {
       for (const res of [await info(token), await elsewhere(`Bearer ${token}`)]) {
@@ -205,5 +221,44 @@ describe('auth: logout (revoke), token info and the token rules, across services
         expect(res.json().errors[0].code).toMatch(/^TOKEN_(INVALID|MALFORMED)$/);
       }
     }
+  });
+
+  it('refuses, in every service, a token signed with the real key but not as auth issues them (RFC 9068)', async () => {
+    const { exp: _exp, ...noExp } = issued();
+    const { aud: _aud, ...noAud } = issued();
+    const forged = {
+      'no exp': await sign(noExp),
+      'a ten-year exp': await sign({ ...issued(), exp: now() + 10 * 365 * 86400 }),
+      'no aud': await sign(noAud),
+      'another aud': await sign({ ...issued(), aud: 'another-api' }),
+      'header typ JWT': await sign(issued(), undefined, { typ: 'JWT' }),
+    };
+    expect((await info(await sign(issued()))).statusCode).toBe(200); // as issued: accepted
+    for (const [what, token] of Object.entries(forged)) {
+      for (const res of [await info(token), await elsewhere(`Bearer ${token}`)]) {
+        expect([what, res.statusCode, res.json().errors[0].code]).toEqual([
+          what,
+          401,
+          'TOKEN_INVALID',
+        ]);
+      }
+    }
+  });
+
+  it('issues RFC 9068 access tokens: typ at+jwt, kid, aud, client_id, jti, and a lifetime within the maximum', async () => {
+    const session = await registerActive(ctx);
+    const [header] = session.accessToken.split('.');
+    expect(JSON.parse(Buffer.from(header, 'base64url').toString('utf8'))).toEqual({
+      alg: 'ES256',
+      typ: 'at+jwt',
+      kid: jwkThumbprint(createPrivateKey(ctx.env.keys.jwtPrivateKey)),
+    });
+    const claims = decodeJwt(session.accessToken);
+    expect(claims).toMatchObject({
+      aud: 'workspace-platform-api',
+      client_id: claims.app,
+      jti: expect.stringMatching(UUID),
+    });
+    expect(claims.exp! - claims.iat!).toBe(900);
   });
 });

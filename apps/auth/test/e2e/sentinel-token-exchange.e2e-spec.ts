@@ -1,4 +1,5 @@
-import jwt from 'jsonwebtoken';
+import { createPublicKey } from 'node:crypto';
+import { decodeJwt, jwtVerify } from 'jose';
 import { agentExchangeHelpers, useAgentExchangeWorld } from '../support/agent-exchange.js';
 import { upsertPass } from '../support/sentinel.js';
 
@@ -76,9 +77,11 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     expect(body.data).toMatchObject({ id: pass.passId, type: 'session' });
     expect(body.data.attributes).toMatchObject({ tokenType: 'Bearer', expiresIn: 900 });
     expect(body.data.attributes.refreshToken).toBeUndefined();
-    const claims = jwt.verify(body.data.attributes.accessToken, world.ctx.env.keys.jwtPublicKey, {
-      algorithms: ['ES256'],
-    }) as Record<string, unknown>;
+    const { payload: claims } = await jwtVerify(
+      body.data.attributes.accessToken,
+      createPublicKey(world.ctx.env.keys.jwtPublicKey),
+      { algorithms: ['ES256'], typ: 'at+jwt', audience: 'workspace-platform-api' },
+    );
     expect(claims).toMatchObject({
       typ: 'agent',
       sub: pass.passId,
@@ -105,7 +108,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     const res = await exchange(soon.passId, soon.key);
     expect(res.statusCode).toBe(200);
     const attributes = res.json().data.attributes;
-    const claims = jwt.decode(attributes.accessToken) as { iat: number; exp: number };
+    const claims = decodeJwt(attributes.accessToken) as { iat: number; exp: number };
     expect(claims.exp).toBe(Math.floor(expiresAt.getTime() / 1000));
     expect(attributes.expiresIn).toBe(claims.exp - claims.iat);
     expect(attributes.expiresIn).toBeGreaterThan(100);
@@ -115,7 +118,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
       expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
     });
     const normal = (await exchange(later.passId, later.key)).json().data.attributes;
-    const normalClaims = jwt.decode(normal.accessToken) as { iat: number; exp: number };
+    const normalClaims = decodeJwt(normal.accessToken) as { iat: number; exp: number };
     expect(normal.expiresIn).toBe(900);
     expect(normalClaims.exp - normalClaims.iat).toBe(900);
   });

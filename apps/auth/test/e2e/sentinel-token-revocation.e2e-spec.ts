@@ -1,5 +1,5 @@
 import { agentSessionId } from '@wp/security';
-import jwt from 'jsonwebtoken';
+import { decodeJwt } from 'jose';
 import { agentExchangeHelpers, useAgentExchangeWorld } from '../support/agent-exchange.js';
 import { upsertPass } from '../support/sentinel.js';
 
@@ -46,7 +46,7 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     const pass = await upsertPass(world.ctx, world.events, { credentialEpoch: 0 });
     const tokenOf = async () =>
       (await exchange(pass.passId, pass.key)).json().data.attributes.accessToken as string;
-    const sidOf = (token: string) => (jwt.decode(token) as { sid: string }).sid;
+    const sidOf = (token: string) => decodeJwt(token).sid as string;
     const call = (token: string) =>
       world.probe.inject({
         method: 'GET',

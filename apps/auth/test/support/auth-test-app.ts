@@ -48,6 +48,7 @@ export async function startAuthTestApp(
   let app: NestFastifyApplication | undefined;
   try {
     await env.prepareDatabase('auth', authDataSource);
+    await env.vouchFor(['org']); // no org here: the tests play it (events, deny-list entries)
     const config = loadConfig(authConfigSchema, env.env);
     app = await createAuthApp(config);
     await app.init();

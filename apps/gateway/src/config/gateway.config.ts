@@ -3,7 +3,14 @@ import { env, platformSchema } from '@wp/config';
 
 /** Gateway settings (README § Configuration). The gateway verifies no tokens: services do. */
 export const gatewayConfigSchema = platformSchema
-  .omit({ JWT_PUBLIC_KEY: true, JWT_ISSUER: true, TRUST_PROXY: true, MIGRATE_ON_START: true })
+  .omit({
+    JWT_PUBLIC_KEY: true,
+    JWT_ISSUER: true,
+    JWT_AUDIENCE: true,
+    ACCESS_TOKEN_MAX_LIFETIME_SECONDS: true,
+    TRUST_PROXY: true,
+    MIGRATE_ON_START: true,
+  })
   .extend({
     GATEWAY_PORT: env.port(8080),
     METRICS_PORT: env.listenPort(9080),

@@ -1,5 +1,5 @@
 import { HEADERS } from '@wp/contracts';
-import { errorDocument } from '@wp/http';
+import { errorDocument, STORE_UNAVAILABLE_RETRY_AFTER_SECONDS } from '@wp/http';
 import type { ApiKeyRegistry } from '@wp/security';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProxyRoute } from './routes.js';
@@ -13,7 +13,9 @@ export const API_KEY_REFUSALS = {
 /**
  * The gateway's Api-Key pre-check (docs/architecture.md § Shape): refuses requests without a valid
  * key before they cost an upstream hop. Services check again (defence in depth); both read the same
- * Redis registry through a short local cache.
+ * Redis registry through a short local cache. A registry that cannot answer (Redis down, or
+ * emptied and not rebuilt yet) is a 503 with `Retry-After` at once (docs/operations.md § Without
+ * Redis).
  */
 export function apiKeyPrecheck(registry: ApiKeyRegistry, mode: ProxyRoute['apiKey']) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -29,7 +31,16 @@ export function apiKeyPrecheck(registry: ApiKeyRegistry, mode: ProxyRoute['apiKe
     try {
       appId = await registry.resolve(key);
     } catch {
-      await reply.status(503).send(errorDocument(503, 'The application key could not be checked.'));
+      await reply
+        .status(503)
+        .header('Retry-After', String(STORE_UNAVAILABLE_RETRY_AFTER_SECONDS))
+        .send(
+          errorDocument(
+            503,
+            'The application key could not be checked. Retry shortly.',
+            'UNAVAILABLE',
+          ),
+        );
       return;
     }
     if (appId === null) {

@@ -9,6 +9,7 @@ import { UserSettings1795457355605 } from './1795457355605-user-settings.js';
 import { Projects1795333906939 } from './1795333906939-projects.js';
 import { Organizations1795332071711 } from './1795332071711-organizations.js';
 import { Init1795329926949 } from './1795329926949-init.js';
+import { Revocation1796200000501 } from './1796200000501-revocation.js';
 
 /** Applied in this order; generated with `npm run migration:generate -- org <Name>`. */
 export const ORG_MIGRATIONS: (new () => unknown)[] = [
@@ -22,5 +23,6 @@ export const ORG_MIGRATIONS: (new () => unknown)[] = [
   DirectoryUserOccurredAt1795800000000,
   OrganizationPermissionVersion1796100000001,
   SentinelPassCredentialEpoch1796100000300,
+  Revocation1796200000501,
   InvitationEmailKey1796300000000,
 ];

@@ -28,7 +28,7 @@ describe('org: agent (Sentinel Pass) tokens', () => {
   function agentToken(
     permissions: string[],
     options: { pass?: string; organizationId?: string; projectId?: string; bound?: boolean } = {},
-  ): string {
+  ): Promise<string> {
     const bound = options.bound ?? true;
     return signAccessToken(
       ctx.env.keys.jwtPrivateKey,
@@ -100,7 +100,7 @@ describe('org: agent (Sentinel Pass) tokens', () => {
       });
       expect(created.status).toBe(201);
       const id = created.body.data.id as string;
-      const token = agentToken(['sentinel_passes:read']);
+      const token = await agentToken(['sentinel_passes:read']);
 
       const list = await ctx.request('GET', `${P()}/sentinel_passes`, { token });
       expect(list.status).toBe(200);
@@ -110,7 +110,7 @@ describe('org: agent (Sentinel Pass) tokens', () => {
       expect(one.status).toBe(200);
       expect(one.body.data.id).toBe(id);
 
-      const reader = await ctx.request('GET', `${P()}/sentinel_passes`, { token: READER() });
+      const reader = await ctx.request('GET', `${P()}/sentinel_passes`, { token: await READER() });
       expect(reader.status).toBe(403);
       expect(code(reader)).toBe('AGENT_FORBIDDEN');
       const revoke = await ctx.request('POST', `${P()}/sentinel_passes/${id}/revoke`, { token });
@@ -126,7 +126,7 @@ describe('org: agent (Sentinel Pass) tokens', () => {
 
   describe('projects:read', () => {
     it('reads its project, with meta.can from the pass permissions and no role', async () => {
-      const res = await ctx.request('GET', P(), { token: READER() });
+      const res = await ctx.request('GET', P(), { token: await READER() });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ type: 'project', id: projectId });
       expect(res.body.data.attributes.name).toBe('Bots');
@@ -136,24 +136,24 @@ describe('org: agent (Sentinel Pass) tokens', () => {
     });
 
     it('lists its project members, also through include=users', async () => {
-      const users = await ctx.request('GET', `${P()}/users`, { token: READER() });
+      const users = await ctx.request('GET', `${P()}/users`, { token: await READER() });
       expect(users.status).toBe(200);
       expect(users.body.data.map((u: { id: string }) => u.id)).toEqual([owner.id]);
-      const included = await ctx.request('GET', `${P()}?include=users`, { token: READER() });
+      const included = await ctx.request('GET', `${P()}?include=users`, { token: await READER() });
       expect(included.status).toBe(200);
       expect(included.body.included.map((u: { id: string }) => u.id)).toEqual([owner.id]);
     });
 
     it('answers 403 AGENT_FORBIDDEN for what projects:read does not grant: secrets, keys', async () => {
       for (const query of ['?secret=true', '?include=apiKeys', '?include=llmApiKeys']) {
-        const res = await ctx.request('GET', `${P()}${query}`, { token: READER() });
+        const res = await ctx.request('GET', `${P()}${query}`, { token: await READER() });
         expect([query, res.status, code(res)]).toEqual([query, 403, 'AGENT_FORBIDDEN']);
       }
     });
 
     it('answers 403 AGENT_FORBIDDEN without projects:read', async () => {
       for (const path of [P(), `${P()}/users`]) {
-        const res = await ctx.request('GET', path, { token: WALLETS_ONLY() });
+        const res = await ctx.request('GET', path, { token: await WALLETS_ONLY() });
         expect([path, res.status, code(res)]).toEqual([path, 403, 'AGENT_FORBIDDEN']);
       }
     });
@@ -161,7 +161,7 @@ describe('org: agent (Sentinel Pass) tokens', () => {
 
   describe('other projects and organizations', () => {
     it('answers 404 exactly as for a project or organization that does not exist', async () => {
-      const token = agentToken(['projects:read', 'sentinel_passes:read', 'wallets:transact']);
+      const token = await agentToken(['projects:read', 'sentinel_passes:read', 'wallets:transact']);
       // What a user gets for a project / organization that does not exist: the reference body.
       const missingProject = await ctx.request('GET', `/organizations/${orgId}/projects/999999`, {
         token: owner.token,
@@ -208,7 +208,7 @@ describe('org: agent (Sentinel Pass) tokens', () => {
     });
 
     it('is confined by its token: the same pass bound to another project reads that one only', async () => {
-      const token = agentToken(['projects:read'], { projectId: siblingId });
+      const token = await agentToken(['projects:read'], { projectId: siblingId });
       expect(
         (await ctx.request('GET', `/organizations/${orgId}/projects/${siblingId}`, { token }))
           .status,
@@ -219,7 +219,7 @@ describe('org: agent (Sentinel Pass) tokens', () => {
 
   describe('routes not opened to agents', () => {
     it('answers 403 AGENT_FORBIDDEN on its own project and organization, and changes nothing', async () => {
-      const token = agentToken(['projects:read', 'sentinel_passes:read', 'wallets:transact']);
+      const token = await agentToken(['projects:read', 'sentinel_passes:read', 'wallets:transact']);
       const outboxBefore = (await ctx.outbox()).length;
       const routes: [string, string, unknown?][] = [
         ['PATCH', P(), { data: { id: projectId, type: 'project', attributes: { name: 'Pwned' } } }],
@@ -262,7 +262,7 @@ describe('org: agent (Sentinel Pass) tokens', () => {
     });
 
     it('answers 403 AGENT_FORBIDDEN on routes with no project scope', async () => {
-      const token = agentToken(['projects:read']);
+      const token = await agentToken(['projects:read']);
       const routes: [string, string, unknown?][] = [
         ['GET', '/organizations'],
         [
@@ -277,7 +277,7 @@ describe('org: agent (Sentinel Pass) tokens', () => {
     });
 
     it('refuses an agent token that is not bound to a project (403)', async () => {
-      const res = await ctx.request('GET', P(), { token: agentToken([], { bound: false }) });
+      const res = await ctx.request('GET', P(), { token: await agentToken([], { bound: false }) });
       expect(res.status).toBe(403);
       expect(code(res)).toBe('AGENT_FORBIDDEN');
     });
@@ -299,7 +299,7 @@ describe('org: agent (Sentinel Pass) tokens', () => {
     ];
     for (const [method, path, status] of calls) {
       const res = await ctx.request(method as 'GET', path, {
-        token: agentToken(['projects:read'], { pass: probe }),
+        token: await agentToken(['projects:read'], { pass: probe }),
       });
       expect([path, res.status]).toEqual([path, status]);
     }

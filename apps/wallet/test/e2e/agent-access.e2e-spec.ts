@@ -97,48 +97,52 @@ describe('wallet: agent (Sentinel Pass) tokens', () => {
 
   describe('wallets:read', () => {
     it('lists exactly the wallets of its project', async () => {
-      const res = await ctx.request('GET', '/wallets', { token: READ() });
+      const res = await ctx.request('GET', '/wallets', { token: await READ() });
       expect(res.status).toBe(200);
       expect(res.body.data.map((w: { address_hash: string }) => w.address_hash)).toEqual([own]);
-      const projects = await ctx.request('GET', '/wallets?entity_type=project', { token: READ() });
+      const projects = await ctx.request('GET', '/wallets?entity_type=project', {
+        token: await READ(),
+      });
       expect(projects.body.data.map((w: { address_hash: string }) => w.address_hash)).toEqual([
         own,
       ]);
       const orgs = await ctx.request('GET', '/wallets?entity_type=organization', {
-        token: READ(),
+        token: await READ(),
       });
       expect(orgs.status).toBe(200);
       expect(orgs.body.data).toEqual([]);
     });
 
     it('reads its project wallet and its history', async () => {
-      const one = await ctx.request('GET', `/wallets/${own}`, { token: READ() });
+      const one = await ctx.request('GET', `/wallets/${own}`, { token: await READ() });
       expect(one.status).toBe(200);
       expect(one.body.wallet).toMatchObject({
         address_hash: own,
         entity_type: 'project',
         entity_id: String(project),
       });
-      const history = await ctx.request('GET', `/wallets/${own}/transactions`, { token: READ() });
+      const history = await ctx.request('GET', `/wallets/${own}/transactions`, {
+        token: await READ(),
+      });
       expect(history.status).toBe(200);
       expect(history.body.data[0]).toMatchObject({ type: 'credit', amount: 100 });
     });
 
     it('answers 403 AGENT_FORBIDDEN without wallets:read on its own project wallets', async () => {
       for (const path of ['/wallets', `/wallets/${own}`, `/wallets/${own}/transactions`]) {
-        const res = await ctx.request('GET', path, { token: NONE() });
+        const res = await ctx.request('GET', path, { token: await NONE() });
         expect([path, res.status, code(res)]).toEqual([path, 403, 'AGENT_FORBIDDEN']);
       }
     });
 
     it('answers 404 for wallets of another project, another organization, users and organizations, as for an unknown address', async () => {
       const unknown = await ctx.request('GET', `/wallets/0x${'0'.repeat(40)}`, {
-        token: READ(),
+        token: await READ(),
       });
       expect(unknown.status).toBe(404);
       for (const address of [siblingWallet, foreignWallet, org.wallet, owner.wallet]) {
         for (const path of [`/wallets/${address}`, `/wallets/${address}/transactions`]) {
-          const res = await ctx.request('GET', path, { token: agent(['wallets:transact']) });
+          const res = await ctx.request('GET', path, { token: await agent(['wallets:transact']) });
           expect([path, res.status, res.body]).toEqual([path, 404, unknown.body]);
         }
       }
@@ -150,7 +154,7 @@ describe('wallet: agent (Sentinel Pass) tokens', () => {
       const before = await balance(own);
       const entries = await journalEntries();
       const body = { debit: { amount: 7, description: 'model usage', reference_id: 'run-1' } };
-      for (const token of [READ(), NONE()]) {
+      for (const token of [await READ(), await NONE()]) {
         const refused = await ctx.request('POST', `/wallets/${own}/debits`, { token, body });
         expect(refused.status).toBe(403);
         expect(code(refused)).toBe('AGENT_FORBIDDEN');
@@ -158,14 +162,20 @@ describe('wallet: agent (Sentinel Pass) tokens', () => {
       expect(await balance(own)).toBe(before);
       expect(await journalEntries()).toBe(entries);
 
-      const first = await ctx.request('POST', `/wallets/${own}/debits`, { token: DEBIT(), body });
+      const first = await ctx.request('POST', `/wallets/${own}/debits`, {
+        token: await DEBIT(),
+        body,
+      });
       expect(first.status).toBe(201);
       expect(first.body.debit).toMatchObject({
         from_wallet: own,
         amount: 7,
         reference_id: 'run-1',
       });
-      const replay = await ctx.request('POST', `/wallets/${own}/debits`, { token: DEBIT(), body });
+      const replay = await ctx.request('POST', `/wallets/${own}/debits`, {
+        token: await DEBIT(),
+        body,
+      });
       expect(replay.status).toBe(201);
       expect(replay.body).toEqual(first.body);
       expect(await balance(own)).toBe(before - 7);
@@ -177,7 +187,7 @@ describe('wallet: agent (Sentinel Pass) tokens', () => {
       const entries = await journalEntries();
       for (const address of [siblingWallet, foreignWallet, org.wallet, owner.wallet]) {
         const res = await ctx.request('POST', `/wallets/${address}/debits`, {
-          token: agent(['wallets:transact']),
+          token: await agent(['wallets:transact']),
           body: { debit: { amount: 1, description: 'not mine' } },
         });
         expect([address, res.status]).toEqual([address, 404]);
@@ -202,7 +212,7 @@ describe('wallet: agent (Sentinel Pass) tokens', () => {
     it('moves money out of the project wallet with wallets:transact only', async () => {
       const before = await balance(own);
       const siblingBefore = await balance(siblingWallet);
-      for (const token of [READ(), DEBIT()]) {
+      for (const token of [await READ(), await DEBIT()]) {
         const refused = await ctx.request('POST', '/wallets/transact', {
           token,
           body: transaction(own, siblingWallet),
@@ -212,7 +222,7 @@ describe('wallet: agent (Sentinel Pass) tokens', () => {
       }
       expect(await balance(own)).toBe(before);
       const moved = await ctx.request('POST', '/wallets/transact', {
-        token: TRANSACT(),
+        token: await TRANSACT(),
         body: transaction(own, siblingWallet),
       });
       expect(moved.status).toBe(201);
@@ -225,7 +235,7 @@ describe('wallet: agent (Sentinel Pass) tokens', () => {
       const entries = await journalEntries();
       for (const from of [siblingWallet, foreignWallet, org.wallet]) {
         const res = await ctx.request('POST', '/wallets/transact', {
-          token: TRANSACT(),
+          token: await TRANSACT(),
           body: transaction(from, own),
         });
         expect([from, res.status]).toEqual([from, 404]);
@@ -237,11 +247,11 @@ describe('wallet: agent (Sentinel Pass) tokens', () => {
   describe('everything else', () => {
     it('answers 403 AGENT_FORBIDDEN on editing its project wallet and 404 on editing another', async () => {
       const body = { wallet: { description: 'agent was here' } };
-      const mine = await ctx.request('PUT', `/wallets/${own}`, { token: TRANSACT(), body });
+      const mine = await ctx.request('PUT', `/wallets/${own}`, { token: await TRANSACT(), body });
       expect(mine.status).toBe(403);
       expect(code(mine)).toBe('AGENT_FORBIDDEN');
       const other = await ctx.request('PUT', `/wallets/${siblingWallet}`, {
-        token: TRANSACT(),
+        token: await TRANSACT(),
         body,
       });
       expect(other.status).toBe(404);
@@ -287,7 +297,7 @@ describe('wallet: agent (Sentinel Pass) tokens', () => {
         ['POST', `/wallet_transfers/${randomUUID()}/reject`],
       ];
       for (const [method, path, body, headers] of routes) {
-        const res = await ctx.request(method, path, { token: TRANSACT(), body, headers });
+        const res = await ctx.request(method, path, { token: await TRANSACT(), body, headers });
         expect([method, path, res.status, code(res)]).toEqual([
           method,
           path,
@@ -303,7 +313,7 @@ describe('wallet: agent (Sentinel Pass) tokens', () => {
 
     it('refuses an agent token that is not bound to a project (403)', async () => {
       const res = await ctx.request('GET', `/wallets/${own}`, {
-        token: ctx.token(passId, { type: 'agent' }),
+        token: await ctx.token(passId, { type: 'agent' }),
       });
       expect(res.status).toBe(403);
       expect(code(res)).toBe('AGENT_FORBIDDEN');
@@ -320,10 +330,10 @@ describe('wallet: agent (Sentinel Pass) tokens', () => {
   it('records every agent request, granted or refused, as activity of the pass', async () => {
     const probe = randomUUID();
     const calls: [string, string, string, number][] = [
-      ['GET', '/wallets', agent(['wallets:read'], probe), 200],
-      ['GET', `/wallets/${own}`, agent([], probe), 403],
-      ['GET', `/wallets/${foreignWallet}`, agent(['wallets:read'], probe), 404],
-      ['GET', '/wallet_transfers', agent(['wallets:read'], probe), 403],
+      ['GET', '/wallets', await agent(['wallets:read'], probe), 200],
+      ['GET', `/wallets/${own}`, await agent([], probe), 403],
+      ['GET', `/wallets/${foreignWallet}`, await agent(['wallets:read'], probe), 404],
+      ['GET', '/wallet_transfers', await agent(['wallets:read'], probe), 403],
     ];
     for (const [method, path, token, status] of calls) {
       expect((await ctx.request(method, path, { token })).status).toBe(status);

@@ -228,7 +228,7 @@ describe('wallets', () => {
       expect(await addresses(viewer, '?entity_type=agent')).toEqual([wallet]);
       expect(await addresses(world.stranger)).not.toContain(wallet);
 
-      const agentToken = world.ctx.token(passId, {
+      const agentToken = await world.ctx.token(passId, {
         agent: { organizationId: org.id, projectId: project, permissions: ['wallets:read'] },
       });
       expect(await addresses({ token: agentToken })).toEqual([wallet]);
@@ -239,7 +239,7 @@ describe('wallets', () => {
       expect(debit.status).toBe(403);
       expect(debit.body.errors[0].code).toBe('AGENT_FORBIDDEN');
       const unbound = await world.ctx.request('GET', '/wallets', {
-        token: world.ctx.token(passId, { type: 'agent' }),
+        token: await world.ctx.token(passId, { type: 'agent' }),
       });
       expect(unbound.status).toBe(403);
 

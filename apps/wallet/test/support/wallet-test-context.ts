@@ -62,6 +62,7 @@ export class WalletTestContext {
     const ctx = new WalletTestContext(overrides);
     try {
       await ctx.env.prepareDatabase('wallet', walletDataSource);
+      await ctx.env.vouchFor(['auth', 'org']); // played by the tests: events, tokens, Api-Key
       ctx.pool = new Pool({ connectionString: ctx.env.databaseUrl('wallet'), max: 2 });
       await ctx.startApp();
       return ctx;
@@ -112,7 +113,7 @@ export class WalletTestContext {
       expiresIn?: number;
       agent?: { organizationId: number; projectId: number; permissions: string[] };
     } = {},
-  ): string {
+  ): Promise<string> {
     return signAccessToken(
       this.env.keys.jwtPrivateKey,
       subject,
@@ -200,7 +201,7 @@ export class WalletTestContext {
     };
     await this.publish('auth.user.registered', { ...snapshot, status: 'pending_activation' });
     await this.publish('auth.user.activated', snapshot);
-    const token = this.token(id, { email });
+    const token = await this.token(id, { email });
     const wallets = await this.request('GET', '/wallets?entity_type=user', { token });
     const wallet = (wallets.body.data as { address_hash: string }[])[0]?.address_hash;
     if (!wallet) throw new Error(`no personal wallet for ${id}: ${JSON.stringify(wallets.body)}`);
@@ -277,7 +278,7 @@ export class WalletTestContext {
 
   /** Credits a wallet through the API with `Admin-Access` (as an operator would). */
   async credit(address: string, amount: number, asset?: string): Promise<void> {
-    const operator = this.token(randomUUID());
+    const operator = await this.token(randomUUID());
     const res = await this.request('POST', `/wallets/${address}/credits`, {
       token: operator,
       headers: { 'admin-access': this.adminAccessToken },

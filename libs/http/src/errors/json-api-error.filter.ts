@@ -13,6 +13,7 @@ import {
 } from './database-unavailable.js';
 import { withoutQuery } from '../redact-url.js';
 import { DomainError, type ErrorItem } from './domain-error.js';
+import { isStoreUnavailable, storeUnavailable } from './store-unavailable.js';
 
 /** The code and title of an error with no code of its own, by HTTP status. */
 export const STATUS_DEFAULTS: Record<number, { code: string; title: string }> = {
@@ -61,8 +62,10 @@ export function errorDocument(status: number, detail?: string, code?: string): E
  * status; Nest/Fastify HTTP errors (unknown route, malformed JSON, body too large, wrong content
  * type) → their 4xx; PostgreSQL unreachable (restart, shutdown, failover, refused or timed-out
  * connection; database-unavailable.ts) → 503 `UNAVAILABLE` with `Retry-After`, logged as a warning
- * and counted (docs/architecture.md § Errors); anything else → 500 with the request id and no
- * internals, logged once with its stack.
+ * and counted (docs/architecture.md § Errors); a Redis command that could not be answered and that
+ * no caller turned into a 503 itself (`isStoreUnavailable`) → 503 `UNAVAILABLE` with
+ * `Retry-After: 1`; anything else → 500 with the request id and no internals, logged once with
+ * its stack.
  */
 @Catch()
 export class JsonApiErrorFilter implements ExceptionFilter {
@@ -114,6 +117,16 @@ export class JsonApiErrorFilter implements ExceptionFilter {
       body.errors[0].meta = { requestId };
       const retryAfter = DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS;
       return { status: 503, body, retryAfter, databaseUnavailable: true };
+    }
+    if (isStoreUnavailable(exception)) {
+      this.logger.warn(
+        { err: exception, requestId },
+        `Store unavailable: ${(exception as Error).message}`,
+      );
+      const error = storeUnavailable('The request could not be completed');
+      const body: ErrorDocument = { errors: error.toItems() };
+      body.errors[0].meta = { requestId };
+      return { status: 503, body, retryAfter: error.retryAfter };
     }
     this.logger.error(
       { err: exception, requestId },

@@ -1,20 +1,36 @@
-import { TenantVersionStore } from '@wp/security';
+import { CacheRebuilder, TenantVersionStore, type CacheWriter } from '@wp/security';
 import type { RpcClient } from '../rpc.js';
 import { PermissionFreshness, type MembershipRoles } from './permission-freshness.js';
 
 const USER = '3f8b1c2e-8a4d-4e1f-9c3b-2d7e6f5a4b3c';
 
-/** A required-version store of our own: one number per tenant, or failing. */
+/** A required-version store of our own: one number per tenant, or failing, or emptied. */
 class FakeStore extends TenantVersionStore {
   versions = new Map<string, number>();
   down = false;
+  /** Lost its content and not rebuilt: cannot vouch for any version. */
+  emptied = false;
   raise(tenantId: string, version: number): Promise<void> {
     this.versions.set(tenantId, Math.max(version, this.versions.get(tenantId) ?? 0));
     return Promise.resolve();
   }
-  current(tenantId: string): Promise<number> {
+  current(tenantId: string): Promise<number | null> {
     if (this.down) return Promise.reject(new Error('store down'));
+    if (this.emptied) return Promise.resolve(null);
     return Promise.resolve(this.versions.get(tenantId) ?? 0);
+  }
+  restore(): Promise<void> {
+    this.emptied = false;
+    return Promise.resolve();
+  }
+}
+
+/** Records who was asked to rebuild. */
+class FakeRebuilder extends CacheRebuilder {
+  requested: CacheWriter[] = [];
+  register(): void {}
+  request(writers: readonly CacheWriter[]): void {
+    this.requested.push(...writers);
   }
 }
 
@@ -32,9 +48,10 @@ const viewer: MembershipRoles = {
 
 function setup() {
   const store = new FakeStore();
+  const rebuilder = new FakeRebuilder();
   const request = jest.fn(() => Promise.resolve(viewer));
-  const freshness = new PermissionFreshness(store, { request } as unknown as RpcClient);
-  return { store, request, freshness };
+  const freshness = new PermissionFreshness(store, { request } as unknown as RpcClient, rebuilder);
+  return { store, request, freshness, rebuilder };
 }
 
 describe('PermissionFreshness.current', () => {
@@ -90,5 +107,16 @@ describe('PermissionFreshness.current', () => {
     await expect(
       freshness.current(USER, 7, null, () => Promise.resolve(admin(2))),
     ).rejects.toMatchObject({ status: 503, code: 'UNAVAILABLE' });
+  });
+
+  it('asks org, and org to rebuild, when the store lost the required version (never trusts the read model)', async () => {
+    const { store, request, freshness, rebuilder } = setup();
+    await store.raise('7', 4);
+    const load = jest.fn(() => Promise.resolve(admin(3)));
+    store.emptied = true; // Redis restarted empty: version 4 is gone until org rebuilds
+    expect(await freshness.current(USER, 7, null, load)).toEqual(viewer);
+    expect(await freshness.confirm(USER, 7, null, admin(3))).toEqual(viewer);
+    expect(request).toHaveBeenCalledTimes(2);
+    expect(rebuilder.requested).toEqual(['org', 'org']);
   });
 });

@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import type { RpcResponse } from '@wp/contracts';
 import { DomainError } from '@wp/http';
-import { TenantVersionStore } from '@wp/security';
+import { CacheRebuilder, TenantVersionStore } from '@wp/security';
 import { RpcClient } from '../rpc.js';
 
 /**
@@ -43,7 +43,9 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
  * once): before a user's roles from a service's membership read model decide about an
  * organization's or project's money or data (wallet's wallets, auth's Sentinel Pass activity), the organization's required permission version is read from the
  * {@link TenantVersionStore}; when the read model has applied less, org answers instead
- * (`org.rpc.memberships.standing`). Store or org not answering within 1 s → 503
+ * (`org.rpc.memberships.standing`). A store that cannot vouch for the required version (Redis
+ * emptied, org's rebuild not done: docs/architecture.md § Redis is a cache) counts as "behind":
+ * org answers, and org is asked to rebuild. Store or org not answering within 1 s → 503
  * `UNAVAILABLE` with `Retry-After: 1` (fail closed); other organizations are not affected.
  */
 @Injectable()
@@ -59,6 +61,7 @@ export class PermissionFreshness {
   constructor(
     private readonly store: TenantVersionStore,
     private readonly rpc: RpcClient,
+    @Optional() private readonly rebuilder?: CacheRebuilder,
   ) {}
 
   /**
@@ -102,13 +105,20 @@ export class PermissionFreshness {
     return roles;
   }
 
-  /** The organization's required permission version (0: none known). */
+  /**
+   * The organization's required permission version (0: none known; Infinity: the store cannot
+   * vouch for it, so no read model is current).
+   */
   private async required(organizationId: number): Promise<number> {
+    let required: number | null;
     try {
-      return await within(this.store.current(String(organizationId)), CONFIRM_TIMEOUT_MS);
+      required = await within(this.store.current(String(organizationId)), CONFIRM_TIMEOUT_MS);
     } catch (error) {
       throw cannotConfirm((error as Error).message);
     }
+    if (required !== null) return required;
+    this.rebuilder?.request(['org']);
+    return Number.POSITIVE_INFINITY;
   }
 
   private authoritative(

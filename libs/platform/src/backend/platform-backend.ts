@@ -13,6 +13,7 @@ export type BackendConfig = Pick<
   | 'PLATFORM_DATABASE_URL'
   | 'REDIS_URL'
   | 'REDIS_KEY_PREFIX'
+  | 'REDIS_COMMAND_TIMEOUT_MS'
   | 'NATS_URL'
   | 'NATS_STREAM_REPLICAS'
 >;
@@ -20,8 +21,8 @@ export type BackendConfig = Pick<
 /** What a process stands on besides its own database, for one mode. */
 export interface PlatformBackend {
   /**
-   * Global module providing `ApiKeyStore`, `RevocationStore`, `RateLimiterFactory` and
-   * `EDGE_RATE_LIMIT_STORE`.
+   * Global module providing `ApiKeyStore`, `RevocationStore`, `RateLimiterFactory`,
+   * `TenantVersionStore`, `CacheRebuilder` and `EDGE_RATE_LIMIT_STORE`.
    */
   stores: DynamicModule;
   /** Module providing `EventTransport` and `RpcTransport`, for `MessagingModule`. */
@@ -46,6 +47,7 @@ export function platformBackend(config: BackendConfig, service: string): Platfor
     stores: RedisStoresModule.forRoot({
       url: config.REDIS_URL,
       keyPrefix: config.REDIS_KEY_PREFIX,
+      commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
     }),
     transports: () =>
       NatsTransportModule.forRoot({

@@ -2,6 +2,9 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { PlatformDatabaseModule, REDIS, RedisModule, type Redis } from '@wp/persistence';
 import {
   ApiKeyStore,
+  CacheRebuilder,
+  NoCacheRebuilder,
+  RedisCacheRebuilder,
   PostgresApiKeyStore,
   PostgresRateLimiterFactory,
   PostgresRevocationStore,
@@ -25,22 +28,32 @@ export type EdgeRateLimitStore = { redis?: Redis };
 
 const STORE_TOKENS = [
   ApiKeyStore,
+  CacheRebuilder,
   RevocationStore,
   RateLimiterFactory,
   TenantVersionStore,
   EDGE_RATE_LIMIT_STORE,
 ];
 
-/** Services mode's stores: Redis (`REDIS_URL`, keys under `REDIS_KEY_PREFIX`). */
+/**
+ * Services mode's stores: Redis (`REDIS_URL`, keys under `REDIS_KEY_PREFIX`), failing fast, a
+ * cache the writers rebuild from their databases (`CacheRebuilder`; docs/architecture.md § Redis
+ * is a cache).
+ */
 @Module({})
 export class RedisStoresModule {
-  static forRoot(options: { url: string; keyPrefix: string }): DynamicModule {
+  static forRoot(options: {
+    url: string;
+    keyPrefix: string;
+    commandTimeoutMs?: number;
+  }): DynamicModule {
     return {
       module: RedisStoresModule,
       global: true,
       imports: [RedisModule.forRoot(options)],
       providers: [
         { provide: ApiKeyStore, useClass: RedisApiKeyStore },
+        { provide: CacheRebuilder, useClass: RedisCacheRebuilder },
         { provide: RevocationStore, useClass: RedisRevocationStore },
         { provide: RateLimiterFactory, useClass: RedisRateLimiterFactory },
         { provide: TenantVersionStore, useClass: RedisTenantVersionStore },
@@ -65,6 +78,7 @@ export class PostgresStoresModule {
       imports: [PlatformDatabaseModule.forRoot(options)],
       providers: [
         { provide: ApiKeyStore, useClass: PostgresApiKeyStore },
+        { provide: CacheRebuilder, useClass: NoCacheRebuilder },
         { provide: RevocationStore, useClass: PostgresRevocationStore },
         { provide: RateLimiterFactory, useClass: PostgresRateLimiterFactory },
         { provide: TenantVersionStore, useClass: PostgresTenantVersionStore },

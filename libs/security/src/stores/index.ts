@@ -1,3 +1,6 @@
+export * from './cache-rebuilder.js';
+export * from './redis-layout.js';
+export * from './redis-cache-rebuilder.js';
 export * from './api-key.store.js';
 export * from './redis-api-key.store.js';
 export * from './postgres-api-key.store.js';

@@ -1,7 +1,8 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PLATFORM_POOL, PgListener, type NotificationHandler } from '@wp/persistence';
 import type { Pool } from 'pg';
-import { RevocationStore, type RevocationKind } from './revocation.store.js';
+import type { CacheWriter } from './cache-rebuilder.js';
+import { RevocationStore, type RevocationEntry, type RevocationKind } from './revocation.store.js';
 
 /** `NOTIFY` channel of the platform database on which every revocation is announced. */
 export const REVOCATIONS_NOTIFY_CHANNEL = 'wp_revocations';
@@ -11,7 +12,9 @@ const PURGE_MS = 60_000;
  * Embedded mode: rows of the platform database's `revocation` table, valid until `expires_at`,
  * announced with `NOTIFY wp_revocations` in the same statement (so in the same transaction: both
  * or neither, and the notification is delivered only after the row is committed). PostgreSQL
- * delivers notifications in commit order. Expired rows are purged every minute.
+ * delivers notifications in commit order. Expired rows are purged every minute. The table is the
+ * durable truth itself: it is never lost without the database, so nothing is ever rebuilt into it
+ * and every answer is vouched for (`writers` plays no part).
  */
 @Injectable()
 export class PostgresRevocationStore extends RevocationStore implements OnApplicationShutdown {
@@ -49,7 +52,7 @@ export class PostgresRevocationStore extends RevocationStore implements OnApplic
     );
   }
 
-  async isDenied(jti: string, sid: string): Promise<boolean> {
+  async isDenied(jti: string, sid: string, _writers?: readonly CacheWriter[]): Promise<boolean> {
     const { rows } = await this.pool.query<{ denied: boolean }>({
       name: 'platform_revocation_is_denied',
       text: `SELECT EXISTS (
@@ -60,6 +63,19 @@ export class PostgresRevocationStore extends RevocationStore implements OnApplic
       values: [jti, sid],
     });
     return rows[0].denied;
+  }
+
+  /** Upserts the entries (keeping longer expiries); nothing calls it in embedded mode. */
+  async restore(_writer: CacheWriter, entries: RevocationEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.pool.query(
+      `INSERT INTO revocation (kind, id, expires_at)
+       SELECT kind, id, to_timestamp(expires_at)
+       FROM unnest($1::text[], $2::text[], $3::double precision[]) AS e(kind, id, expires_at)
+       ON CONFLICT (kind, id) DO UPDATE
+         SET expires_at = GREATEST(revocation.expires_at, EXCLUDED.expires_at)`,
+      [entries.map((e) => e.kind), entries.map((e) => e.id), entries.map((e) => e.expiresAt)],
+    );
   }
 
   async announce(message: string): Promise<void> {

@@ -1,9 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PLATFORM_POOL } from '@wp/persistence';
 import type { Pool } from 'pg';
-import { TenantVersionStore } from './tenant-version.store.js';
+import type { CacheWriter } from './cache-rebuilder.js';
+import { TenantVersionStore, type TenantVersionEntry } from './tenant-version.store.js';
 
-/** Embedded mode: the platform database's `tenant_permission_version` table. */
+/**
+ * Embedded mode: the platform database's `tenant_permission_version` table, the durable truth
+ * itself (never rebuilt; every answer vouched for).
+ */
 @Injectable()
 export class PostgresTenantVersionStore extends TenantVersionStore {
   constructor(@Inject(PLATFORM_POOL) private readonly pool: Pool) {
@@ -27,5 +31,17 @@ export class PostgresTenantVersionStore extends TenantVersionStore {
       values: [tenantId],
     });
     return Number(rows[0]?.version ?? 0);
+  }
+
+  /** Raises every entry; nothing calls it in embedded mode. */
+  async restore(_writer: CacheWriter, entries: TenantVersionEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.pool.query(
+      `INSERT INTO tenant_permission_version (tenant_id, version)
+       SELECT * FROM unnest($1::text[], $2::bigint[])
+       ON CONFLICT (tenant_id) DO UPDATE
+         SET version = GREATEST(tenant_permission_version.version, EXCLUDED.version)`,
+      [entries.map((e) => e.tenantId), entries.map((e) => e.version)],
+    );
   }
 }

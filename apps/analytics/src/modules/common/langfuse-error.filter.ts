@@ -5,7 +5,7 @@ import {
   type ArgumentsHost,
   type ExceptionFilter,
 } from '@nestjs/common';
-import { DomainError, withoutQuery } from '@wp/http';
+import { DomainError, isStoreUnavailable, storeUnavailable, withoutQuery } from '@wp/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describeStatus, LangfuseApiError, type LangfuseErrorBody } from './langfuse-errors.js';
 
@@ -13,7 +13,9 @@ import { describeStatus, LangfuseApiError, type LangfuseErrorBody } from './lang
  * The analytics service's exception filter (docs/analytics.md § Errors): every error answer of
  * this service is in Langfuse's shape `{message, error, code}`, not JSON:API, because Langfuse
  * clients are its callers. Registered after the platform's filter, so it takes precedence.
- * Unknown errors are 500, logged once with the request id, without internals in the body.
+ * A Redis command that could not be answered is 503 with `Retry-After` like everywhere
+ * (docs/operations.md § Without Redis). Unknown errors are 500, logged once with the request id,
+ * without internals in the body.
  */
 @Catch()
 export class LangfuseErrorFilter implements ExceptionFilter {
@@ -23,6 +25,8 @@ export class LangfuseErrorFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const reply = http.getResponse<FastifyReply>();
     const request = http.getRequest<FastifyRequest>();
+    if (isStoreUnavailable(exception))
+      exception = storeUnavailable('The request could not be completed');
     const { status, body } = this.describe(exception, String(request.id));
     if (exception instanceof DomainError && exception.retryAfter !== undefined) {
       void reply.header('Retry-After', String(exception.retryAfter));

@@ -5,7 +5,12 @@ import {
   type ExecutionContext,
 } from '@nestjs/common';
 import { DomainError } from '@wp/http';
-import { projectKeysSessionId, projectKeyTokenId, RevocationList } from '@wp/security';
+import {
+  DENY_LIST_WRITERS,
+  projectKeysSessionId,
+  projectKeyTokenId,
+  RevocationList,
+} from '@wp/security';
 import { LangfuseApiError } from '../common/langfuse-errors.js';
 import { ProjectKeyCache } from './project-key-cache.js';
 
@@ -60,6 +65,7 @@ export class BasicAuthGuard implements CanActivate {
         projectKeyTokenId(publicKey),
         projectKeysSessionId(projectId),
         Math.floor(Date.now() / 1000) + REMEMBER_SECONDS,
+        DENY_LIST_WRITERS.projectKey,
       );
     } catch (error) {
       throw new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {

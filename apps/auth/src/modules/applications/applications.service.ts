@@ -5,6 +5,7 @@ import {
   Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
+  type OnModuleInit,
 } from '@nestjs/common';
 import { ApiKeyRegistry, hashApiKey } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
@@ -17,10 +18,14 @@ const RESYNC_MS = 30_000;
  * Client applications and their Api-Keys (docs/architecture.md § Identity and access): registers
  * `BOOTSTRAP_API_KEY` at boot, creates applications for the CLI, and keeps the shared registry
  * (Redis, or the platform database in embedded mode) that every service's Api-Key guard reads in
- * line with the database (at boot and every 30 s, so a flushed store heals by itself).
+ * line with the database: every 30 s, and at once whenever the registry was lost
+ * (`AuthStoreRebuild`, docs/architecture.md § Redis is a cache). A registry that does not answer
+ * at boot does not stop the boot: it is filled when it is back.
  */
 @Injectable()
-export class ApplicationsService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ApplicationsService
+  implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown
+{
   private readonly logger = new Logger('Applications');
   private timer?: NodeJS.Timeout;
 
@@ -30,16 +35,20 @@ export class ApplicationsService implements OnApplicationBootstrap, OnApplicatio
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  /** Before any sync or rebuild reads the applications (they run at bootstrap). */
+  async onModuleInit(): Promise<void> {
     if (this.config.BOOTSTRAP_API_KEY) {
-      await this.register('bootstrap', this.config.BOOTSTRAP_API_KEY);
+      await this.insert('bootstrap', this.config.BOOTSTRAP_API_KEY);
     }
-    await this.syncRegistry();
-    this.timer = setInterval(() => {
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const sync = () =>
       this.syncRegistry().catch((e: unknown) =>
         this.logger.warn(`Api-Key registry sync failed: ${(e as Error).message}`),
       );
-    }, RESYNC_MS);
+    await sync();
+    this.timer = setInterval(() => void sync(), RESYNC_MS);
     this.timer.unref();
   }
 
@@ -59,15 +68,18 @@ export class ApplicationsService implements OnApplicationBootstrap, OnApplicatio
 
   /** Registers a given key (idempotent on the key). */
   async register(name: string, apiKey: string): Promise<ClientApplication> {
-    const keyHash = hashApiKey(apiKey);
-    const application = await this.applications.insertIfAbsent({
+    const application = await this.insert(name, apiKey);
+    await this.registry.add(application.keyHash, application.id);
+    return application;
+  }
+
+  private insert(name: string, apiKey: string): Promise<ClientApplication> {
+    return this.applications.insertIfAbsent({
       id: randomUUID(),
       name,
-      keyHash,
+      keyHash: hashApiKey(apiKey),
       keyPrefix: apiKey.slice(0, 8),
     });
-    await this.registry.add(keyHash, application.id);
-    return application;
   }
 
   async syncRegistry(): Promise<void> {

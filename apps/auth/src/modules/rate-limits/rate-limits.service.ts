@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { DomainError } from '@wp/http';
+import { storeUnavailable, type DomainError } from '@wp/http';
 import { RateLimiterFactory } from '@wp/security';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
@@ -52,7 +52,7 @@ export class RateLimits {
   /**
    * Reserves one point of `limit` for `key`.
    * @throws RateLimitedError 429 (with Retry-After) when the window's points are used up
-   * @throws DomainError 503 `UNAVAILABLE` when the store does not answer
+   * @throws DomainError 503 `UNAVAILABLE` (`Retry-After: 1`) when the store does not answer
    */
   async consume(limit: RateLimitName, key: string): Promise<void> {
     const limiter = this.limiters[limit];
@@ -83,8 +83,7 @@ function digest(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('base64url');
 }
 
+/** 503 with `Retry-After` (docs/operations.md § Without Redis). */
 function unavailable(): DomainError {
-  return new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
-    detail: 'The rate limit store did not answer. Retry shortly.',
-  });
+  return storeUnavailable('The rate limit could not be checked');
 }

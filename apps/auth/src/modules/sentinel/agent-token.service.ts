@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { grantedAgentPermissions } from '@wp/contracts';
 import { ActivityRecorder } from '@wp/platform';
 import { randomUUID } from 'node:crypto';
-import { agentSessionId, refererAllowed, RevocationList, sentinelKeyMatches } from '@wp/security';
+import {
+  agentSessionId,
+  DENY_LIST_WRITERS,
+  refererAllowed,
+  RevocationList,
+  sentinelKeyMatches,
+} from '@wp/security';
 import { TokenService } from '../sessions/token.service.js';
 import { InvalidClientError, RefererNotAllowedError } from './sentinel.errors.js';
 import { SentinelPassRepository } from './sentinel-pass.repository.js';
@@ -97,7 +103,7 @@ export class AgentTokenService {
     const sid = agentSessionId(pass.id, pass.credentialEpoch);
     // org deny-lists an ended epoch before its revoke/delete/rotate_key answers; this read model
     // may not have the event yet: refuse the key at once rather than sign a refused token.
-    if (await this.revocations.isRevoked(randomUUID(), sid)) {
+    if (await this.revocations.isRevoked(randomUUID(), sid, 0, DENY_LIST_WRITERS.agent)) {
       note(401, 'credentials withdrawn');
       throw new InvalidClientError();
     }
@@ -106,7 +112,7 @@ export class AgentTokenService {
       throw new RefererNotAllowedError();
     }
     // A token never outlives its pass: exp = min(now + lifetime, expiresAt) (docs/auth.md).
-    const issued = this.tokens.signAccessToken(
+    const issued = await this.tokens.signAccessToken(
       {
         sub: pass.id,
         sid,

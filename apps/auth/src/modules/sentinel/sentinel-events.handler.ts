@@ -31,6 +31,7 @@ export class SentinelEventsHandler implements OnModuleInit {
         await this.revocations.revokeSession(
           agentSessionId(event.payload.passId, endedEpoch),
           this.config.ACCESS_TOKEN_TTL_SECONDS,
+          manager,
         );
       }
     });

@@ -6,7 +6,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { RevocationList, type Principal } from '@wp/security';
+import { purgeRevocations, RevocationList, type Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import type { User } from '../users/user.entity.js';
@@ -51,6 +51,7 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
     this.timer = setInterval(() => {
       this.sessions
         .purge(this.config.REFRESH_GRACE_SECONDS)
+        .then(() => purgeRevocations(this.dataSource))
         .catch((e: unknown) => this.logger.warn(`session purge failed: ${(e as Error).message}`));
     }, PURGE_INTERVAL_MS);
     this.timer.unref();
@@ -107,7 +108,7 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
         status: 'active',
       },
     });
-    const access = this.tokens.signAccessToken({
+    const access = await this.tokens.signAccessToken({
       sub: user.id,
       sid: familyId,
       typ: 'user',
@@ -122,15 +123,17 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /**
-   * `GET /oauth/token/revoke` (docs/api.md § Accounts and sessions; Authentication 6): the access
-   * token's `jti` goes on the deny-list until its `exp`, and its session (refresh token family
-   * `sid`) is revoked and deny-listed.
+   * `GET /oauth/token/revoke` (docs/api.md § Accounts and sessions; Authentication 6), in one
+   * transaction: the access token's `jti` goes on the deny-list until its `exp`, and its session
+   * (refresh token family `sid`) is revoked and deny-listed.
    */
   async logout(principal: Principal): Promise<void> {
-    await this.revocations.revokeToken(principal.tokenId, principal.expiresAt);
-    // Agent tokens (docs/org.md § Sentinel Pass) have no refresh token family: their jti is all
-    // there is to revoke.
-    if (principal.type === 'user') await this.end(principal.sessionId, 'logout');
+    await this.dataSource.transaction(async (manager) => {
+      await this.revocations.revokeToken(principal.tokenId, principal.expiresAt, manager);
+      // Agent tokens (docs/org.md § Sentinel Pass) have no refresh token family: their jti is
+      // all there is to revoke.
+      if (principal.type === 'user') await this.endIn(manager, principal.sessionId, 'logout');
+    });
   }
 
   /**
@@ -138,15 +141,20 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
    * transaction commits (a Redis failure rolls the revocation back: 503, never half done).
    */
   async end(familyId: string, reason: SessionEndReason): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      await this.sessions.revoke(familyId, reason, manager);
-      await this.denyList(familyId);
-    });
+    await this.dataSource.transaction((manager) => this.endIn(manager, familyId, reason));
   }
 
-  /** Deny-lists a session's `sid` for the access token lifetime (every service refuses it). */
-  async denyList(familyId: string): Promise<void> {
-    await this.revocations.revokeSession(familyId, this.config.ACCESS_TOKEN_TTL_SECONDS);
+  private async endIn(manager: EntityManager, familyId: string, reason: SessionEndReason) {
+    await this.sessions.revoke(familyId, reason, manager);
+    await this.denyList(familyId, manager);
+  }
+
+  /**
+   * Deny-lists a session's `sid` for the access token lifetime (every service refuses it),
+   * recorded in the caller's transaction (docs/architecture.md § Redis is a cache).
+   */
+  async denyList(familyId: string, manager: EntityManager): Promise<void> {
+    await this.revocations.revokeSession(familyId, this.config.ACCESS_TOKEN_TTL_SECONDS, manager);
   }
 
   /**
@@ -161,7 +169,7 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
     keepFamilyId: string | null = null,
   ): Promise<number> {
     const ended = await this.sessions.revokeAllOfUser(userId, reason, keepFamilyId, manager);
-    await Promise.all(ended.map((sid) => this.denyList(sid)));
+    for (const sid of ended) await this.denyList(sid, manager);
     return ended.length;
   }
 }

@@ -7,8 +7,10 @@ describe('toTokenInfo', () => {
     sid: 's',
     typ: 'user' as const,
     app: 'a',
+    client_id: 'a',
     email: 'e@x.test',
     iss: 'workspace-platform',
+    aud: 'workspace-platform-api',
     iat: 1000,
     exp: 1900,
   };

@@ -4,8 +4,9 @@ import type { AccessTokenClaims } from '@wp/security';
  * `GET /oauth/token/info` answer (contract: "200 with token claims"; shape decided in
  * docs/auth.md): the verified access token's claims as issued, in the style of OAuth 2.0 token
  * introspection (RFC 7662): `active` (always true: inactive tokens get 401), `token_type`,
- * `expires_in` (seconds left), then `sub`, `jti`, `sid`, `typ`, `app`, `email`, `iss`, `iat`,
- * `exp` (epoch seconds), and agent tokens' `org`, `prj`, `scp`, `prm` when present.
+ * `expires_in` (seconds left), then `sub`, `jti`, `sid`, `typ`, `app`, `client_id`, `email`,
+ * `iss`, `aud`, `iat`, `exp` (epoch seconds), and agent tokens' `org`, `prj`, `scp`, `prm` when
+ * present.
  */
 export interface TokenInfoResource extends AccessTokenClaims {
   active: true;
@@ -23,8 +24,10 @@ export function toTokenInfo(claims: AccessTokenClaims, nowSeconds: number): Toke
     sid: claims.sid,
     typ: claims.typ,
     app: claims.app,
+    client_id: claims.client_id,
     email: claims.email ?? null,
     iss: claims.iss,
+    aud: claims.aud,
     iat: claims.iat,
     exp: claims.exp,
   };

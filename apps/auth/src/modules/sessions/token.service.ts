@@ -1,13 +1,12 @@
-import {
-  createHash,
-  createPrivateKey,
-  randomBytes,
-  randomUUID,
-  sign,
-  type KeyObject,
-} from 'node:crypto';
+import { createHash, createPrivateKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { jwkThumbprint, parsePublicKeys, type AccessTokenClaims } from '@wp/security';
+import {
+  ACCESS_TOKEN_TYPE,
+  jwkThumbprint,
+  parsePublicKeys,
+  type AccessTokenClaims,
+} from '@wp/security';
+import { SignJWT } from 'jose';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 
 export interface IssuedAccessToken {
@@ -15,17 +14,25 @@ export interface IssuedAccessToken {
   claims: AccessTokenClaims;
 }
 
+/** What a caller says of a new access token; the service adds the rest. */
+export type AccessTokenSubject = Omit<
+  AccessTokenClaims,
+  'jti' | 'iat' | 'exp' | 'iss' | 'aud' | 'client_id'
+>;
+
 /**
- * Issues ES256 access tokens (docs/architecture.md § Identity and access claims) and opaque refresh
- * tokens. The private key is parsed once into a `KeyObject`; tokens are compact JWS (RFC 7515)
- * signed directly with `crypto.sign` (ECDSA P-256 / SHA-256, signature as raw `r‖s`, RFC 7518 §
- * 3.4), which is what jsonwebtoken produces, without its per-call option validation.
+ * Issues access tokens as RFC 9068 JWTs (docs/architecture.md § Identity and access) and opaque
+ * refresh tokens. Access tokens are ES256 JWS signed with `jose` (the one JWT library,
+ * docs/decisions.md § Security) by the `KeyObject` of `JWT_PRIVATE_KEY`, parsed once; the header
+ * carries `typ: at+jwt` and the key's `kid` (RFC 7638 thumbprint, docs/operations.md
+ * § Signing-key rotation); the claims `iss`, `aud` (`JWT_AUDIENCE`), `sub`, `client_id` (and
+ * `app`, the same client application id), `jti`, `iat`, `exp`, `sid`, `typ` (kind), `email`, and
+ * the agent claims. Refuses to start when its key is not among the verifying keys or its
+ * lifetime is longer than the services accept.
  */
 @Injectable()
 export class TokenService {
   private readonly privateKey: KeyObject;
-  /** The JOSE header of every access token, base64url-encoded once. */
-  private readonly header: string;
   /** `kid` of the signing key. */
   readonly kid: string;
 
@@ -37,9 +44,11 @@ export class TokenService {
         "JWT_PUBLIC_KEY must include JWT_PRIVATE_KEY's public key (tokens would not verify)",
       );
     }
-    this.header = Buffer.from(JSON.stringify({ alg: 'ES256', typ: 'JWT', kid: this.kid })).toString(
-      'base64url',
-    );
+    if (config.ACCESS_TOKEN_TTL_SECONDS > config.ACCESS_TOKEN_MAX_LIFETIME_SECONDS) {
+      throw new Error(
+        'ACCESS_TOKEN_TTL_SECONDS must not exceed ACCESS_TOKEN_MAX_LIFETIME_SECONDS (services would refuse every token)',
+      );
+    }
   }
 
   get accessTokenTtl(): number {
@@ -49,25 +58,26 @@ export class TokenService {
   /**
    * Signs an access token living `ACCESS_TOKEN_TTL_SECONDS`, or less when `notAfter` (epoch
    * seconds) comes first: `exp = min(iat + ttl, notAfter)` (agent tokens end with their pass).
+   * `client_id` is the subject's `app`.
    */
-  signAccessToken(
-    input: Omit<AccessTokenClaims, 'jti' | 'iat' | 'exp' | 'iss'>,
+  async signAccessToken(
+    input: AccessTokenSubject,
     options: { notAfter?: number } = {},
-  ): IssuedAccessToken {
+  ): Promise<IssuedAccessToken> {
     const iat = Math.floor(Date.now() / 1000);
     const claims: AccessTokenClaims = {
+      iss: this.config.JWT_ISSUER,
+      aud: this.config.JWT_AUDIENCE,
+      client_id: input.app,
       ...input,
       jti: randomUUID(),
       iat,
       exp: Math.min(iat + this.config.ACCESS_TOKEN_TTL_SECONDS, options.notAfter ?? Infinity),
-      iss: this.config.JWT_ISSUER,
     };
-    const signingInput = `${this.header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
-    const signature = sign('sha256', Buffer.from(signingInput), {
-      key: this.privateKey,
-      dsaEncoding: 'ieee-p1363',
-    });
-    return { token: `${signingInput}.${signature.toString('base64url')}`, claims };
+    const token = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: 'ES256', typ: ACCESS_TOKEN_TYPE, kid: this.kid })
+      .sign(this.privateKey);
+    return { token, claims };
   }
 
   /** A new refresh token: `rt_` + 256 random bits, base64url (fits the token character rule). */

@@ -47,7 +47,7 @@ export class UserSessionsService {
         manager,
       );
       if (!ended) throw new NotFoundError('Session', 'No live session with this id is yours.');
-      await this.sessions.denyList(sessionId);
+      await this.sessions.denyList(sessionId, manager);
       await this.audit.record(
         {
           action: 'session.ended',

@@ -124,7 +124,7 @@ export class ApiKeysService {
         credentialAudit('api_key.deleted', { organizationId, projectId }, keyOf(key)),
       );
       // Last: analytics refuses the pair from now on, whether or not it has the event yet.
-      await this.projectKeys.withdraw(projectId, [key]);
+      await this.projectKeys.withdraw(projectId, [key], manager);
     });
   }
 

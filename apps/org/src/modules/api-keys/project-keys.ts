@@ -70,23 +70,29 @@ export class ProjectKeys {
   /**
    * Refuses pairs in analytics at once, before the command's answer (docs/architecture.md
    * § Withdrawn permissions at once): deny-lists the given deleted pairs, or with `'project'`
-   * every pair of a project that is going away. Call it last in the transaction: only the commit
+   * every pair of a project that is going away, recorded in the command's transaction (`manager`;
+   * docs/architecture.md § Redis is a cache). Call it last in the transaction: only the commit
    * can fail after it (then the pairs are refused although kept: fail closed).
    * @throws DomainError 503 `UNAVAILABLE` when the deny-list store does not answer (the command
    *   fails, nothing is committed)
    */
-  async withdraw(projectId: number, pairs: { publicKey: string }[] | 'project'): Promise<void> {
+  async withdraw(
+    projectId: number,
+    pairs: { publicKey: string }[] | 'project',
+    manager: EntityManager,
+  ): Promise<void> {
     const until = Math.floor(Date.now() / 1000) + PROJECT_KEY_WITHDRAWAL_TTL_SECONDS;
     try {
       if (pairs === 'project') {
         await this.revocations.revokeSession(
           projectKeysSessionId(projectId),
           PROJECT_KEY_WITHDRAWAL_TTL_SECONDS,
+          manager,
         );
         return;
       }
       for (const pair of pairs) {
-        await this.revocations.revokeToken(projectKeyTokenId(pair.publicKey), until);
+        await this.revocations.revokeToken(projectKeyTokenId(pair.publicKey), until, manager);
       }
     } catch (error) {
       throw new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Role } from '@wp/contracts';
 import { DomainError } from '@wp/http';
 import { Outbox } from '@wp/messaging';
-import { TenantVersionStore } from '@wp/security';
+import { lockCacheWrites, TenantVersionStore } from '@wp/security';
 import type { EntityManager } from 'typeorm';
 import { MembershipVersionRepository } from './membership-version.repository.js';
 
@@ -63,6 +63,9 @@ export class MembershipEvents {
    */
   async organizationWithdrawal(organizationId: number, manager: EntityManager): Promise<number> {
     const organizationVersion = await this.versions.nextOrganization(organizationId, manager);
+    // Held until commit: a rebuild of the store waits for this version to be committed
+    // (docs/architecture.md § Redis is a cache).
+    await lockCacheWrites(manager);
     await this.tenantVersions
       .raise(String(organizationId), organizationVersion)
       .catch((error: unknown) => {

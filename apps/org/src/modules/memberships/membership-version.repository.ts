@@ -40,4 +40,14 @@ export class MembershipVersionRepository {
     );
     return Number(rows[0].version);
   }
+
+  /** Every organization's permission version (what org's rebuild of the store restores). */
+  async allOrganizations(
+    manager: EntityManager,
+  ): Promise<{ organizationId: number; version: number }[]> {
+    const rows: { organization_id: number; version: string }[] = await manager.query(
+      'SELECT organization_id, version FROM organization_permission_version',
+    );
+    return rows.map((r) => ({ organizationId: r.organization_id, version: Number(r.version) }));
+  }
 }

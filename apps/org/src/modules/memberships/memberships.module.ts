@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { MembershipEvents } from './membership-events.js';
 import { MembershipVersionRepository } from './membership-version.repository.js';
 import { MembershipsRpc } from './memberships.rpc.js';
+import { OrgStoreRebuild } from './org-store-rebuild.js';
 import { OrganizationMembersRepository } from './organization-members.repository.js';
 import { OrganizationMemberships } from './organization-memberships.js';
 import { ProjectMembersRepository } from './project-members.repository.js';
@@ -9,7 +10,8 @@ import { ProjectMemberships } from './project-memberships.js';
 
 /**
  * Membership storage and `org.membership.changed` with per-triple versions, shared by every
- * feature that changes members (members, invitations, projects).
+ * feature that changes members (members, invitations, projects); and org's rebuild of the shared
+ * stores (`OrgStoreRebuild`), which restores the permission versions kept here.
  */
 @Global()
 @Module({
@@ -17,6 +19,7 @@ import { ProjectMemberships } from './project-memberships.js';
     MembershipVersionRepository,
     MembershipEvents,
     MembershipsRpc,
+    OrgStoreRebuild,
     OrganizationMembersRepository,
     OrganizationMemberships,
     ProjectMembersRepository,

@@ -242,7 +242,7 @@ export class ProjectsService {
         }
       }
       // Last: analytics refuses the project's key pairs from now on, event or not.
-      await this.keys.withdraw(projectId, 'project');
+      await this.keys.withdraw(projectId, 'project', manager);
     });
   }
 }

@@ -52,7 +52,11 @@ describe('SentinelPassEvents', () => {
     const { events, enqueued } = setup(revokeSession);
     const now = await events.changed(pass({ active: false, version: 4 }), manager, pass());
     expect(now.credentialEpoch).toBe(5);
-    expect(revokeSession).toHaveBeenCalledWith(agentSessionId(ID, 4), ENDED_EPOCH_DENY_SECONDS);
+    expect(revokeSession).toHaveBeenCalledWith(
+      agentSessionId(ID, 4),
+      ENDED_EPOCH_DENY_SECONDS,
+      manager, // recorded in the command's transaction
+    );
     expect(enqueued[0]?.payload).toMatchObject({ active: false, version: 4, credentialEpoch: 5 });
   });
 
@@ -69,7 +73,11 @@ describe('SentinelPassEvents', () => {
     const revokeSession = jest.fn((_sid: string, _ttl: number) => Promise.resolve());
     const { events, enqueued } = setup(revokeSession);
     await events.deleteAndAnnounce(pass(), manager);
-    expect(revokeSession).toHaveBeenCalledWith(agentSessionId(ID, 4), ENDED_EPOCH_DENY_SECONDS);
+    expect(revokeSession).toHaveBeenCalledWith(
+      agentSessionId(ID, 4),
+      ENDED_EPOCH_DENY_SECONDS,
+      manager, // recorded in the command's transaction
+    );
     expect(enqueued[0]?.payload).toMatchObject({ deleted: true, version: 4, credentialEpoch: 5 });
   });
 

@@ -52,7 +52,7 @@ export class SentinelPassEvents {
       version: now.version,
       credentialEpoch: now.credentialEpoch,
     });
-    if (ends) await this.refuseTokens(before);
+    if (ends) await this.refuseTokens(before, manager);
     return now;
   }
 
@@ -70,7 +70,7 @@ export class SentinelPassEvents {
       version: pass.version + 1,
       credentialEpoch: pass.credentialEpoch + 1,
     });
-    await this.refuseTokens(pass);
+    await this.refuseTokens(pass, manager);
   }
 
   /**
@@ -84,16 +84,15 @@ export class SentinelPassEvents {
   }
 
   /** Deny-lists the agent tokens of the pass's current (now ended) credential epoch. */
-  private async refuseTokens(pass: SentinelPass): Promise<void> {
+  private async refuseTokens(pass: SentinelPass, manager: EntityManager): Promise<void> {
     const sid = agentSessionId(pass.id, pass.credentialEpoch);
-    await this.revocations
-      .revokeSession(sid, Math.max(this.config.ACCESS_TOKEN_TTL_SECONDS, ENDED_EPOCH_DENY_SECONDS))
-      .catch((error: unknown) => {
-        throw new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
-          detail: `The agent tokens of the Sentinel Pass could not be refused (${(error as Error).message}); nothing changed. Retry shortly.`,
-          retryAfter: 1,
-        });
+    const ttl = Math.max(this.config.ACCESS_TOKEN_TTL_SECONDS, ENDED_EPOCH_DENY_SECONDS);
+    await this.revocations.revokeSession(sid, ttl, manager).catch((error: unknown) => {
+      throw new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
+        detail: `The agent tokens of the Sentinel Pass could not be refused (${(error as Error).message}); nothing changed. Retry shortly.`,
+        retryAfter: 1,
       });
+    });
   }
 }
 

@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+
+const BINARY = [
+  '/usr/bin/redis-server',
+  '/usr/local/bin/redis-server',
+  '/usr/sbin/redis-server',
+].find((p) => existsSync(p));
+
+/**
+ * A private redis-server on its own port, without persistence (no RDB, no AOF), for tests that
+ * stop Redis, restart it empty, flush it or freeze it without disturbing the shared one — the
+ * twin of {@link PrivateNats}.
+ */
+export class PrivateRedis {
+  private process?: ChildProcess;
+  private readonly dir = mkdtempSync(join(tmpdir(), 'wp-redis-'));
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<PrivateRedis> {
+    if (!BINARY) throw new Error('redis-server binary not found');
+    const redis = new PrivateRedis(await freePort());
+    await redis.resume();
+    return redis;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** Starts the server (again): after {@link kill} it comes back empty. Nothing when it runs. */
+  async resume(): Promise<void> {
+    if (this.process && this.process.exitCode === null && this.process.signalCode === null) return;
+    this.process = spawn(
+      BINARY!,
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        this.dir,
+      ],
+      { stdio: 'ignore' },
+    );
+    await waitForPort(this.port, 10_000);
+  }
+
+  /** Kills the server at once (SIGKILL): connections are cut, everything in it is lost. */
+  async kill(): Promise<void> {
+    const child = this.process;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  }
+
+  /**
+   * Freezes the server (SIGSTOP): connections stay open and nothing answers, as a hung server
+   * or a silent network; {@link thaw} resumes it.
+   */
+  freeze(): void {
+    this.process?.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.process?.kill('SIGCONT');
+  }
+
+  /** `FLUSHALL` from a connection of its own: every key of every prefix is gone. */
+  async flushAll(): Promise<void> {
+    const client = new Redis(this.url, { lazyConnect: true });
+    try {
+      await client.connect();
+      await client.flushall();
+    } finally {
+      client.disconnect();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.thaw();
+    await this.kill();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect({ port, host: '127.0.0.1' });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms`);
+}
