@@ -182,6 +182,12 @@ async function main() {
   for (const app of ['auth', 'org', 'wallet', 'analytics']) {
     env[`${app.toUpperCase()}_UPSTREAM_URL`] ||= `http://127.0.0.1:${port(app)}`;
   }
+  // Ctrl-C stops every app at once and no load balancer sends them requests meanwhile: no
+  // drain window (docs/operations.md § Shutdown).
+  env.SHUTDOWN_DRAIN_SECONDS ||= '0';
+  // Node's on-disk compile cache: an app restarted by the supervisor (or the next npm start)
+  // compiles its modules once, not at every start (docs/operations.md § Start-up time).
+  env.NODE_COMPILE_CACHE ||= join(ROOT, 'node_modules', '.cache', 'node-compile-cache');
   supervisor = new Supervisor({ env, log });
   const services = ['auth', 'org', 'wallet', 'analytics'];
   await waitPortsFree([...services, 'gateway']);

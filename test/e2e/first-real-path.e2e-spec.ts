@@ -74,8 +74,9 @@ describe('first real path through the gateway', () => {
     });
     expect(created.status).toBe(200);
     const down = await stack.request('GET', '/v1/api/wallets', { token });
-    expect(down.status).toBe(502);
-    expect(down.body.errors[0].code).toBe('BAD_GATEWAY');
+    expect(down.status).toBe(503);
+    expect(down.headers.get('retry-after')).toBe('1');
+    expect(down.body.errors[0].code).toBe('UPSTREAM_UNAVAILABLE');
 
     await stack.startService('wallet');
     await waitFor(async () => (await organizationWallets(created.body.data.id)).length > 0, {

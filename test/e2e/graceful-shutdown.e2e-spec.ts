@@ -70,3 +70,62 @@ describe('SIGTERM with a request in flight', () => {
     expect(rows[0].published_at).not.toBeNull();
   });
 });
+
+/**
+ * The drain window (docs/operations.md § Shutdown): after SIGTERM a process keeps accepting
+ * connections for `SHUTDOWN_DRAIN_SECONDS`, answering each request 503 with `Retry-After` and
+ * `Connection: close` — what a client or load balancer still connecting gets instead of a refused
+ * connection (before, the listener closed at once) — then stops listening and exits 0.
+ */
+describe('SIGTERM: the drain window', () => {
+  const env = new TestEnvironment({ AUTH_EMAIL_ACTIVATION_REQUIRED: 'false' });
+  let auth: ServiceProcess;
+
+  beforeAll(async () => {
+    await env.preparePlatform();
+    await env.prepareDatabase('auth', authDataSource);
+    auth = await ServiceProcess.start('auth', { ...env.env, SHUTDOWN_DRAIN_SECONDS: '2' });
+  });
+  afterAll(async () => {
+    await auth?.kill();
+    await env.cleanup();
+  });
+
+  /** One request on a connection of its own; undefined when the connection was refused. */
+  const freshRequest = async (path: string) => {
+    const res = await fetch(`${auth.url}${path}`, {
+      headers: { connection: 'close', 'api-key': env.keys.apiKey },
+    }).catch(() => undefined);
+    if (!res) return undefined;
+    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+  };
+
+  it('answers new connections 503 + Retry-After + Connection: close, then refuses, exits 0', async () => {
+    expect((await freshRequest('/v1/api/oauth/jwks.json'))?.status).toBe(200);
+    const signalled = Date.now();
+    auth.signal('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const during: number[] = [];
+    while (Date.now() - signalled < 1500) {
+      const res = await freshRequest('/v1/api/oauth/jwks.json');
+      expect(res).toBeDefined();
+      expect(res!.status).toBe(503);
+      expect(res!.headers.get('retry-after')).toBe('1');
+      expect(res!.headers.get('connection')).toBe('close');
+      expect(res!.body.errors[0]).toMatchObject({ status: '503', code: 'UNAVAILABLE' });
+      during.push(res!.status);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(during.length).toBeGreaterThan(5);
+
+    const exit = (await auth.exit)!;
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(2000);
+    expect({ ...exit, stderr: exit.code === 0 ? '' : auth.stderr }).toEqual({
+      code: 0,
+      signal: null,
+      stderr: '',
+    });
+    expect(await freshRequest('/health/live')).toBeUndefined();
+  });
+});

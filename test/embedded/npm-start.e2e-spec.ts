@@ -3,6 +3,7 @@ import {
   listening,
   NetworkNamespace,
   NpmStart,
+  startLoad,
   type CurlAnswer,
 } from '../support/npm-start.js';
 
@@ -64,14 +65,31 @@ describe('npm start, embedded mode, on a machine with nothing but Node', () => {
     expect(res.status).toBe(200);
     return res.body.wallet.balance as number;
   };
-  const until = async <T>(what: string, probe: () => T | undefined, ms = 20_000): Promise<T> => {
+  const until = async <T>(
+    what: string,
+    probe: () => T | undefined,
+    ms = 20_000,
+    everyMs = 300,
+  ): Promise<T> => {
     const deadline = Date.now() + ms;
     for (;;) {
       const value = probe();
       if (value !== undefined) return value;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
+  };
+  /** SIGKILL to the wallet; ms until it answers through the gateway again. */
+  const killWallet = async (): Promise<number> => {
+    const killed = Date.now();
+    process.kill(runner.pidOf('wallet'), 'SIGKILL');
+    await until(
+      'the wallet service back',
+      () => (call('GET', '/wallets').status === 200 ? true : undefined),
+      60_000,
+      50,
+    );
+    return Date.now() - killed;
   };
 
   afterAll(async () => {
@@ -153,20 +171,40 @@ describe('npm start, embedded mode, on a machine with nothing but Node', () => {
     revoked = doomed;
   });
 
-  it('restarts an app killed with SIGKILL and logs why', async () => {
+  // docs/operations.md § Start-up time: the restart took 10.4 s idle and 16.9 s under load.
+  it('restarts an app killed with SIGKILL within 5 s, and logs why and where its start-up went', async () => {
     const from = runner.output.length;
-    process.kill(runner.pidOf('wallet'), 'SIGKILL');
+    const elapsed = await killWallet();
+    expect(elapsed).toBeLessThan(5000);
+    expect(runner.output.slice(from)).toMatch(
+      /wallet stopped unexpectedly \(killed by SIGKILL\); restarting in 0.25 s/,
+    );
+    // The line may follow the first answers by a moment (the log is asynchronous).
     await runner.waitFor(
-      /wallet stopped unexpectedly \(killed by SIGKILL\); restarting/,
-      10_000,
+      /wallet ready in \d+ ms: node \d+, modules \d+, config \d+, providers \d+/,
+      5000,
       from,
     );
-    await runner.waitFor(/wallet started \(pid \d+\)/, 10_000, from);
-    await until(
-      'the wallet service back',
-      () => (call('GET', '/wallets').status === 200 ? true : undefined),
-      120_000,
-    );
+    expect(balance(userWallet)).toBe(120.5);
+  });
+
+  it('restarts it within 10 s while the gateway, org and wallet are under load', async () => {
+    const load = startLoad(ns, 32, { 'Api-Key': key, Authorization: `Bearer ${token}` }, [
+      `${GW}/wallets/${orgWallet}`,
+      `${GW}/organizations`,
+      `${GW}/wallets?entity_type=user`,
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    let elapsed: number;
+    try {
+      elapsed = await killWallet();
+    } finally {
+      const statuses = await load.stop();
+      // While the wallet was down its routes answered a retryable 503, nothing else failed.
+      expect(statuses['200']).toBeGreaterThan(100);
+      expect(Object.keys(statuses).filter((s) => s !== '200' && s !== '503')).toEqual([]);
+    }
+    expect(elapsed).toBeLessThan(10_000);
     expect(balance(userWallet)).toBe(120.5);
   });
 

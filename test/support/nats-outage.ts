@@ -1,3 +1,4 @@
+import { waitFor } from '@wp/testing';
 import { PrivateNats } from './private-nats.js';
 import { PlatformStack } from './stack.js';
 
@@ -24,4 +25,30 @@ export function usePlatformOnPrivateNats(): PlatformOnPrivateNats {
     await platform.nats?.stop();
   });
   return platform;
+}
+
+/**
+ * How soon after NATS accepts connections again an event that waited in an outbox reaches its
+ * consumer, at most (docs/operations.md § NATS outages): the clients reconnect within a few
+ * hundred ms and the outbox relay publishes at once on reconnect.
+ */
+export const NATS_RECOVERY_MS = 2000;
+
+/**
+ * Resumes the platform's NATS and measures how long, from the moment it listens again, until
+ * `arrived()` holds (polled every 50 ms, 20 s at most).
+ * @returns milliseconds
+ */
+export async function timeToRecover(
+  platform: PlatformOnPrivateNats,
+  arrived: () => Promise<boolean>,
+): Promise<number> {
+  await platform.nats.resume();
+  const resumed = Date.now();
+  await waitFor(arrived, {
+    timeoutMs: 20_000,
+    intervalMs: 50,
+    what: 'recovery after NATS resumed',
+  });
+  return Date.now() - resumed;
 }

@@ -139,6 +139,36 @@ export class NpmStart {
   }
 }
 
+/**
+ * GETs sent to `urls` from `concurrency` loops inside the namespace (test/support/http-load.js)
+ * until `stop()`, which resolves with how often each status came back.
+ */
+export function startLoad(
+  ns: NetworkNamespace | null,
+  concurrency: number,
+  headers: Record<string, string>,
+  urls: string[],
+): { stop: () => Promise<Record<string, number>> } {
+  const args = [
+    join(ROOT, 'test', 'support', 'http-load.js'),
+    String(concurrency),
+    JSON.stringify(headers),
+    ...urls,
+  ];
+  const [cmd, argv] = ns ? ns.wrap(process.execPath, args) : [process.execPath, args];
+  const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    stop: async () => {
+      child.kill('SIGTERM'); // `ip netns exec` replaced itself with node: this is the loader
+      await exited;
+      return JSON.parse(out.trim() || '{}') as Record<string, number>;
+    },
+  };
+}
+
 /** An HTTP answer as curl saw it. */
 export interface CurlAnswer {
   status: number;

@@ -27,15 +27,21 @@ export class ServiceProcess {
   ) {}
 
   /**
-   * Spawns the app; `waitReady` (default true) waits for 200 on `/health/ready`;
-   * `captureStdout` keeps its log lines in {@link stdout}.
+   * Spawns the app; `waitReady` (default true) waits for 200 on `/health/ready`; `port` (default
+   * a free one) e.g. the port of the process it replaces; `captureStdout` keeps its log lines in
+   * {@link stdout}.
    */
   static async start(
     service: ProcessService,
     env: Record<string, string>,
-    options: { waitReady?: boolean; captureStdout?: boolean } = {},
+    options: { waitReady?: boolean; port?: number; captureStdout?: boolean } = {},
   ): Promise<ServiceProcess> {
-    const app = new ServiceProcess(service, await freePort(), env, options.captureStdout ?? false);
+    const app = new ServiceProcess(
+      service,
+      options.port ?? (await freePort()),
+      env,
+      options.captureStdout ?? false,
+    );
     app.spawn();
     if (options.waitReady ?? true) await app.waitReady();
     return app;

@@ -136,7 +136,27 @@ export class PlatformStack {
   }
 
   private async startGateway(): Promise<void> {
-    const url = (s: ServiceName) => `http://127.0.0.1:${this.ports.get(s)}`;
+    const app = await this.createGateway({});
+    this.gatewayUrl = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+    this.apps.set('gateway', app);
+  }
+
+  /**
+   * Another gateway, closed with the stack, that sends the services of `upstreams` elsewhere —
+   * e.g. the wallet to two processes of its own, `http://…:a,http://…:b` (replicas it balances,
+   * docs/architecture.md § Upstream failures at the gateway) — and the others to this stack's.
+   * @returns its base URL
+   */
+  async startGatewayTo(upstreams: Partial<Record<ServiceName, string>>): Promise<string> {
+    const app = await this.createGateway(upstreams);
+    this.replicas.push(app);
+    return `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+  }
+
+  private async createGateway(
+    upstreams: Partial<Record<ServiceName, string>>,
+  ): Promise<NestFastifyApplication> {
+    const url = (s: ServiceName) => upstreams[s] ?? `http://127.0.0.1:${this.ports.get(s)}`;
     const config = loadConfig(gatewayConfigSchema, {
       ...this.env.env,
       AUTH_UPSTREAM_URL: url('auth'),
@@ -147,8 +167,7 @@ export class PlatformStack {
     });
     const app = await createGatewayApp(config);
     await app.listen({ port: 0, host: '127.0.0.1' });
-    this.gatewayUrl = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
-    this.apps.set('gateway', app);
+    return app;
   }
 
   /**

@@ -136,10 +136,11 @@ describe('gateway', () => {
     expect((await json(res)).errors[0].code).toBe('GATEWAY_TIMEOUT');
   });
 
-  it('answers 502 in JSON:API when an upstream is down, with no Api-Key needed on analytics', async () => {
+  it('answers 503 in JSON:API when an upstream is down, with no Api-Key needed on analytics', async () => {
     const res = await fetch(`${base}/api/public/traces`);
-    expect(res.status).toBe(502);
-    expect((await json(res)).errors[0].code).toBe('BAD_GATEWAY');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('1');
+    expect((await json(res)).errors[0].code).toBe('UPSTREAM_UNAVAILABLE');
   });
 
   it('still validates an Api-Key sent on analytics paths', async () => {

@@ -45,6 +45,29 @@ export const env = {
         },
         `expected a ${protocols.join(' or ')} URL`,
       ),
+  /** One URL or several, comma separated (replicas of one upstream); at least one. */
+  urls: (fallback: string, protocols: string[]) =>
+    z
+      .string()
+      .default(fallback)
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
+      .refine(
+        (list) =>
+          list.length > 0 &&
+          list.every((v) => {
+            try {
+              return protocols.includes(new URL(v).protocol.replace(':', ''));
+            } catch {
+              return false;
+            }
+          }),
+        `expected ${protocols.join(' or ')} URLs, comma separated`,
+      ),
   optionalUrl: (protocols: string[]) =>
     z
       .string()

@@ -71,6 +71,12 @@ export const platformSchema = z.object({
   /** Bound of a graceful shutdown (SIGTERM → drain → exit 0), seconds; beyond it exit 1. */
   SHUTDOWN_TIMEOUT_SECONDS: env.int(30, 1),
   /**
+   * After SIGTERM, how long the process keeps accepting connections, answering each request 503
+   * with `Retry-After` and `Connection: close`, before it stops listening, seconds
+   * (docs/operations.md § Shutdown).
+   */
+  SHUTDOWN_DRAIN_SECONDS: env.int(3, 0),
+  /**
    * Where `GET /metrics` is served: a port of its own, never the public one (docs/operations.md
    * § Metrics). Each app has its default (gateway 9080, auth 9081, org 9082, wallet 9083,
    * analytics 9084); 0 takes any free port.

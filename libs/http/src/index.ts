@@ -3,6 +3,7 @@ export * from './errors/validation-error.js';
 export * from './errors/json-api-error.filter.js';
 export * from './errors/database-unavailable.js';
 export * from './errors/store-unavailable.js';
+export * from './errors/transaction-conflict.js';
 export * from './validation/request-validation.pipe.js';
 export * from './validation/query-transforms.js';
 export * from './validation/param-pipes.js';

@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { EVENT_CATALOG, streamOf, type EventEnvelope, type EventSubject } from '@wp/contracts';
+import { startupPhases } from '@wp/observability';
 import { DataSource, type EntityManager } from 'typeorm';
 import { EventTransport } from './event-transport.js';
 import { MESSAGING_OPTIONS, type MessagingOptions } from './namespace.js';
@@ -62,7 +63,7 @@ export class EventBus implements OnApplicationBootstrap, OnApplicationShutdown {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.transport.start();
+    await startupPhases.track('subscriptions', () => this.transport.start());
   }
 
   async onApplicationShutdown(): Promise<void> {

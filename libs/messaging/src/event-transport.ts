@@ -25,4 +25,13 @@ export abstract class EventTransport {
   abstract subscribe(spec: SubscriptionSpec): void;
   abstract start(): Promise<void>;
   abstract stop(): Promise<void>;
+
+  /**
+   * Calls `listener` whenever the bus is back after an interruption (NATS reconnected), so the
+   * outbox relay publishes what waited at once rather than at its next poll. Default: never (a
+   * transport whose outages its pools ride out, like pg-boss).
+   */
+  onAvailable(listener: () => void): void {
+    void listener;
+  }
 }

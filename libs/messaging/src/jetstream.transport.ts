@@ -44,6 +44,11 @@ export class JetStreamTransport extends EventTransport {
   private stopped = false;
   private jsm?: JetStreamManager;
   private js?: JetStreamClient;
+  /** Whether the connection to NATS is up (status events of the client). */
+  private connected = true;
+  /** Rejects at the next disconnect: publishes in flight then fail at once. */
+  private lost = disconnection();
+  private readonly available: (() => void)[] = [];
 
   constructor(
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
@@ -52,20 +57,51 @@ export class JetStreamTransport extends EventTransport {
     @Inject(JETSTREAM_OPTIONS) private readonly options: JetStreamOptions,
   ) {
     super();
+    void this.watchConnection();
   }
 
+  /**
+   * Publishes and waits for JetStream's acknowledgement (5 s at most). While NATS is
+   * disconnected it fails at once, and a publish in flight fails the moment the connection
+   * drops: nats.js would otherwise wait out the timeout for an acknowledgement that was lost
+   * with the connection, holding the outbox relay for seconds after NATS is back (docs/
+   * architecture.md § Data ownership and events). The event stays in the outbox either way.
+   */
   async publish(envelope: EventEnvelope): Promise<void> {
+    if (!this.connected) throw new Error('NATS is disconnected; the event waits in the outbox');
     const subject = this.names.subject(envelope.subject);
     await traced(`publish ${envelope.subject}`, SpanKind.PRODUCER, subject, envelope, async () => {
-      await this.ensureStream(streamOf(envelope.subject));
-      const h = natsHeaders();
-      h.set('Nats-Msg-Id', envelope.id);
-      await this.client().publish(subject, codec.encode(envelope), {
-        msgID: envelope.id,
-        headers: h,
-        timeout: 5000,
-      });
+      const published = (async () => {
+        await this.ensureStream(streamOf(envelope.subject));
+        const h = natsHeaders();
+        h.set('Nats-Msg-Id', envelope.id);
+        await this.client().publish(subject, codec.encode(envelope), {
+          msgID: envelope.id,
+          headers: h,
+          timeout: 5000,
+        });
+      })();
+      await Promise.race([published, this.lost]);
     });
+  }
+
+  override onAvailable(listener: () => void): void {
+    this.available.push(listener);
+  }
+
+  /** Follows the client's status: disconnected, reconnected (then tells the listeners). */
+  private async watchConnection(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      const type = String(status.type);
+      if (type === 'disconnect' && this.connected) {
+        this.connected = false;
+        this.lost.fail();
+        this.lost = disconnection();
+      } else if (type === 'reconnect') {
+        this.connected = true;
+        for (const listener of this.available) listener();
+      }
+    }
   }
 
   subscribe(spec: SubscriptionSpec): void {
@@ -236,6 +272,16 @@ function traced<T>(
       }
     },
   );
+}
+
+/** A promise that rejects when `fail()` is called, handled so an unused one never warns. */
+function disconnection(): Promise<never> & { fail: () => void } {
+  let fail!: () => void;
+  const promise = new Promise<never>((_resolve, reject) => {
+    fail = () => reject(new Error('NATS disconnected; the event waits in the outbox'));
+  });
+  promise.catch(() => undefined);
+  return Object.assign(promise, { fail });
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { ReadinessRegistry } from '@wp/observability';
+import { ReadinessRegistry, startupPhases } from '@wp/observability';
 import type { NatsConnection } from 'nats';
 import { EventTransport } from './event-transport.js';
 import { JetStreamTransport } from './jetstream.transport.js';
@@ -44,7 +44,9 @@ export class NatsTransportModule implements OnApplicationShutdown {
           provide: NATS_CONNECTION,
           inject: [ReadinessRegistry],
           useFactory: async (readiness: ReadinessRegistry) => {
-            const nc = await connectNats(options.url, options.service);
+            const nc = await startupPhases.track('nats', () =>
+              connectNats(options.url, options.service),
+            );
             // Degraded, not required: while NATS is down the outbox keeps events in PostgreSQL
             // and requests are served (docs/operations.md § Readiness).
             readiness.register(

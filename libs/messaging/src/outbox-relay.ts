@@ -25,8 +25,8 @@ interface OutboxRow {
  * Publishes outbox rows to the event transport (docs/architecture.md § Data ownership and events):
  * claims a batch with `FOR UPDATE SKIP LOCKED` (several replicas never publish the same row twice
  * at once), publishes each with its id as `Nats-Msg-Id` (JetStream drops duplicates within its
- * window), stamps `published_at`, commits. Woken right after a producing transaction commits, and
- * polls every second for anything left over (a crash, NATS down). Published rows are deleted after
+ * window), stamps `published_at`, commits. Woken right after a producing transaction commits and
+ * when the bus is back after an outage, and polls every second for anything left over (a crash). Published rows are deleted after
  * 24 hours.
  */
 @Injectable()
@@ -54,6 +54,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     };
     this.dataSource.subscribers.push(subscriber);
     this.outbox.onCommitted(() => this.kick());
+    // The bus is back (NATS reconnected): what waited goes now, not at the next poll.
+    this.transport.onAvailable(() => this.kick());
     this.timer = setInterval(() => this.kick(), POLL_MS);
     this.timer.unref();
     this.kick();

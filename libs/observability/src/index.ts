@@ -5,3 +5,4 @@ export * from './health.js';
 export * from './observability.module.js';
 export { Logger as PinoLogger } from 'nestjs-pino';
 export * from './metrics-server.js';
+export * from './startup-phases.js';

@@ -1,6 +1,6 @@
 import {
   AdvancedConsoleLogger,
-  DataSource,
+  type DataSource,
   type DataSourceOptions,
   type EntitySchema,
   type LoggerOptions,
@@ -8,6 +8,8 @@ import {
   type ObjectLiteral,
   type QueryRunner,
 } from 'typeorm';
+import { TRANSACTION_CONFLICT_SQLSTATES } from '@wp/http';
+import { RetryingDataSource } from './retrying-data-source.js';
 import { SnakeNamingStrategy } from './snake-naming.strategy.js';
 
 export interface DatabaseOptions {
@@ -50,7 +52,8 @@ class QuietErrorsLogger extends AdvancedConsoleLogger {
 
 /**
  * A PostgreSQL DataSource with the platform's settings: snake_case names, migrations only
- * (never `synchronize`), UTC timestamps, bounded pool and statement timeout.
+ * (never `synchronize`), UTC timestamps, bounded pool and statement timeout, and transactions
+ * retried when they are deadlock or serialization victims ({@link RetryingDataSource}).
  */
 export function createDataSource(options: DatabaseOptions): DataSource {
   const logging: LoggerOptions = options.logging ? ['query', 'error'] : ['error'];
@@ -65,9 +68,11 @@ export function createDataSource(options: DatabaseOptions): DataSource {
     synchronize: false,
     migrationsRun: false,
     logging,
-    logger: options.quietErrorCodes?.length
-      ? new QuietErrorsLogger(logging, new Set(options.quietErrorCodes))
-      : undefined,
+    // Deadlock and serialization victims are run again (RetryingDataSource): not errors to log.
+    logger: new QuietErrorsLogger(
+      logging,
+      new Set([...TRANSACTION_CONFLICT_SQLSTATES, ...(options.quietErrorCodes ?? [])]),
+    ),
     poolSize: options.poolSize ?? 10,
     applicationName: options.applicationName,
     extra: {
@@ -75,5 +80,5 @@ export function createDataSource(options: DatabaseOptions): DataSource {
       idleTimeoutMillis: 30_000,
     },
   };
-  return new DataSource(config);
+  return new RetryingDataSource(config);
 }

@@ -5,11 +5,13 @@ import {
   type DynamicModule,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { METRICS_REGISTRY, ReadinessRegistry } from '@wp/observability';
-import { Gauge, type Registry } from 'prom-client';
+import { METRICS_REGISTRY, ReadinessRegistry, startupPhases } from '@wp/observability';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { createDataSource, type DatabaseOptions } from './data-source.js';
 import { runMigrationsLocked } from './database-admin.js';
+import { RetryingDataSource } from './retrying-data-source.js';
+import { listenToConflicts } from './transaction-retry.js';
 
 export interface DatabaseModuleOptions extends DatabaseOptions {
   /**
@@ -37,16 +39,21 @@ export class DatabaseModule implements OnApplicationShutdown {
           inject: [ReadinessRegistry, METRICS_REGISTRY],
           useFactory: async (readiness: ReadinessRegistry, registry: Registry) => {
             const dataSource = createDataSource(options);
-            await dataSource.initialize();
+            await startupPhases.track('database', () => dataSource.initialize());
             if (options.migrateOnStart) {
               const service = options.applicationName ?? 'service';
-              const applied = await runMigrationsLocked(dataSource, `wp:migrate:${service}`);
+              const applied = await startupPhases.track('migrations', () =>
+                runMigrationsLocked(dataSource, `wp:migrate:${service}`),
+              );
               new Logger('Migrations').log(`${applied.length} migration(s) applied at start`);
             }
             readiness.register('database', async () => {
               await dataSource.query('SELECT 1');
             });
             registerPoolMetrics(registry, dataSource);
+            if (dataSource instanceof RetryingDataSource) {
+              registerConflictMetrics(registry, dataSource);
+            }
             return dataSource;
           },
         },
@@ -94,5 +101,25 @@ function registerPoolMetrics(registry: Registry, dataSource: DataSource): void {
     collect() {
       this.set(pool()?.waitingCount ?? 0);
     },
+  });
+}
+
+/**
+ * `db_transaction_conflicts_total{outcome="retried"|"gave_up"}`: transactions PostgreSQL rolled
+ * back as deadlock or serialization victims, run again or given up (then answered 503)
+ * (docs/operations.md § Metrics).
+ */
+function registerConflictMetrics(registry: Registry, dataSource: RetryingDataSource): void {
+  const conflicts = new Counter({
+    name: 'db_transaction_conflicts_total',
+    help: 'Transactions rolled back as deadlock or serialization victims, by outcome',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  conflicts.inc({ outcome: 'retried' }, 0);
+  conflicts.inc({ outcome: 'gave_up' }, 0);
+  listenToConflicts(dataSource.transactionRetry, {
+    retried: () => conflicts.inc({ outcome: 'retried' }),
+    gaveUp: () => conflicts.inc({ outcome: 'gave_up' }),
   });
 }

@@ -1,5 +1,7 @@
 export * from './snake-naming.strategy.js';
 export * from './data-source.js';
+export * from './retrying-data-source.js';
+export * from './transaction-retry.js';
 export * from './database-admin.js';
 export * from './database.module.js';
 export * from './prepared-query.js';

@@ -1,5 +1,6 @@
 import type { Pool, QueryResultRow } from 'pg';
 import type { DataSource } from 'typeorm';
+import { retryingTransaction } from './transaction-retry.js';
 
 /** A statement PostgreSQL parses once per connection: `name` is unique per SQL text. */
 export interface PreparedStatement {
@@ -13,8 +14,9 @@ export interface PreparedStatement {
  * (auth's refresh rotation and login, the wallet's ledger): PostgreSQL parses and plans it once
  * per connection instead of on every call (TypeORM's `query()` sends unnamed statements), and
  * the call skips TypeORM's query runner and query logging. Runs in its own transaction
- * (autocommit); inside a transaction use its `EntityManager`. Errors are pg's own (`code` =
- * SQLSTATE).
+ * (autocommit), run again when it is a deadlock or serialization victim (the DataSource's
+ * policy, docs/architecture.md § Deadlocks and serialization failures); inside a transaction
+ * use its `EntityManager`. Errors are pg's own (`code` = SQLSTATE).
  * @returns the result rows
  */
 export async function preparedQuery<T extends QueryResultRow>(
@@ -23,6 +25,7 @@ export async function preparedQuery<T extends QueryResultRow>(
   values: unknown[],
 ): Promise<T[]> {
   const pool = (dataSource.driver as unknown as { master: Pool }).master;
-  const result = await pool.query<T>({ name: statement.name, text: statement.text, values });
+  const query = { name: statement.name, text: statement.text, values };
+  const result = await retryingTransaction(dataSource, () => pool.query<T>(query));
   return result.rows;
 }

@@ -1,5 +1,5 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { ReadinessRegistry } from '@wp/observability';
+import { ReadinessRegistry, startupPhases } from '@wp/observability';
 import { Redis, type Command, type RedisOptions as IORedisOptions } from 'ioredis';
 
 export const REDIS = Symbol('REDIS');
@@ -128,7 +128,7 @@ export class RedisModule implements OnApplicationShutdown {
               },
               'degraded',
             );
-            await readyOrTimeout(redis, CONNECT_TIMEOUT_MS);
+            await startupPhases.track('redis', () => readyOrTimeout(redis, CONNECT_TIMEOUT_MS));
             return redis;
           },
         },

@@ -49,8 +49,9 @@ export const ERROR_STATUS_MEANINGS: Record<string, string> = {
   '422': 'Well formed, but breaks a business rule.',
   '429': 'Rate limited; `Retry-After` says when to try again.',
   '431': 'Request headers (with the request line) larger than the limit (16 KB).',
-  '502': 'The gateway could not reach the service.',
-  '503': 'A dependency is down or the service is shutting down; `Retry-After` is set.',
+  '502': 'The service answered the gateway with something that is not HTTP.',
+  '503':
+    'A dependency is down, the service is shutting down or cannot be reached, or the request kept conflicting with concurrent ones; `Retry-After` is set.',
   '504': 'The service did not answer in time.',
 };
 

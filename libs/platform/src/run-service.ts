@@ -1,9 +1,13 @@
+import { flushCompileCache } from 'node:module';
+import { performance } from 'node:perf_hooks';
+import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigError, loadDotenv, type PlatformConfig } from '@wp/config';
 import { redactQuery, redactUrl } from '@wp/http';
+import { startupPhases } from '@wp/observability';
 import { startTracing, stopTracing } from '@wp/tracing';
 
-type ShutdownConfig = Pick<PlatformConfig, 'SHUTDOWN_TIMEOUT_SECONDS'>;
+type ShutdownConfig = Pick<PlatformConfig, 'SHUTDOWN_TIMEOUT_SECONDS' | 'SHUTDOWN_DRAIN_SECONDS'>;
 
 export interface RunServiceOptions<C extends ShutdownConfig> {
   service: string;
@@ -23,6 +27,9 @@ export interface RunServiceOptions<C extends ShutdownConfig> {
 export async function runService<C extends ShutdownConfig>(
   options: RunServiceOptions<C>,
 ): Promise<void> {
+  // docs/operations.md § Start-up time: Node's own start, then loading the app's modules.
+  startupPhases.phaseUntil('node', performance.nodeTiming.bootstrapComplete);
+  startupPhases.phase('modules');
   loadDotenv();
   // Before the app exists: instrumentations patch `http` and `pg` as the app first uses them.
   startTracing(options.service, { url: redactUrl, query: redactQuery });
@@ -36,10 +43,13 @@ export async function runService<C extends ShutdownConfig>(
     }
     throw error;
   }
+  startupPhases.phase('config');
   const app = await options.createApp(config);
+  startupPhases.phase('providers');
   installGracefulShutdown(app, {
     service: options.service,
     timeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    drainMs: config.SHUTDOWN_DRAIN_SECONDS * 1000,
   });
   if (process.send) {
     process.once('disconnect', () => {
@@ -48,6 +58,11 @@ export async function runService<C extends ShutdownConfig>(
   }
   const { port, host } = options.listen(config);
   await app.listen({ port, host });
+  startupPhases.phase('init+listen');
+  new Logger('Startup').log(`${options.service} ${startupPhases.summary()}`);
+  // With NODE_COMPILE_CACHE (npm start sets it) the compiled modules are written now, not at
+  // exit: an app killed with SIGKILL never exits, and its restart should find them.
+  flushCompileCache();
 }
 
 /** Runs `main` and exits with a one-line message if it fails at boot. */
@@ -60,20 +75,27 @@ export function startMain(service: string, main: () => Promise<void>): void {
 
 export interface GracefulShutdownOptions {
   service: string;
-  /** Bound of the whole shutdown, ms (`SHUTDOWN_TIMEOUT_SECONDS`). */
+  /** Bound of the whole shutdown, drain window included, ms (`SHUTDOWN_TIMEOUT_SECONDS`). */
   timeoutMs: number;
+  /**
+   * How long the process keeps listening after the signal, answering every new request 503, ms
+   * (`SHUTDOWN_DRAIN_SECONDS`; default 0).
+   */
+  drainMs?: number;
   /** Ends the process (tests replace it); default `process.exit`. */
   exit?: (code: number) => void;
   signals?: NodeJS.Signals[];
 }
 
 /**
- * On SIGTERM or SIGINT (docs/operations.md § Shutdown): `app.close()` marks the process closing
- * (every new request, readiness included, gets 503 + `Retry-After` at once), Fastify stops
- * listening and waits for the requests in flight, then the destroy hooks run (the outbox relay
- * publishes what is pending once, NATS drains, pools close) and the process exits 0. If that
- * takes longer than `timeoutMs` it exits 1 anyway. A second signal meanwhile is ignored.
- * Returns what removes the listeners.
+ * On SIGTERM or SIGINT (docs/operations.md § Shutdown): the process is marked closing at once
+ * (libs/http: every new request, readiness included, gets 503 + `Retry-After` +
+ * `Connection: close`, requests in flight finish), and keeps listening for `drainMs` so that
+ * clients and load balancers still connecting get that retryable answer instead of a refused
+ * connection; then `app.close()` stops listening and waits for the requests in flight, the
+ * destroy hooks run (the outbox relay publishes what is pending once, NATS drains, pools close)
+ * and the process exits 0. If all of it takes longer than `timeoutMs` it exits 1 anyway. A
+ * second signal meanwhile is ignored. Returns what removes the listeners.
  */
 export function installGracefulShutdown(
   app: Pick<NestFastifyApplication, 'close'>,
@@ -85,7 +107,8 @@ export function installGracefulShutdown(
   const onSignal = (signal: NodeJS.Signals) => {
     if (started) return;
     started = true;
-    process.stderr.write(`${options.service}: ${signal}: draining, then exiting\n`);
+    const drain = options.drainMs ? ` for ${options.drainMs} ms (503 to new requests)` : '';
+    process.stderr.write(`${options.service}: ${signal}: draining${drain}, then exiting\n`);
     const timer = setTimeout(() => {
       process.stderr.write(
         `${options.service}: shutdown took over ${options.timeoutMs} ms; exiting anyway\n`,
@@ -93,8 +116,8 @@ export function installGracefulShutdown(
       exit(1);
     }, options.timeoutMs);
     timer.unref();
-    app
-      .close()
+    new Promise((resolve) => setTimeout(resolve, options.drainMs ?? 0))
+      .then(() => app.close())
       .then(() => stopTracing())
       .then(
         () => {

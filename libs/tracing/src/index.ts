@@ -1,8 +1,5 @@
 import type { Span } from '@opentelemetry/api';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { NodeSDK } from '@opentelemetry/sdk-node';
+import type { NodeSDK } from '@opentelemetry/sdk-node';
 
 let sdk: NodeSDK | undefined;
 
@@ -37,7 +34,7 @@ export function redactSpanUrls(span: Span, redact: UrlRedaction): void {
  * BEFORE anything else is loaded (instrumentations patch `http` and `pg` as they are required):
  * `import '@wp/tracing'` is the first import of `main.ts`, and this module starts the SDK when
  * `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set — off otherwise,
- * at no cost. Traces of HTTP server and client calls and of PostgreSQL queries go to the OTLP/HTTP
+ * at no cost (the SDK is not even loaded). Traces of HTTP server and client calls and of PostgreSQL queries go to the OTLP/HTTP
  * endpoint (`<endpoint>/v1/traces`, JSON); the service name is `OTEL_SERVICE_NAME`, else
  * `wp-<service>`. The standard `OTEL_*` variables of the SDK apply (sampler, batch delay,
  * headers, resource attributes). Each HTTP server span carries the request id (`http.request.id`,
@@ -60,6 +57,18 @@ export function startTracing(
     return false;
   }
   env['OTEL_SERVICE_NAME'] ??= `wp-${service}`;
+  // Loaded only when tracing is on: the SDK and its instrumentations cost about 0.4 s of CPU at
+  // start-up (docs/operations.md § Start-up time).
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { HttpInstrumentation } =
+    require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
+  const { PgInstrumentation } =
+    require('@opentelemetry/instrumentation-pg') as typeof import('@opentelemetry/instrumentation-pg');
+  const { OTLPTraceExporter } =
+    require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { NodeSDK } =
+    require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   sdk = new NodeSDK({
     traceExporter: new OTLPTraceExporter(),
     instrumentations: [

@@ -15,10 +15,15 @@ export const gatewayConfigSchema = platformSchema
     GATEWAY_PORT: env.port(8080),
     METRICS_PORT: env.listenPort(9080),
     GATEWAY_HOST: env.string('0.0.0.0'),
-    AUTH_UPSTREAM_URL: env.url('http://127.0.0.1:8081', ['http', 'https']),
-    ORG_UPSTREAM_URL: env.url('http://127.0.0.1:8082', ['http', 'https']),
-    WALLET_UPSTREAM_URL: env.url('http://127.0.0.1:8083', ['http', 'https']),
-    ANALYTICS_UPSTREAM_URL: env.url('http://127.0.0.1:8084', ['http', 'https']),
+    /**
+     * Where each service answers: one base URL (a Kubernetes Service, a compose service) or
+     * several, comma separated — its replicas, balanced by the gateway (docs/architecture.md §
+     * Upstream failures at the gateway).
+     */
+    AUTH_UPSTREAM_URL: env.urls('http://127.0.0.1:8081', ['http', 'https']),
+    ORG_UPSTREAM_URL: env.urls('http://127.0.0.1:8082', ['http', 'https']),
+    WALLET_UPSTREAM_URL: env.urls('http://127.0.0.1:8083', ['http', 'https']),
+    ANALYTICS_UPSTREAM_URL: env.urls('http://127.0.0.1:8084', ['http', 'https']),
     /** Requests per minute per client address; 0 turns the limit off. */
     GATEWAY_RATE_LIMIT: env.int(20_000, 0),
     /** Upstream answer deadline, ms; beyond it the gateway answers 504. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { GatewayConfig } from '../config/gateway.config.js';
-import { proxyRoutes, upstreamUrl, type UpstreamService } from '../proxy/routes.js';
+import { proxyRoutes, upstreamUrls, type UpstreamService } from '../proxy/routes.js';
 import { mergeOpenApiDocuments, type OpenApiDocument } from './openapi-merge.js';
 
 /** How long a merged document is kept when every service answered, ms. */
@@ -87,18 +87,22 @@ export function installDocs(app: NestFastifyApplication, config: GatewayConfig):
   });
 }
 
+/** The service's document from the first of its replicas that answers it. */
 async function fetchDocument(
   config: GatewayConfig,
   service: UpstreamService,
 ): Promise<OpenApiDocument | undefined> {
-  try {
-    const res = await fetch(new URL('/openapi.json', upstreamUrl(config, service)), {
-      signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
-    });
-    if (!res.ok) return undefined;
-    const document = (await res.json()) as OpenApiDocument;
-    return typeof document?.paths === 'object' ? document : undefined;
-  } catch {
-    return undefined;
+  for (const base of upstreamUrls(config, service)) {
+    try {
+      const res = await fetch(new URL('/openapi.json', base), {
+        signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
+      });
+      if (!res.ok) continue;
+      const document = (await res.json()) as OpenApiDocument;
+      if (typeof document?.paths === 'object') return document;
+    } catch {
+      // that replica is down or slow: the next one
+    }
   }
+  return undefined;
 }

@@ -138,8 +138,10 @@ const ownCode = (status: number) => ({ ...STATUS_DEFAULTS[status], status });
  * that leaves its route (`BAD_REQUEST`) or a JSON body nested too deep (`VALIDATION_FAILED`),
  * 403 for a missing or unknown `Api-Key` (where the route checks one) and 503 when the key
  * store does not answer, 413 for a body over its limit (any method: the announced length is
- * checked), 429 for its per-address rate limit, 431 for headers over Node's limit, 502 when the
- * service cannot be reached, 504 when it does not answer in time. On `/api/public` the service
+ * checked), 429 for its per-address rate limit, 431 for headers over Node's limit, 503
+ * `UPSTREAM_UNAVAILABLE` when the service cannot be reached, 504 when it does not answer in
+ * time, 502 when its answer is not HTTP (docs/architecture.md § Upstream failures at the
+ * gateway). On `/api/public` the service
  * answers in Langfuse's shape, so such a status documents both bodies (`anyOf`).
  */
 function withGatewayAnswers(
@@ -154,6 +156,7 @@ function withGatewayAnswers(
     ownCode(429),
     ownCode(431),
     ownCode(502),
+    { ...ownCode(503), code: 'UPSTREAM_UNAVAILABLE' },
     ownCode(504),
   ];
   if (route?.apiKey !== 'none') {

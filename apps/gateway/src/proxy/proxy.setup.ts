@@ -3,7 +3,7 @@ import cors from '@fastify/cors';
 import proxy from '@fastify/http-proxy';
 import rateLimit from '@fastify/rate-limit';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DomainError, errorDocument } from '@wp/http';
+import { DomainError } from '@wp/http';
 import { EDGE_RATE_LIMIT_STORE, type EdgeRateLimitStore } from '@wp/platform';
 import { ApiKeyRegistry } from '@wp/security';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,7 +11,8 @@ import type { GatewayConfig } from '../config/gateway.config.js';
 import { apiKeyPrecheck, bodyLimitPrecheck } from './api-key-precheck.js';
 import { edgeErrorHandler } from './edge-errors.js';
 import { installStreamedBodies } from './streamed-bodies.js';
-import { proxyRoutes, upstreamUrl } from './routes.js';
+import { proxyRoutes, upstreamUrls } from './routes.js';
+import { upstreamAnswers } from './upstream-answers.js';
 import { METRICS_REGISTRY } from '@wp/observability';
 import { Counter, type Registry } from 'prom-client';
 
@@ -32,7 +33,9 @@ const ALLOWED_HEADERS = [
  * embedded mode: `EDGE_RATE_LIMIT_STORE`), and one reverse proxy per
  * route prefix (@fastify/http-proxy) that forwards `X-Request-Id` and the client address
  * (`X-Forwarded-For`, replaced, never appended: the gateway is the edge), keeps
- * the path unchanged, and turns upstream failures into JSON:API 502/504 answers.
+ * the path unchanged, balances a service's replicas when several are configured, retries what
+ * certainly did not run on another replica, and turns upstream failures into JSON:API 503/504/502
+ * answers (upstream-answers.ts).
  */
 export async function installProxy(
   app: NestFastifyApplication,
@@ -94,8 +97,11 @@ async function installProxyRoutes(
       route.service === 'analytics'
         ? config.GATEWAY_ANALYTICS_BODY_LIMIT_BYTES
         : config.HTTP_BODY_LIMIT_BYTES;
+    const upstream = upstreamAnswers(route.service, upstreamUrls(config, route.service));
+    scope.addHook('onClose', () => upstream.close());
     await scope.register(proxy, {
-      upstream: upstreamUrl(config, route.service),
+      upstream: upstream.base,
+      ...upstream.dispatcher,
       prefix: route.prefix,
       rewritePrefix: route.prefix,
       preHandler: edgePrecheck(
@@ -115,14 +121,8 @@ async function installProxyRoutes(
           headers['x-forwarded-proto'] = request.protocol;
           return headers;
         },
-        onError: (reply: FastifyReply, { error }: { error: { statusCode?: number } }) => {
-          const status = error.statusCode === 504 ? 504 : 502;
-          const detail =
-            status === 504
-              ? `The ${route.service} service did not answer in time.`
-              : `The ${route.service} service is unavailable.`;
-          void reply.status(status).send(errorDocument(status, detail));
-        },
+        retryDelay: upstream.retryDelay,
+        onError: upstream.onError,
       },
     } as unknown as Parameters<typeof proxy>[1]);
   }

@@ -29,7 +29,8 @@ export function proxyRoutes(config: GatewayConfig): ProxyRoute[] {
   ];
 }
 
-export function upstreamUrl(config: GatewayConfig, service: UpstreamService): string {
+/** The base URLs of a service: one, or its replicas (docs/architecture.md § Shape). */
+export function upstreamUrls(config: GatewayConfig, service: UpstreamService): string[] {
   switch (service) {
     case 'auth':
       return config.AUTH_UPSTREAM_URL;

@@ -5,6 +5,10 @@ import {
   isDatabaseUnavailable,
 } from './database-unavailable.js';
 import { JsonApiErrorFilter } from './json-api-error.filter.js';
+import {
+  isTransactionConflict,
+  TRANSACTION_CONFLICT_RETRY_AFTER_SECONDS,
+} from './transaction-conflict.js';
 
 /** A minimal Fastify reply/request pair recording what the filter sends. */
 function host() {
@@ -147,5 +151,37 @@ describe('JsonApiErrorFilter: PostgreSQL unreachable (docs/architecture.md § Er
     const { sent, argumentsHost } = host();
     filter.catch(error, argumentsHost);
     expect(sent.status).toBe(500);
+  });
+});
+
+describe('JsonApiErrorFilter: deadlocks and serialization failures (docs/architecture.md § Deadlocks and serialization failures)', () => {
+  const filter = new JsonApiErrorFilter();
+  beforeAll(() => jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined));
+
+  it.each([
+    ['a deadlock 40P01', Object.assign(new Error('deadlock detected'), { code: '40P01' })],
+    [
+      'a serialization failure 40001',
+      Object.assign(new Error('could not serialize access'), { code: '40001' }),
+    ],
+    [
+      'TypeORM QueryFailedError around a deadlock',
+      Object.assign(new Error('query failed'), {
+        driverError: Object.assign(new Error('deadlock detected'), { code: '40P01' }),
+      }),
+    ],
+  ])('answers %s left after the retries with 503 UNAVAILABLE and Retry-After', (_name, error) => {
+    expect(isTransactionConflict(error)).toBe(true);
+    const { sent, argumentsHost } = host();
+    filter.catch(error, argumentsHost);
+    expect(sent.status).toBe(503);
+    expect(sent.headers['retry-after']).toBe(String(TRANSACTION_CONFLICT_RETRY_AFTER_SECONDS));
+    expect(sent.body).toMatchObject({
+      errors: [{ status: '503', code: 'UNAVAILABLE', meta: { requestId: 'req-42' } }],
+    });
+  });
+
+  it('does not take a unique violation for a conflict', () => {
+    expect(isTransactionConflict(Object.assign(new Error('dup'), { code: '23505' }))).toBe(false);
   });
 });

@@ -14,6 +14,10 @@ import {
 import { withoutQuery } from '../redact-url.js';
 import { DomainError, type ErrorItem } from './domain-error.js';
 import { isStoreUnavailable, storeUnavailable } from './store-unavailable.js';
+import {
+  isTransactionConflict,
+  TRANSACTION_CONFLICT_RETRY_AFTER_SECONDS,
+} from './transaction-conflict.js';
 
 /** The code and title of an error with no code of its own, by HTTP status. */
 export const STATUS_DEFAULTS: Record<number, { code: string; title: string }> = {
@@ -62,10 +66,11 @@ export function errorDocument(status: number, detail?: string, code?: string): E
  * status; Nest/Fastify HTTP errors (unknown route, malformed JSON, body too large, wrong content
  * type) → their 4xx; PostgreSQL unreachable (restart, shutdown, failover, refused or timed-out
  * connection; database-unavailable.ts) → 503 `UNAVAILABLE` with `Retry-After`, logged as a warning
- * and counted (docs/architecture.md § Errors); a Redis command that could not be answered and that
- * no caller turned into a 503 itself (`isStoreUnavailable`) → 503 `UNAVAILABLE` with
- * `Retry-After: 1`; anything else → 500 with the request id and no internals, logged once with
- * its stack.
+ * and counted (docs/architecture.md § Errors); a deadlock or serialization failure that outlived
+ * its retries (transaction-conflict.ts) → 503 `UNAVAILABLE` with `Retry-After`; a Redis command
+ * that could not be answered and that no caller turned into a 503 itself (`isStoreUnavailable`)
+ * → 503 `UNAVAILABLE` with `Retry-After: 1`; anything else → 500 with the request id and no
+ * internals, logged once with its stack.
  */
 @Catch()
 export class JsonApiErrorFilter implements ExceptionFilter {
@@ -117,6 +122,20 @@ export class JsonApiErrorFilter implements ExceptionFilter {
       body.errors[0].meta = { requestId };
       const retryAfter = DATABASE_UNAVAILABLE_RETRY_AFTER_SECONDS;
       return { status: 503, body, retryAfter, databaseUnavailable: true };
+    }
+    if (isTransactionConflict(exception)) {
+      // Still a deadlock or serialization failure after the retries of @wp/persistence.
+      this.logger.warn(
+        { err: exception, requestId },
+        `Transaction conflict after retries: ${(exception as Error).message}`,
+      );
+      const body = errorDocument(
+        503,
+        'The request kept conflicting with concurrent requests and was rolled back. Retry shortly.',
+        'UNAVAILABLE',
+      );
+      body.errors[0].meta = { requestId };
+      return { status: 503, body, retryAfter: TRANSACTION_CONFLICT_RETRY_AFTER_SECONDS };
     }
     if (isStoreUnavailable(exception)) {
       this.logger.warn(

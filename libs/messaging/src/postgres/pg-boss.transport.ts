@@ -56,24 +56,31 @@ export class PgBossTransport extends EventTransport {
     this.specs.push(spec);
   }
 
+  /**
+   * Creates each consumer's queue and subscription (both kept across restarts: rows) and starts
+   * its worker, all consumers at once — one after another they were a second of a restart under
+   * load (docs/operations.md § Start-up time).
+   */
   async start(): Promise<void> {
-    for (const spec of this.specs) {
-      const queue = this.queueOf(spec.durable);
-      await this.boss.createQueue(queue, QUEUE_OPTIONS);
-      await this.boss.subscribe(this.names.subject(spec.subject), queue);
-      await this.boss.work<EventEnvelope>(
-        queue,
-        {
-          batchSize: BATCH,
-          // Retries wake nobody: poll every second also while NOTIFY is active (default 30 s).
-          pollingIntervalSeconds: 1,
-          notifyPollingIntervalSeconds: 1,
-          perJobResults: true,
-        },
-        (jobs) => this.deliver(spec, jobs),
-      );
-      this.queues.push(queue);
-    }
+    await Promise.all(
+      this.specs.map(async (spec) => {
+        const queue = this.queueOf(spec.durable);
+        await this.boss.createQueue(queue, QUEUE_OPTIONS);
+        await this.boss.subscribe(this.names.subject(spec.subject), queue);
+        await this.boss.work<EventEnvelope>(
+          queue,
+          {
+            batchSize: BATCH,
+            // Retries wake nobody: poll every second also while NOTIFY is active (default 30 s).
+            pollingIntervalSeconds: 1,
+            notifyPollingIntervalSeconds: 1,
+            perJobResults: true,
+          },
+          (jobs) => this.deliver(spec, jobs),
+        );
+        this.queues.push(queue);
+      }),
+    );
   }
 
   async stop(): Promise<void> {

@@ -6,7 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { ReadinessRegistry } from '@wp/observability';
+import { ReadinessRegistry, startupPhases } from '@wp/observability';
 import type { PgBoss } from 'pg-boss';
 import { EventTransport } from '../event-transport.js';
 import { RpcTransport } from '../rpc-transport.js';
@@ -48,7 +48,7 @@ export class PostgresTransportModule implements OnApplicationShutdown {
             const logger = new Logger('PgBoss');
             const boss = createPgBoss(options.url, `${options.service}:bus`);
             boss.on('error', (error: Error) => logger.warn(error.message));
-            await boss.start();
+            await startupPhases.track('pg-boss', () => boss.start());
             // Degraded, not required: the outbox keeps events while the bus's own pool is stuck
             // (the platform database itself is the stores' required check).
             readiness.register(

@@ -1,5 +1,5 @@
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { ReadinessRegistry } from '@wp/observability';
+import { ReadinessRegistry, startupPhases } from '@wp/observability';
 import { Pool } from 'pg';
 import { PgListener } from './pg-listener.js';
 
@@ -55,7 +55,7 @@ export class PlatformDatabaseModule implements OnApplicationShutdown {
           useFactory: async (readiness: ReadinessRegistry) => {
             const pool = createPlatformPool(options);
             try {
-              await pool.query('SELECT 1');
+              await startupPhases.track('platform database', () => pool.query('SELECT 1'));
             } catch (error) {
               await pool.end().catch(() => undefined);
               throw new Error(
@@ -73,7 +73,7 @@ export class PlatformDatabaseModule implements OnApplicationShutdown {
           provide: PgListener,
           useFactory: async () => {
             const listener = new PgListener(options.url, `${options.service}:listen`);
-            await listener.start();
+            await startupPhases.track('listen session', () => listener.start());
             return listener;
           },
         },

@@ -17,9 +17,6 @@ interface Submission {
   reject: (error: unknown) => void;
 }
 
-const TRANSIENT = new Set(['40P01', '40001']); // deadlock, serialization failure
-const ATTEMPTS = 4;
-
 /**
  * Writes ingestion changes with group commit (docs/analytics.md § Ingestion semantics): a request's
  * changes join whatever is waiting, up to `ANALYTICS_WRITE_CONCURRENCY` transactions at a time
@@ -79,7 +76,7 @@ export class IngestionWriter implements OnApplicationShutdown {
         events += next.changes.length;
       }
       try {
-        await this.applyWithRetry(group.flatMap((s) => s.changes));
+        await this.commit(group.flatMap((s) => s.changes));
         for (const s of group) s.resolve();
       } catch (error) {
         if (group.length === 1) {
@@ -89,7 +86,7 @@ export class IngestionWriter implements OnApplicationShutdown {
         }
         for (const s of group) {
           try {
-            await this.applyWithRetry(s.changes);
+            await this.commit(s.changes);
             s.resolve();
           } catch (own) {
             this.logger.error(`ingestion write failed: ${(own as Error).message}`);
@@ -100,17 +97,12 @@ export class IngestionWriter implements OnApplicationShutdown {
     }
   }
 
-  private async applyWithRetry(changes: Change[]): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.store.write((uow) => this.apply(uow, changes));
-        return;
-      } catch (error) {
-        const code = (error as { code?: string }).code;
-        if (attempt >= ATTEMPTS || !code || !TRANSIENT.has(code)) throw error;
-        await new Promise((r) => setTimeout(r, 10 * attempt));
-      }
-    }
+  /**
+   * One transaction; a deadlock or serialization victim runs again whole (the DataSource's
+   * retry policy, docs/architecture.md § Deadlocks and serialization failures).
+   */
+  private async commit(changes: Change[]): Promise<void> {
+    await this.store.write((uow) => this.apply(uow, changes));
   }
 
   /** One transaction: dedupe, lock, load, merge, price, save, refresh the rollups. */

@@ -31,7 +31,9 @@ class FakeLedger {
     return commands.map((c) =>
       c.referenceId?.startsWith('poor')
         ? new BatchItemError('WL001', 'insufficient funds')
-        : result(c),
+        : c.referenceId?.startsWith('victim')
+          ? new BatchItemError('40P01', 'deadlock detected')
+          : result(c),
     );
   }
 }
@@ -118,6 +120,19 @@ describe('MoveBatcher', () => {
     const rejected = outcomes[1] as PromiseRejectedResult;
     expect(rejected.reason).toBeInstanceOf(LedgerError);
     expect((rejected.reason as LedgerError).code).toBe('INSUFFICIENT_FUNDS');
+  });
+
+  it('runs a movement that was a deadlock victim inside the batch again, alone', async () => {
+    const results = await Promise.all(
+      ['a', 'b', 'victim-c', 'd'].map((r) => batcher.move(command(r), pointers)),
+    );
+    expect(results.map((r) => r.entryId)).toEqual([
+      'entry-a',
+      'entry-b',
+      'entry-victim-c',
+      'entry-d',
+    ]);
+    expect(ledger.calls).toEqual([['a'], ['b', 'victim-c', 'd'], ['victim-c']]);
   });
 
   it('runs the movements one by one when a batch fails as a whole', async () => {

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { isTransactionConflict } from '@wp/http';
 import { METRICS_REGISTRY } from '@wp/observability';
 import { Histogram, type Registry } from 'prom-client';
 import { WALLET_CONFIG, type WalletConfig } from '../../config/wallet.config.js';
@@ -38,9 +39,10 @@ interface Pending {
  *
  * A call's movements are answered only once the next call is on its way (`setImmediate`), so
  * writing their HTTP answers overlaps PostgreSQL's work on it instead of delaying it. Every
- * ledger call still goes through the {@link KeyedLimiter}. If a batch fails as a whole (a
- * deadlock victim, a lost connection), nothing of it was moved, and its movements are run again
- * one by one.
+ * ledger call still goes through the {@link KeyedLimiter}. A batch that is a deadlock or
+ * serialization victim runs again whole (`preparedQuery`'s retry policy); if it fails as a whole
+ * otherwise (a lost connection), nothing of it was moved, and its movements are run again one by
+ * one. An item that was itself a deadlock victim inside the batch runs again alone.
  */
 @Injectable()
 export class MoveBatcher {
@@ -137,15 +139,25 @@ export class MoveBatcher {
       // The batch's transaction rolled back as a whole: each movement on its own.
       return Promise.all(batch.map((pending) => this.outcome(pending)));
     }
-    return batch.map((pending, i): Settle => {
-      const result = results[i];
-      if (result === undefined) return (p) => p.reject(new Error('ledger batch answered no row'));
-      if (result instanceof BatchItemError) {
-        const error = ledgerErrorFromDatabase(result, pending.pointers);
-        return (p) => p.reject(error);
-      }
-      return (p) => p.resolve(result);
-    });
+    return Promise.all(
+      batch.map(async (pending, i): Promise<Settle> => {
+        const result = results[i];
+        if (result === undefined) {
+          return (p) => p.reject(new Error('ledger batch answered no row'));
+        }
+        // The item's subtransaction was a deadlock victim (it waited on another process's
+        // movement with the same idempotency key while the batch held balance rows): it wrote
+        // nothing, so it runs again alone, after the batch committed.
+        if (result instanceof BatchItemError && isTransactionConflict(result)) {
+          return this.outcome(pending);
+        }
+        if (result instanceof BatchItemError) {
+          const error = ledgerErrorFromDatabase(result, pending.pointers);
+          return (p) => p.reject(error);
+        }
+        return (p) => p.resolve(result);
+      }),
+    );
   }
 
   private async outcome(pending: Pending): Promise<Settle> {
