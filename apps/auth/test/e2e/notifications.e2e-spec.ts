@@ -100,8 +100,11 @@ describe('auth: notification delivery (notify.requested → SMTP / SMS webhook)'
       password: 'correct horse battery',
     });
     expect(res.statusCode).toBe(201);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // The answer comes before the mail: had registration waited for delivery, the mail would
+    // have arrived by now. The bound only catches a request that hangs on the refusals (their
+    // retries back off over seconds); it is loose because a busy CI machine is slow.
     expect(ctx.smtp.mailsTo(email)).toHaveLength(0);
+    expect(Date.now() - started).toBeLessThan(5000);
     const mail = await ctx.smtp.nextMail(email, { timeoutMs: 20_000 });
     const userId = res.json().user_id;
     const activated = await ctx.post(`/v1/api/users/${userId}/activate/email`, {
