@@ -31,7 +31,9 @@ describe('GET /docs in headless Chromium (docs/api-documentation.md)', () => {
     page.on('pageerror', (error) => failures.push(error.message));
     const response = await page.goto(`${stack.gatewayUrl}/docs`);
     expect(response?.status()).toBe(200);
-    await page.waitForSelector('.opblock-tag', { timeout: 30_000 });
+    // Swagger UI renders the whole document before the first tag shows: ~5 s on a quiet machine,
+    // up to half a minute on a busy CI machine. What is asserted is that it renders, not how fast.
+    await page.waitForSelector('.opblock-tag', { timeout: 120_000 });
     const tags = await page.$$eval('.opblock-tag', (els) =>
       els.map((e) => e.getAttribute('data-tag')),
     );
@@ -39,7 +41,7 @@ describe('GET /docs in headless Chromium (docs/api-documentation.md)', () => {
 
     await page.click(`${TRANSACT} .opblock-summary`);
     const body = page.locator(`${TRANSACT} .opblock-section-request-body`);
-    await body.waitFor({ timeout: 15_000 });
+    await body.waitFor({ timeout: 60_000 });
     const text = await body.innerText();
     for (const field of ['transaction', 'from_wallet', 'to_wallet', 'amount']) {
       expect(text).toContain(field);
@@ -47,5 +49,5 @@ describe('GET /docs in headless Chromium (docs/api-documentation.md)', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, 'docs-page.png'), fullPage: false });
     expect(failures).toEqual([]);
-  });
+  }, 240_000);
 });

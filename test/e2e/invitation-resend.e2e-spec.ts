@@ -37,6 +37,7 @@ describe('invitation resend', () => {
       token: owner.token,
       body: { data: { type: 'organization', attributes: { name: 'Resenders' } } },
     });
+    expect({ status: org.status, errors: org.body.errors }).toEqual({ status: 200 });
     orgId = org.body.data.id;
   });
   afterAll(async () => {
