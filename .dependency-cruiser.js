@@ -31,7 +31,6 @@ const LAYERS = {
   ],
   auth: [
     ['config'],
-    ['common'],
     [
       'modules/passwords',
       'modules/rate-limits',
