@@ -2,7 +2,7 @@
 // the repository's SQL.
 import type { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { ProjectsRepository } from '../../apps/org/src/modules/projects/projects.repository.js';
+import { ProjectsRepository } from '../../apps/org/src/modules/tenants/projects.repository.js';
 import { type httpPool, request, type Operation } from '../lib/load.js';
 import type { BenchOptions } from '../lib/options.js';
 import type { Seeded } from '../support/projects-seed.js';

@@ -1,5 +1,5 @@
 // The projects-list scenarios: caller, query string and the equivalent repository filter.
-import type { ProjectListFilter } from '../../apps/org/src/modules/projects/project-list.js';
+import type { ProjectListFilter } from '../../apps/org/src/modules/tenants/project-list.js';
 import type { Seeded } from '../support/projects-seed.js';
 
 export type Caller = 'member' | 'admin';

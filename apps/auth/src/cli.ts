@@ -1,5 +1,5 @@
 import { loadDotenv } from '@wp/config';
-import { runCli } from './modules/applications/applications.cli.js';
+import { runCli } from './applications.cli.js';
 
 loadDotenv();
 runCli(process.argv.slice(2), {

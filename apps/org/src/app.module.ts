@@ -14,11 +14,11 @@ import { MembersModule } from './modules/members/members.module.js';
 import { MembershipsModule } from './modules/memberships/memberships.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
 import { ProjectMembersModule } from './modules/project-members/project-members.module.js';
-import { ProjectsDataModule } from './modules/projects/projects-data.module.js';
 import { ProjectsModule } from './modules/projects/projects.module.js';
 import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { SecurityPolicyModule } from './modules/security-policy/security-policy.module.js';
 import { SentinelPassesModule } from './modules/sentinel-passes/sentinel-passes.module.js';
+import { TenantsModule } from './modules/tenants/tenants.module.js';
 import { UserSettingsModule } from './modules/user-settings/user-settings.module.js';
 import { DirectoryModule } from './modules/users/directory.module.js';
 
@@ -44,7 +44,7 @@ export class OrgAppModule {
           },
         }),
         SecretsModule,
-        ProjectsDataModule,
+        TenantsModule,
         AccessModule,
         AuditModule,
         IdentityModule,

@@ -6,6 +6,7 @@ import { WALLET_ENTITIES } from './database/entities.js';
 import { WALLET_MIGRATIONS } from './migrations/index.js';
 import { LEDGER_OUTCOME_CODES } from './modules/ledger/ledger.errors.js';
 import { DirectoryModule } from './modules/directory/directory.module.js';
+import { LedgerModule } from './modules/ledger/ledger.module.js';
 import { MembershipsModule } from './modules/memberships/memberships.module.js';
 import { TransactionsModule } from './modules/transactions/transactions.module.js';
 import { TransfersModule } from './modules/transfers/transfers.module.js';
@@ -34,6 +35,7 @@ export class WalletAppModule {
         }),
         DirectoryModule,
         MembershipsModule,
+        LedgerModule,
         WalletsModule,
         TransactionsModule,
         TransfersModule,

@@ -5,6 +5,7 @@ export * from './transaction-retry.js';
 export * from './database-admin.js';
 export * from './database.module.js';
 export * from './prepared-query.js';
+export * from './returning-rows.js';
 export * from './redis.module.js';
 export * from './upsert-if-newer.js';
 export * from './applied-tenant-version.js';

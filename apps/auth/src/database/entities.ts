@@ -9,7 +9,7 @@ import { RefreshToken } from '../modules/sessions/refresh-token.entity.js';
 import { MfaChallenge } from '../modules/two-factor/mfa-challenge.entity.js';
 import { RecoveryCode } from '../modules/two-factor/recovery-code.entity.js';
 import { TotpCredential } from '../modules/two-factor/totp-credential.entity.js';
-import { User } from '../modules/users/user.entity.js';
+import { User } from '../modules/accounts/user.entity.js';
 
 /** Every entity of the auth database (the platform adds the outbox tables). */
 export const AUTH_ENTITIES = [

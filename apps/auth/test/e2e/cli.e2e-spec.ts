@@ -1,4 +1,4 @@
-import { runCli } from '../../src/modules/applications/applications.cli.js';
+import { runCli } from '../../src/applications.cli.js';
 import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app.js';
 
 describe('operator CLI: npm run cli -- apps:create NAME', () => {

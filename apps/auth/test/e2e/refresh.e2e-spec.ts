@@ -4,8 +4,8 @@ import { countRows, registerActive, tokensOf, type Tokens } from '../support/flo
 import { RefreshHints } from '../../src/modules/sessions/refresh-hints.js';
 import { SessionsRepository } from '../../src/modules/sessions/sessions.repository.js';
 import { SessionsService } from '../../src/modules/sessions/sessions.service.js';
-import { TokenService } from '../../src/modules/sessions/token.service.js';
-import { UsersRepository } from '../../src/modules/users/users.repository.js';
+import { TokenService } from '../../src/modules/tokens/token.service.js';
+import { UsersRepository } from '../../src/modules/accounts/users.repository.js';
 
 /**
  * docs/api.md § Authentication 4-6 (`POST /oauth/token/refresh`, `GET /oauth/token/revoke`) with

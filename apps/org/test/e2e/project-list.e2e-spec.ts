@@ -1,7 +1,7 @@
 import { effectiveProjectRole, ROLES, type Role } from '@wp/contracts';
 import { publishEvent } from '@wp/event-testing';
 import { waitFor } from '@wp/testing';
-import { effectiveRoleSql } from '../../src/modules/projects/project-list.js';
+import { effectiveRoleSql } from '../../src/modules/tenants/project-list.js';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 import {
   type CallerRole,

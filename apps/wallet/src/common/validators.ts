@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
 import { ASSET_CODE } from '../config/wallet.config.js';
-import { WALLET_ADDRESS } from '../modules/wallets/address.js';
+import { WALLET_ADDRESS } from './address.js';
 import { amountProblem } from './amount.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
-import { User } from '../users/user.entity.js';
+import { User } from '../accounts/user.entity.js';
 
 export type ActivationChannel = 'email' | 'phone';
 

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
-import { UsersRepositoryModule } from '../users/users-repository.module.js';
+import { UsersRepositoryModule } from '../accounts/users-repository.module.js';
 import { ActivationCodes } from './activation-codes.js';
 import { ActivationController } from './activation.controller.js';
 import { ActivationRepository } from './activation.repository.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { returningRows } from '@wp/persistence';
 import type { EntityManager } from 'typeorm';
-import { returningRows } from '../../database/returning.js';
 import { ActivationCode } from './activation-code.entity.js';
 
 /** Pending activation codes. Callers hold the account's row lock (see ActivationService). */

@@ -8,9 +8,9 @@ import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import type { SessionResource } from '../sessions/session.serializer.js';
 import type { SessionClient } from '../sessions/sessions.repository.js';
 import { SessionsService } from '../sessions/sessions.service.js';
-import type { User } from '../users/user.entity.js';
-import { toUserSnapshot } from '../users/user.snapshot.js';
-import { UsersRepository } from '../users/users.repository.js';
+import type { User } from '../accounts/user.entity.js';
+import { toUserSnapshot } from '../accounts/user.snapshot.js';
+import { UsersRepository } from '../accounts/users.repository.js';
 import type { ActivationChannel } from './activation-code.entity.js';
 import { ActivationCodes } from './activation-codes.js';
 import {

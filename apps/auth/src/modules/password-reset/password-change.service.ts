@@ -7,9 +7,9 @@ import { AuthAudit } from '../audit/auth-audit.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
-import type { User } from '../users/user.entity.js';
-import { UsersRepository } from '../users/users.repository.js';
-import { CurrentPasswordInvalidError } from './password-reset.errors.js';
+import type { User } from '../accounts/user.entity.js';
+import { UsersRepository } from '../accounts/users.repository.js';
+import { CurrentPasswordInvalidError } from '../passwords/passwords.errors.js';
 import { PasswordResetRepository } from './password-reset.repository.js';
 import { passwordOperation, type PasswordOperationResource } from './password-reset.serializer.js';
 

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, JoinColumn, OneToOne, PrimaryColumn } from 'typeorm';
-import { User } from '../users/user.entity.js';
+import { User } from '../accounts/user.entity.js';
 
 /**
  * The outstanding password reset token of an account (at most one: a new request replaces it).

@@ -3,7 +3,7 @@ import { NotificationsModule } from '../notifications/notifications.module.js';
 import { PasswordsModule } from '../passwords/passwords.module.js';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
-import { UsersRepositoryModule } from '../users/users-repository.module.js';
+import { UsersRepositoryModule } from '../accounts/users-repository.module.js';
 import { PasswordChangeService } from './password-change.service.js';
 import { PasswordResetController } from './password-reset.controller.js';
 import { PasswordResetRepository } from './password-reset.repository.js';

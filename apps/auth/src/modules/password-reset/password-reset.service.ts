@@ -11,7 +11,7 @@ import { NotificationComposer } from '../notifications/notification-composer.js'
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import { SessionsService } from '../sessions/sessions.service.js';
-import { UsersRepository } from '../users/users.repository.js';
+import { UsersRepository } from '../accounts/users.repository.js';
 import { ResetTokenInvalidError } from './password-reset.errors.js';
 import { PasswordResetRepository } from './password-reset.repository.js';
 import {

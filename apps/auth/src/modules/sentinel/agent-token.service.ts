@@ -9,7 +9,7 @@ import {
   RevocationList,
   sentinelKeyMatches,
 } from '@wp/security';
-import { TokenService } from '../sessions/token.service.js';
+import { TokenService } from '../tokens/token.service.js';
 import { InvalidClientError, RefererNotAllowedError } from './sentinel.errors.js';
 import { SentinelPassRepository } from './sentinel-pass.repository.js';
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PermissionFreshness } from '@wp/messaging';
-import { TokenService } from '../sessions/token.service.js';
+import { TokenService } from '../tokens/token.service.js';
 import { ActivityController } from './activity.controller.js';
 import { ActivityService } from './activity.service.js';
 import { AgentTokenService } from './agent-token.service.js';

@@ -6,7 +6,7 @@ import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import { MfaChallenges } from '../two-factor/mfa-challenges.js';
 import { TwoFactorRequiredError } from '../two-factor/two-factor.errors.js';
-import { UsersRepository } from '../users/users.repository.js';
+import { UsersRepository } from '../accounts/users.repository.js';
 import type { SessionResource } from './session.serializer.js';
 import { ActivationRequiredError, InvalidCredentialsError } from './sessions.errors.js';
 import { LoginMetrics } from './login.metrics.js';

@@ -10,7 +10,7 @@ import {
   type SessionClient,
 } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
-import { TokenService } from './token.service.js';
+import { TokenService } from '../tokens/token.service.js';
 
 /**
  * `POST /oauth/token/refresh` (docs/api.md § Accounts and sessions; Authentication 4): refresh

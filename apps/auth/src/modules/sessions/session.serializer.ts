@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { User } from '../users/user.entity.js';
+import type { User } from '../accounts/user.entity.js';
 
 /**
  * The session resource (docs/api.md § Session): `data.id` user id, `data.type` `session`,

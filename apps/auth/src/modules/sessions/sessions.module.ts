@@ -3,7 +3,7 @@ import { PasswordsModule } from '../passwords/passwords.module.js';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
 import { SentinelModule } from '../sentinel/sentinel.module.js';
 import { TwoFactorCoreModule } from '../two-factor/two-factor-core.module.js';
-import { UsersRepositoryModule } from '../users/users-repository.module.js';
+import { UsersRepositoryModule } from '../accounts/users-repository.module.js';
 import { LoginMetrics } from './login.metrics.js';
 import { LoginService } from './login.service.js';
 import { MfaLoginService } from './mfa-login.service.js';
@@ -12,7 +12,7 @@ import { RefreshHints } from './refresh-hints.js';
 import { RefreshService } from './refresh.service.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
-import { TokenService } from './token.service.js';
+import { TokenService } from '../tokens/token.service.js';
 import { UserSessionsController } from './user-sessions.controller.js';
 import { UserSessionsService } from './user-sessions.service.js';
 

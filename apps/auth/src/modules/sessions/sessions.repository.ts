@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { preparedQuery, type PreparedStatement } from '@wp/persistence';
+import { preparedQuery, returningRows, type PreparedStatement } from '@wp/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
-import { returningRows } from '../../database/returning.js';
-import type { User } from '../users/user.entity.js';
+import type { User } from '../accounts/user.entity.js';
 import type { RefreshTokenFamily } from './refresh-token-family.entity.js';
 
 /** A presented refresh token with its family and user, as read in one query. */

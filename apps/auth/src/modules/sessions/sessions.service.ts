@@ -9,11 +9,11 @@ import {
 import { purgeRevocations, RevocationList, type Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
-import type { User } from '../users/user.entity.js';
+import type { User } from '../accounts/user.entity.js';
 import { RefreshHints } from './refresh-hints.js';
 import { toSessionResource, type SessionResource } from './session.serializer.js';
 import { SessionsRepository, type SessionClient } from './sessions.repository.js';
-import { TokenService } from './token.service.js';
+import { TokenService } from '../tokens/token.service.js';
 
 const PURGE_INTERVAL_MS = 60_000;
 

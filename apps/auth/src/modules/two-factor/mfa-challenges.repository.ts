@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { returningRows } from '@wp/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
-import { returningRows } from '../../database/returning.js';
-import type { User } from '../users/user.entity.js';
+import type { User } from '../accounts/user.entity.js';
 
 /** A live challenge with its account, as the second login step needs them. */
 export interface LiveChallenge {

@@ -4,10 +4,10 @@ import { usernameKey } from '@wp/identity';
 import type { Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PasswordHasher } from '../passwords/password-hasher.js';
-import { CurrentPasswordInvalidError } from '../password-reset/password-reset.errors.js';
+import { CurrentPasswordInvalidError } from '../passwords/passwords.errors.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
-import type { User } from '../users/user.entity.js';
-import { UsersRepository } from '../users/users.repository.js';
+import type { User } from '../accounts/user.entity.js';
+import { UsersRepository } from '../accounts/users.repository.js';
 import {
   proofOf,
   SecondFactorVerifier,

@@ -4,7 +4,7 @@ import { AesGcmEnvelope, type Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { AuthAudit } from '../audit/auth-audit.js';
-import type { User } from '../users/user.entity.js';
+import type { User } from '../accounts/user.entity.js';
 import { hashRecoveryCode, newRecoveryCodes, normalizeRecoveryCode } from './recovery-codes.js';
 import { matchingStep, newTotpSecret, otpauthUri, qrCode, TOTP_PARAMETERS } from './totp.js';
 import { TwoFactorAccount } from './two-factor-account.js';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PasswordsModule } from '../passwords/passwords.module.js';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
-import { UsersRepositoryModule } from '../users/users-repository.module.js';
+import { UsersRepositoryModule } from '../accounts/users-repository.module.js';
 import { TwoFactorAccount } from './two-factor-account.js';
 import { TwoFactorCoreModule } from './two-factor-core.module.js';
 import { TwoFactorEnrolmentService } from './two-factor-enrolment.service.js';

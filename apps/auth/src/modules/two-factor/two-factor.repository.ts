@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { returningRows } from '@wp/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
-import { returningRows } from '../../database/returning.js';
 
 /** A user's authenticator as stored. */
 export interface TotpCredentialRow {

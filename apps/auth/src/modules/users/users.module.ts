@@ -4,7 +4,7 @@ import { PasswordsModule } from '../passwords/passwords.module.js';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
 import { UsersController } from './users.controller.js';
-import { UsersRepositoryModule } from './users-repository.module.js';
+import { UsersRepositoryModule } from '../accounts/users-repository.module.js';
 import { UsersRpc } from './users.rpc.js';
 import { UsersService } from './users.service.js';
 

@@ -1,8 +1,8 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { emailKey } from '@wp/identity';
 import { RpcServer } from '@wp/messaging';
-import { toUserSnapshot } from './user.snapshot.js';
-import { UsersRepository } from './users.repository.js';
+import { toUserSnapshot } from '../accounts/user.snapshot.js';
+import { UsersRepository } from '../accounts/users.repository.js';
 
 /** Answers other services' authoritative user look-ups (contracts `RPC_CATALOG`). */
 @Injectable()

@@ -11,10 +11,10 @@ import type { SessionResource } from '../sessions/session.serializer.js';
 import type { SessionClient } from '../sessions/sessions.repository.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import type { RegisterUserDto } from './dto/register-user.dto.js';
-import type { User } from './user.entity.js';
-import { toUserSnapshot } from './user.snapshot.js';
+import type { User } from '../accounts/user.entity.js';
+import { toUserSnapshot } from '../accounts/user.snapshot.js';
 import { InvalidUsernameError, UsernameTakenError } from './users.errors.js';
-import { UsersRepository } from './users.repository.js';
+import { UsersRepository } from '../accounts/users.repository.js';
 import {
   toActivationRequired,
   type ActivationRequiredResource,

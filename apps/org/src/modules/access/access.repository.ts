@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@wp/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
-import { Organization } from '../organizations/organization.entity.js';
+import { Organization } from '../tenants/organization.entity.js';
 
 export interface OrganizationAccessRow {
   organization: Organization;

@@ -10,9 +10,9 @@ import {
 } from '@wp/contracts';
 import { AgentForbiddenError, type Principal } from '@wp/security';
 import type { EntityManager } from 'typeorm';
-import type { Organization } from '../organizations/organization.entity.js';
-import type { Project } from '../projects/project.entity.js';
-import { ProjectsRepository } from '../projects/projects.repository.js';
+import type { Organization } from '../tenants/organization.entity.js';
+import type { Project } from '../tenants/project.entity.js';
+import { ProjectsRepository } from '../tenants/projects.repository.js';
 import {
   OrganizationNotFoundError,
   OrganizationRequiresTwoFactorError,

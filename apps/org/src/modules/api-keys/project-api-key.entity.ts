@@ -9,7 +9,7 @@ import {
   UpdateDateColumn,
   type Relation,
 } from 'typeorm';
-import { Project } from '../projects/project.entity.js';
+import { Project } from '../tenants/project.entity.js';
 
 /**
  * A project API key pair (docs/api.md § Project API key; docs/architecture.md § Project key pair):

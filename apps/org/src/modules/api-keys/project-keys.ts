@@ -10,7 +10,7 @@ import {
   RevocationList,
 } from '@wp/security';
 import type { EntityManager } from 'typeorm';
-import { ProjectsRepository } from '../projects/projects.repository.js';
+import { ProjectsRepository } from '../tenants/projects.repository.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import { ProjectApiKey } from './project-api-key.entity.js';
 

@@ -1,13 +1,26 @@
 import type { AuditAction, Role } from '@wp/contracts';
-import type { Invitation } from '../invitations/invitation.entity.js';
 import type { OrganizationAuditEvent } from './audit-trail.js';
+
+/**
+ * What the audit trail records of an invitation: the fields of `Invitation` it reads, declared
+ * here so that audit, below invitations, does not import it (docs/architecture.md § Inner
+ * layering).
+ */
+export interface AuditedInvitation {
+  id: string;
+  organizationId: number;
+  projectId: number | null;
+  email: string;
+  orgRole: Role | null;
+  projectRole: Role | null;
+}
 
 /**
  * The audit entry of an invitation command: the invitation as target (its email as label),
  * the roles it grants and its project as details.
  */
 export function invitationAudit(
-  invitation: Invitation,
+  invitation: AuditedInvitation,
   action: AuditAction,
 ): OrganizationAuditEvent {
   return {

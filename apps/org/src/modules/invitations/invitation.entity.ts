@@ -10,8 +10,8 @@ import {
   type Relation,
 } from 'typeorm';
 import type { Role } from '@wp/contracts';
-import { Organization } from '../organizations/organization.entity.js';
-import { Project } from '../projects/project.entity.js';
+import { Organization } from '../tenants/organization.entity.js';
+import { Project } from '../tenants/project.entity.js';
 
 /**
  * Stored states of an invitation (docs/org.md § Invitations). `expired` is not stored: a

@@ -3,7 +3,7 @@ import { roleFromInvitation } from '@wp/contracts';
 import { document, IntIdPipe, UuidPipe, type Document, type Resource } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { eitherForm } from '../../common/body-fields.js';
-import { projectGrant } from '../project-members/project-grant.js';
+import { projectGrant } from '../memberships/project-grant.js';
 import { CreateProjectInvitationDto } from './dto/create-project-invitation.dto.js';
 import { toInvitationResource, type InvitationAttributes } from './invitation.serializer.js';
 import { InvitationsService } from './invitations.service.js';

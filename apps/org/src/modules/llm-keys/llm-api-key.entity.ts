@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
   type Relation,
 } from 'typeorm';
-import { Project } from '../projects/project.entity.js';
+import { Project } from '../tenants/project.entity.js';
 
 /**
  * An LLM provider key of a project (docs/api.md § LLM API key;

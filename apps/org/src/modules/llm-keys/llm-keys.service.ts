@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { AccessService } from '../access/access.service.js';
 import { credentialAudit } from '../audit/audit-events.js';
 import { AuditTrail } from '../audit/audit-trail.js';
-import { ProjectsRepository } from '../projects/projects.repository.js';
+import { ProjectsRepository } from '../tenants/projects.repository.js';
 import { LlmApiKey } from './llm-api-key.entity.js';
 import { LlmApiKeyNotFoundError } from './llm-keys.errors.js';
 import { maskSecret, type LlmProvider } from './llm-providers.js';

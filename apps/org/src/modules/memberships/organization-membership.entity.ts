@@ -10,7 +10,7 @@ import {
   type Relation,
 } from 'typeorm';
 import type { Role } from '@wp/contracts';
-import { Organization } from '../organizations/organization.entity.js';
+import { Organization } from '../tenants/organization.entity.js';
 
 /**
  * A user's role in an organization. `version` is the version of the last

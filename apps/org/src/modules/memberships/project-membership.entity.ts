@@ -10,7 +10,7 @@ import {
   type Relation,
 } from 'typeorm';
 import type { Role } from '@wp/contracts';
-import { Project } from '../projects/project.entity.js';
+import { Project } from '../tenants/project.entity.js';
 
 /**
  * A user's explicit role in one project (docs/api.md § Projects, members). `accessDenied` true is

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@wp/contracts';
 import type { EntityManager } from 'typeorm';
-import { ProjectsRepository } from '../projects/projects.repository.js';
+import { ProjectsRepository } from '../tenants/projects.repository.js';
 import { MembershipEvents } from './membership-events.js';
 import { ProjectMembersRepository } from './project-members.repository.js';
 

@@ -1,7 +1,7 @@
 import { organizationCanMap, type Role } from '@wp/contracts';
 import { resource, type Resource, type ResourceIdentifier } from '@wp/http';
 import type { MemberRow } from '../memberships/organization-members.repository.js';
-import type { Organization } from './organization.entity.js';
+import type { Organization } from '../tenants/organization.entity.js';
 
 export type OrganizationAttributes = {
   name: string;

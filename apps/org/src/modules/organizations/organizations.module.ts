@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
 import { ProjectsModule } from '../projects/projects.module.js';
 import { OrganizationsController } from './organizations.controller.js';
-import { OrganizationsRepository } from './organizations.repository.js';
 import { OrganizationsService } from './organizations.service.js';
 
 @Module({
   imports: [ProjectsModule],
   controllers: [OrganizationsController],
-  providers: [OrganizationsRepository, OrganizationsService],
-  exports: [OrganizationsRepository],
+  providers: [OrganizationsService],
 })
 export class OrganizationsModule {}

@@ -9,13 +9,16 @@ import {
   type MemberRow,
 } from '../memberships/organization-members.repository.js';
 import { OrganizationMemberships } from '../memberships/organization-memberships.js';
-import type { Project } from '../projects/project.entity.js';
-import { ProjectsRepository } from '../projects/projects.repository.js';
+import type { Project } from '../tenants/project.entity.js';
+import { ProjectsRepository } from '../tenants/projects.repository.js';
 import { ProjectsService } from '../projects/projects.service.js';
 import type { OrganizationInclude } from './dto/organization-query.dto.js';
-import type { Organization } from './organization.entity.js';
+import type { Organization } from '../tenants/organization.entity.js';
 import { OrganizationIdMismatchError } from './organizations.errors.js';
-import { OrganizationsRepository, type OrganizationWithRole } from './organizations.repository.js';
+import {
+  OrganizationsRepository,
+  type OrganizationWithRole,
+} from '../tenants/organizations.repository.js';
 
 /**
  * Name of the project every new organization starts with (docs/architecture.md § Default project).

@@ -11,7 +11,7 @@ import {
   type ProjectMemberAttributes,
 } from '../projects/project.serializer.js';
 import { AddProjectMemberDto } from './dto/add-project-member.dto.js';
-import { projectGrant } from './project-grant.js';
+import { projectGrant } from '../memberships/project-grant.js';
 import { ProjectMembersService } from './project-members.service.js';
 
 type MemberDocument = Document<Resource<ProjectMemberAttributes>>;

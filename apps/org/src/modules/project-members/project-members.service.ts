@@ -27,7 +27,7 @@ import {
 import { ProjectMemberships } from '../memberships/project-memberships.js';
 import { assertMayGrant, assertRoleChangeAllowed } from '../memberships/role-rules.js';
 import { DirectoryRepository } from '../users/directory.repository.js';
-import type { ProjectGrant } from './project-grant.js';
+import type { ProjectGrant } from '../memberships/project-grant.js';
 import {
   AccessAlreadyDeniedError,
   AccessNotDeniedError,

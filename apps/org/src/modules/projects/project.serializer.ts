@@ -1,7 +1,7 @@
 import { projectCanMap, type Role } from '@wp/contracts';
 import { resource, type Resource } from '@wp/http';
 import type { ProjectMemberRow } from '../memberships/project-members.repository.js';
-import type { Project } from './project.entity.js';
+import type { Project } from '../tenants/project.entity.js';
 
 export type ProjectAttributes = {
   name: string;

@@ -28,7 +28,7 @@ import { toSentinelPassResource } from '../sentinel-passes/sentinel-pass.seriali
 import { ProjectListQueryDto } from './dto/project-list-query.dto.js';
 import { CreateProjectDto, UpdateProjectDto } from './dto/project-body.dto.js';
 import { ProjectQueryDto } from './dto/project-query.dto.js';
-import { DEFAULT_PROJECT_SORT, type ProjectListFilter } from './project-list.js';
+import { DEFAULT_PROJECT_SORT, type ProjectListFilter } from '../tenants/project-list.js';
 import {
   toProjectMemberResource,
   toProjectResource,

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { EventBus } from '@wp/messaging';
-import { ProjectsRepository } from './projects.repository.js';
+import { ProjectsRepository } from '../tenants/projects.repository.js';
 
 const MAX_INT4 = 2_147_483_647;
 

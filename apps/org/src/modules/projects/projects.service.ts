@@ -18,10 +18,10 @@ import type { SentinelPass } from '../sentinel-passes/sentinel-pass.entity.js';
 import { SentinelPassEvents } from '../sentinel-passes/sentinel-pass-events.js';
 import { SentinelPassesRepository } from '../sentinel-passes/sentinel-passes.repository.js';
 import type { ProjectInclude } from './dto/project-query.dto.js';
-import type { ProjectListFilter } from './project-list.js';
-import type { Project } from './project.entity.js';
+import type { ProjectListFilter } from '../tenants/project-list.js';
+import type { Project } from '../tenants/project.entity.js';
 import { ProjectIdMismatchError } from './projects.errors.js';
-import { ProjectsRepository } from './projects.repository.js';
+import { ProjectsRepository } from '../tenants/projects.repository.js';
 
 /** Note of the key pair every project is created with. */
 export const FIRST_KEY_NOTE = 'Default key';

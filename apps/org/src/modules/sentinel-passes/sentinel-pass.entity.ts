@@ -10,7 +10,7 @@ import {
   type Relation,
   type ValueTransformer,
 } from 'typeorm';
-import { Project } from '../projects/project.entity.js';
+import { Project } from '../tenants/project.entity.js';
 
 /** `bigint` columns arrive as strings from pg; counts stay far below 2^53. */
 const bigintAsNumber: ValueTransformer = {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@wp/contracts';
 import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
-import { escapeLike } from '../projects/project-list.js';
+import { escapeLike } from '../tenants/project-list.js';
 import { SentinelPass } from './sentinel-pass.entity.js';
 
 /** Validated filters of the pass lists (docs/org.md § Sentinel Pass). */

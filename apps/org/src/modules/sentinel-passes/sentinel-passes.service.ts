@@ -7,7 +7,7 @@ import type { AuditAction } from '@wp/contracts';
 import { AccessService, type ProjectAccess } from '../access/access.service.js';
 import { credentialAudit } from '../audit/audit-events.js';
 import { AuditTrail } from '../audit/audit-trail.js';
-import { ProjectsRepository } from '../projects/projects.repository.js';
+import { ProjectsRepository } from '../tenants/projects.repository.js';
 import { newSentinelKey } from './sentinel-key.js';
 import { SentinelPassEvents } from './sentinel-pass-events.js';
 import type { SentinelPass } from './sentinel-pass.entity.js';

@@ -8,8 +8,8 @@ import {
   PrimaryColumn,
   type Relation,
 } from 'typeorm';
-import { Organization } from '../organizations/organization.entity.js';
-import { Project } from '../projects/project.entity.js';
+import { Organization } from '../tenants/organization.entity.js';
+import { Project } from '../tenants/project.entity.js';
 
 /**
  * A project pinned in a user's sidebar (docs/api.md § User settings: `pinned_items`, shared by

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { effectiveProjectRole, type Role } from '@wp/contracts';
-import type { Organization } from '../organizations/organization.entity.js';
-import { OrganizationsRepository } from '../organizations/organizations.repository.js';
-import type { Project } from '../projects/project.entity.js';
-import { ProjectsRepository } from '../projects/projects.repository.js';
+import type { Organization } from '../tenants/organization.entity.js';
+import { OrganizationsRepository } from '../tenants/organizations.repository.js';
+import type { Project } from '../tenants/project.entity.js';
+import { ProjectsRepository } from '../tenants/projects.repository.js';
 import type { PinRow } from './user-settings.repository.js';
 
 /** A project of the sidebar with the caller's effective role (`effectiveProjectRole`). */

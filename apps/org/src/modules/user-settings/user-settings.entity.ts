@@ -9,8 +9,8 @@ import {
   UpdateDateColumn,
   type Relation,
 } from 'typeorm';
-import { Organization } from '../organizations/organization.entity.js';
-import { Project } from '../projects/project.entity.js';
+import { Organization } from '../tenants/organization.entity.js';
+import { Project } from '../tenants/project.entity.js';
 
 /** `theme` values of the contract (docs/api.md § User settings object). */
 export const THEMES = ['light', 'dark'] as const;

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { InvitationsModule } from '../invitations/invitations.module.js';
-import { OrganizationsModule } from '../organizations/organizations.module.js';
 import { SidebarBuilder } from './sidebar.js';
 import { UserSettingsController } from './user-settings.controller.js';
 import { UserSettingsRepository } from './user-settings.repository.js';
@@ -8,7 +7,7 @@ import { UserSettingsService } from './user-settings.service.js';
 
 /** docs/api.md § User settings: per-client settings, sidebar, pinned projects, onboarding. */
 @Module({
-  imports: [OrganizationsModule, InvitationsModule],
+  imports: [InvitationsModule],
   controllers: [UserSettingsController],
   providers: [UserSettingsRepository, UserSettingsService, SidebarBuilder],
   exports: [UserSettingsRepository],

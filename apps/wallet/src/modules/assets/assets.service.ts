@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { ErrorSource } from '@wp/http';
 import { WALLET_CONFIG, type WalletConfig } from '../../config/wallet.config.js';
-import { LedgerError } from '../ledger/ledger.errors.js';
+import { LedgerError } from '../../common/ledger-error.js';
 import { AssetsRepository } from './assets.repository.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { METRICS_REGISTRY } from '@wp/observability';
 import { Counter, type Registry } from 'prom-client';
-import type { MoveCommand, MoveResult } from './ledger.repository.js';
+import type { MoveCommand, MoveResult } from './ledger-moves.js';
 
 /**
  * The ledger seen from Prometheus (docs/operations.md § Metrics):

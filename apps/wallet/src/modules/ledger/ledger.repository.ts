@@ -2,51 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { preparedQuery, type PreparedStatement } from '@wp/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Amount } from '../../common/amount.js';
+import type { BalanceView, WalletBalances } from '../wallets/wallet-balances.js';
 import type { JournalEntryType } from './journal-entry.entity.js';
-import { ledgerErrorFromDatabase, sqlState, type MovementPointers } from './ledger.errors.js';
+import type { MovementPointers } from '../../common/ledger-error.js';
+import { ledgerErrorFromDatabase, sqlState } from './ledger.errors.js';
+import type { MoveCommand, MoveResult } from './ledger-moves.js';
 import { LedgerMetrics } from './ledger.metrics.js';
-
-/** One money movement as the ledger function takes it (`ledger/sql/wallet_move.sql`). */
-export interface MoveCommand {
-  type: JournalEntryType;
-  /** Source wallet; null: the issuance account pays (credit). */
-  from: string | null;
-  fromAsset: string;
-  amount: Amount;
-  /** Destination wallet; null: the issuance account receives (debit). */
-  to: string | null;
-  toAsset: string;
-  description: string;
-  metadata: Record<string, unknown>;
-  referenceId: string | null;
-  initiatedBy: string | null;
-  idempotency: { scope: string; key: string; fingerprint: string } | null;
-  /** Take the amount from the source's held balance (accepting a transfer request). */
-  sourceHeld?: boolean;
-  transferRequestId?: string | null;
-}
-
-/** What a movement did, or, for an idempotent retry, what the original did. */
-export interface MoveResult {
-  entryId: string;
-  replayed: boolean;
-  createdAt: Date;
-  amount: Amount;
-  toAmount: Amount;
-  rate: Amount | null;
-  /** The source wallet's ledger balance in `fromAsset` after the movement (null: issuance). */
-  fromBalance: Amount | null;
-  /** The destination wallet's ledger balance in `toAsset` after the movement. */
-  toBalance: Amount | null;
-}
-
-/** available / held of one wallet in one asset. */
-export interface BalanceView {
-  walletAddress: string;
-  asset: string;
-  available: Amount;
-  held: Amount;
-}
 
 /** A posting of one wallet with its journal entry: a line of the transaction history. */
 export interface HistoryLine {
@@ -88,7 +49,7 @@ const WALLET_MOVE_BATCH: PreparedStatement = {
 
 /** The only file of the ledger that touches the database. */
 @Injectable()
-export class LedgerRepository {
+export class LedgerRepository implements WalletBalances {
   constructor(
     private readonly dataSource: DataSource,
     private readonly metrics: LedgerMetrics,

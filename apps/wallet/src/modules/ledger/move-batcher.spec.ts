@@ -2,13 +2,9 @@ import { Registry } from 'prom-client';
 import { Amount } from '../../common/amount.js';
 import type { WalletConfig } from '../../config/wallet.config.js';
 import { KeyedLimiter } from './keyed-limiter.js';
-import { LedgerError } from './ledger.errors.js';
-import {
-  BatchItemError,
-  type LedgerRepository,
-  type MoveCommand,
-  type MoveResult,
-} from './ledger.repository.js';
+import { LedgerError } from '../../common/ledger-error.js';
+import { BatchItemError, type LedgerRepository } from './ledger.repository.js';
+import type { MoveCommand, MoveResult } from './ledger-moves.js';
 import { MoveBatcher } from './move-batcher.js';
 
 /** A ledger stand-in that records its calls and answers after a tick. */

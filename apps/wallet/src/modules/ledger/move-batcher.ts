@@ -4,13 +4,10 @@ import { METRICS_REGISTRY } from '@wp/observability';
 import { Histogram, type Registry } from 'prom-client';
 import { WALLET_CONFIG, type WalletConfig } from '../../config/wallet.config.js';
 import { KeyedLimiter } from './keyed-limiter.js';
-import { ledgerErrorFromDatabase, type MovementPointers } from './ledger.errors.js';
-import {
-  BatchItemError,
-  LedgerRepository,
-  type MoveCommand,
-  type MoveResult,
-} from './ledger.repository.js';
+import type { MovementPointers } from '../../common/ledger-error.js';
+import { ledgerErrorFromDatabase } from './ledger.errors.js';
+import { BatchItemError, LedgerRepository } from './ledger.repository.js';
+import type { MoveCommand, MoveResult } from './ledger-moves.js';
 
 /** Settles one pending movement with the outcome of its ledger call. */
 type Settle = (pending: Pending) => void;

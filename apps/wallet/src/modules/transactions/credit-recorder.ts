@@ -6,13 +6,10 @@ import { Outbox } from '@wp/messaging';
 import type { Principal } from '@wp/security';
 import { DataSource } from 'typeorm';
 import type { Amount } from '../../common/amount.js';
-import type { MovementPointers } from '../ledger/ledger.errors.js';
+import type { MovementPointers } from '../../common/ledger-error.js';
 import { KeyedLimiter } from '../ledger/keyed-limiter.js';
-import {
-  LedgerRepository,
-  type MoveCommand,
-  type MoveResult,
-} from '../ledger/ledger.repository.js';
+import type { MoveCommand, MoveResult } from '../ledger/ledger-moves.js';
+import { LedgerRepository } from '../ledger/ledger.repository.js';
 import type { WalletIdentity } from '../wallets/wallet-identities.js';
 
 /**

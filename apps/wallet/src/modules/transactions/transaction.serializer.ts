@@ -1,6 +1,7 @@
 import type { Amount } from '../../common/amount.js';
 import type { JournalEntryType } from '../ledger/journal-entry.entity.js';
-import type { HistoryLine, MoveResult } from '../ledger/ledger.repository.js';
+import type { MoveResult } from '../ledger/ledger-moves.js';
+import type { HistoryLine } from '../ledger/ledger.repository.js';
 
 /**
  * A movement as `transact`, `debits` and `credits` answer it (docs/wallet.md § Records): the

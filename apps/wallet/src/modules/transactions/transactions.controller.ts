@@ -12,7 +12,7 @@ import {
 import { CurrentRequestMeta, type PageMeta, type RequestMeta } from '@wp/http';
 import { AdminAccessGuard, AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import type { FastifyReply } from 'fastify';
-import { WalletAddressPipe } from '../wallets/address.js';
+import { WalletAddressPipe } from '../../common/address.js';
 import { CreditBody, DebitBody } from './dto/adjustment.dto.js';
 import { PageQuery } from './dto/history.query.js';
 import { TransactBody } from './dto/transact.dto.js';

@@ -9,7 +9,7 @@ import { Amount } from '../../common/amount.js';
 import { WALLET_CONFIG, type WalletConfig } from '../../config/wallet.config.js';
 import { AssetsService } from '../assets/assets.service.js';
 import { DirectoryRepository, type Contact } from '../directory/directory.repository.js';
-import { LedgerError } from '../ledger/ledger.errors.js';
+import { LedgerError } from '../../common/ledger-error.js';
 import { LedgerRepository } from '../ledger/ledger.repository.js';
 import { InsufficientPermissionsError } from '../wallets/wallets.errors.js';
 import { WalletAccess } from '../wallets/wallet-access.js';

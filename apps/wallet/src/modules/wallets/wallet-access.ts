@@ -9,7 +9,7 @@ import { PermissionFreshness } from '@wp/messaging';
 import type { Wallet, WalletEntityType } from './wallet.entity.js';
 import { WalletIdentities, type WalletIdentity } from './wallet-identities.js';
 import { walletAllows, walletVisible, type WalletAbility } from './wallet-policy.js';
-import { LedgerError } from '../ledger/ledger.errors.js';
+import { LedgerError } from '../../common/ledger-error.js';
 import { InsufficientPermissionsError, WalletNotFoundError } from './wallets.errors.js';
 import { WalletsRepository } from './wallets.repository.js';
 

@@ -1,5 +1,5 @@
 import { Amount } from '../../common/amount.js';
-import type { BalanceView } from '../ledger/ledger.repository.js';
+import type { BalanceView } from './wallet-balances.js';
 import type { Wallet } from './wallet.entity.js';
 
 /** One asset's balance in a wallet record. */

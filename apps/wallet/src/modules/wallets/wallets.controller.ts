@@ -15,7 +15,7 @@ import { ifNoneMatchMatches } from '@wp/http';
 import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import type { FastifyReply } from 'fastify';
 import { exactJson } from '../../common/exact-json.js';
-import { WalletAddressPipe } from './address.js';
+import { WalletAddressPipe } from '../../common/address.js';
 import { CreateEntityWalletBody } from './dto/create-entity-wallet.dto.js';
 import { GetWalletQuery } from './dto/get-wallet.query.js';
 import { ListWalletsQuery } from './dto/list-wallets.query.js';

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AssetsModule } from '../assets/assets.module.js';
-import { LedgerModule } from '../ledger/ledger.module.js';
 import { MembershipsModule } from '../memberships/memberships.module.js';
 import { WalletAccess } from './wallet-access.js';
 import { WalletIdentities } from './wallet-identities.js';
@@ -10,7 +9,7 @@ import { WalletsRepository } from './wallets.repository.js';
 import { WalletsService } from './wallets.service.js';
 
 @Module({
-  imports: [MembershipsModule, LedgerModule, AssetsModule],
+  imports: [MembershipsModule, AssetsModule],
   controllers: [WalletsController],
   providers: [WalletsRepository, WalletsService, WalletsHandlers, WalletIdentities, WalletAccess],
   exports: [WalletsService, WalletAccess],

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Role } from '@wp/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { MembershipRoles } from '../memberships/memberships.repository.js';
-import { newWalletAddress } from './address.js';
+import { newWalletAddress } from '../../common/address.js';
 import { Wallet, type WalletEntityType } from './wallet.entity.js';
 
 export type NewWallet = Pick<

@@ -4,7 +4,6 @@ import { Outbox } from '@wp/messaging';
 import { AgentForbiddenError, type Principal } from '@wp/security';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AssetsService } from '../assets/assets.service.js';
-import { LedgerRepository } from '../ledger/ledger.repository.js';
 import {
   MembershipsRepository,
   NO_ROLES,
@@ -14,6 +13,7 @@ import type { EntityWalletDto } from './dto/create-entity-wallet.dto.js';
 import type { WalletChangesDto } from './dto/update-wallet.dto.js';
 import type { Wallet, WalletEntityType } from './wallet.entity.js';
 import { WalletAccess } from './wallet-access.js';
+import { WalletBalances } from './wallet-balances.js';
 import { walletAllows } from './wallet-policy.js';
 import { toWalletRecord, type WalletRecord } from './wallet.serializer.js';
 import {
@@ -37,7 +37,7 @@ export class WalletsService {
   constructor(
     private readonly wallets: WalletsRepository,
     private readonly memberships: MembershipsRepository,
-    private readonly ledger: LedgerRepository,
+    private readonly balances: WalletBalances,
     private readonly assets: AssetsService,
     private readonly outbox: Outbox,
     private readonly dataSource: DataSource,
@@ -189,7 +189,7 @@ export class WalletsService {
   }
 
   private async withBalances(wallets: Wallet[]): Promise<WalletRecord[]> {
-    const balances = await this.ledger.balancesOf(wallets.map((w) => w.addressHash));
+    const balances = await this.balances.balancesOf(wallets.map((w) => w.addressHash));
     return wallets.map((w) =>
       toWalletRecord(
         w,

@@ -2,7 +2,7 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ROLES, type Role } from '@wp/contracts';
 import { IsIsoInstant, MayBeAbsent, ToBoolean, ToInt } from '@wp/http';
-import { PROJECT_SORT_VALUES, type ProjectSortValue } from '../project-list.js';
+import { PROJECT_SORT_VALUES, type ProjectSortValue } from '../../tenants/project-list.js';
 
 /**
  * `owner,ADMIN` (or a repeated parameter) → `['OWNER', 'ADMIN']`; non-strings left for the

@@ -10,7 +10,7 @@ import {
   IsWalletAddress,
   LowerCase,
 } from '../../../common/validators.js';
-import { WALLET_ADDRESS } from '../../wallets/address.js';
+import { WALLET_ADDRESS } from '../../../common/address.js';
 
 /** `transaction` of `POST /wallets/transact` (docs/api.md § Wallets). */
 export class TransactionDto {

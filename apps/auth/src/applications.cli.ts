@@ -2,11 +2,11 @@ import { loadConfig } from '@wp/config';
 import { openApiKeyStore } from '@wp/platform';
 import { ApiKeyRegistry } from '@wp/security';
 import type { DataSource } from 'typeorm';
-import { authConfigSchema, type AuthConfig } from '../../config/auth.config.js';
-import { authDataSource } from '../../database/data-source.js';
-import { migrationsStatus } from '../../migrations-status.js';
-import { ApplicationsRepository } from './applications.repository.js';
-import { ApplicationsService } from './applications.service.js';
+import { authConfigSchema, type AuthConfig } from './config/auth.config.js';
+import { authDataSource } from './database/data-source.js';
+import { migrationsStatus } from './migrations-status.js';
+import { ApplicationsRepository } from './modules/applications/applications.repository.js';
+import { ApplicationsService } from './modules/applications/applications.service.js';
 
 const USAGE = `Usage: npm run cli -- <command> [--json]
 

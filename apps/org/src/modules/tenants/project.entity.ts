@@ -9,7 +9,7 @@ import {
   UpdateDateColumn,
   type Relation,
 } from 'typeorm';
-import { Organization } from '../organizations/organization.entity.js';
+import { Organization } from './organization.entity.js';
 
 const bigintAsNumber = { to: (v: number) => v, from: (v: string) => Number(v) };
 

@@ -1,4 +1,4 @@
-import { returningRows } from './returning.js';
+import { returningRows } from './returning-rows.js';
 
 describe('returningRows', () => {
   it('unwraps the [rows, rowCount] answer TypeORM gives for UPDATE/DELETE … RETURNING', async () => {
