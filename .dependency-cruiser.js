@@ -30,6 +30,7 @@ const LAYERS = {
     ['main.ts', 'migrate.ts'],
   ],
   auth: [
+    ['cli-args.ts'],
     ['config'],
     [
       'modules/passwords',
@@ -105,9 +106,11 @@ const LAYERS = {
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The path pattern of one unit: a folder (with everything under it) or one file. */
+/** The path pattern of one unit: a folder (with everything under it) or one file and its spec. */
 const unitPath = (app, unit) =>
-  unit.endsWith('.ts') ? `^apps/${app}/src/${escape(unit)}$` : `^apps/${app}/src/${escape(unit)}/`;
+  unit.endsWith('.ts')
+    ? `^apps/${app}/src/${escape(unit.slice(0, -3))}(\\.spec)?\\.ts$`
+    : `^apps/${app}/src/${escape(unit)}/`;
 
 const describeOrder = (app) =>
   `apps/${app}/src, bottom to top: ` + LAYERS[app].map((layer) => layer.join(' + ')).join(' < ');

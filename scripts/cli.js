@@ -2,15 +2,28 @@
 // `npm run cli -- <command>` (README § Operator commands): the auth service's operator CLI
 // (apps/auth/src/cli.ts) in the mode `npm start` uses. In embedded mode (the default) it reaches
 // the PostgreSQL of DATA_DIR: the one a running `npm start` owns, else one started for the
-// command and stopped after it.
+// command and stopped after it. The arguments are read first (the CLI's own parser,
+// apps/auth/src/cli-args.ts): `--help` and usage errors answer at once, no server is started.
 'use strict';
 const { spawn } = require('node:child_process');
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
-const { openEmbedded } = require('./embedded-postgres.js');
+
+const dist = join(__dirname, '..', 'apps', 'auth', 'dist');
 
 async function main() {
+  const { parseCliArgs, USAGE } = require(join(dist, 'cli-args.js'));
+  const parsed = parseCliArgs(process.argv.slice(2));
+  if (parsed.kind === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (parsed.kind === 'usage') {
+    process.stderr.write(parsed.message);
+    return 2;
+  }
   if (existsSync('.env')) process.loadEnvFile('.env'); // keeps variables already set
+  const { openEmbedded } = require('./embedded-postgres.js');
   const env = { ...process.env };
   let server = null;
   if ((env.PLATFORM_MODE || 'embedded') === 'embedded') {
@@ -21,7 +34,7 @@ async function main() {
       env[`${service.toUpperCase()}_DATABASE_URL`] = server.url(`wp_${service}`);
     }
   }
-  const cli = join(__dirname, '..', 'apps', 'auth', 'dist', 'cli.js');
+  const cli = join(dist, 'cli.js');
   const code = await new Promise((resolve) =>
     spawn(process.execPath, [cli, ...process.argv.slice(2)], { env, stdio: 'inherit' }).once(
       'exit',

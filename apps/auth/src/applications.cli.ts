@@ -3,27 +3,11 @@ import { openApiKeyStore } from '@wp/platform';
 import { ApiKeyRegistry } from '@wp/security';
 import type { DataSource } from 'typeorm';
 import { authConfigSchema, type AuthConfig } from './config/auth.config.js';
+import { parseCliArgs, USAGE } from './cli-args.js';
 import { authDataSource } from './database/data-source.js';
 import { migrationsStatus } from './migrations-status.js';
 import { ApplicationsRepository } from './modules/applications/applications.repository.js';
 import { ApplicationsService } from './modules/applications/applications.service.js';
-
-const USAGE = `Usage: npm run cli -- <command> [--json]
-
-Commands:
-  apps:create NAME     register a client application and print its new Api-Key (shown once)
-  apps:list            list active client applications (never their keys)
-  apps:revoke ID       revoke an application: its Api-Key stops working within seconds
-  migrations:status    applied and pending migrations of every service's database
-  --help               this text
-
-Options:
-  --json               machine-readable output (one JSON document on stdout)
-
-Exit codes: 0 done, 1 failed (e.g. unknown application), 2 usage error.
-`;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface CliIo {
   env: Record<string, string | undefined>;
@@ -37,14 +21,18 @@ export interface CliIo {
  * @returns the process exit code (0 ok, 2 usage error)
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const json = argv.includes('--json');
-  const [command, ...args] = argv.filter((a) => a !== '--json');
-  const print = (value: unknown, text: string) =>
-    io.out(json ? `${JSON.stringify(value, null, 2)}\n` : text);
-  if (command === undefined || command === '--help' || command === 'help') {
+  const parsed = parseCliArgs(argv);
+  if (parsed.kind === 'help') {
     io.out(USAGE);
     return 0;
   }
+  if (parsed.kind === 'usage') {
+    io.err(parsed.message);
+    return 2;
+  }
+  const { command, arg: name, json } = parsed;
+  const print = (value: unknown, text: string) =>
+    io.out(json ? `${JSON.stringify(value, null, 2)}\n` : text);
   if (command === 'migrations:status') {
     const statuses = await migrationsStatus(io.env);
     print(
@@ -58,19 +46,6 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         .join(''),
     );
     return statuses.some((s) => s.error) ? 1 : 0;
-  }
-  if (!['apps:create', 'apps:list', 'apps:revoke'].includes(command)) {
-    io.err(`unknown command ${command}\n${USAGE}`);
-    return 2;
-  }
-  const name = args.join(' ').trim();
-  if (command === 'apps:create' && !name) {
-    io.err('apps:create needs a NAME\n');
-    return 2;
-  }
-  if (command === 'apps:revoke' && !UUID.test(name)) {
-    io.err('apps:revoke needs the application ID (a UUID, see apps:list)\n');
-    return 2;
   }
   const config = loadConfig(authConfigSchema, io.env);
   const dataSource = authDataSource(config.AUTH_DATABASE_URL);

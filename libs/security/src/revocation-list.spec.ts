@@ -1,3 +1,4 @@
+/** @integration PostgreSQL and Redis: the revocation stores themselves, against the servers */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import {

@@ -1,3 +1,4 @@
+/** @integration loopback SMTP and HTTP servers: the test sinks themselves */
 import { createTransport } from 'nodemailer';
 import { HttpSink } from './http-sink.js';
 import { SmtpSink } from './smtp-sink.js';

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AesGcmEnvelope } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { RefreshHints } from './refresh-hints.js';
+import { decideReplay } from './refresh-replay.js';
 import { toSessionResource, type SessionResource } from './session.serializer.js';
 import { RefreshTokenInvalidError, RefreshTokenReusedError } from './sessions.errors.js';
 import {
@@ -115,17 +116,11 @@ export class RefreshService {
       presented.familyId,
       this.config.REFRESH_GRACE_SECONDS,
     );
-    if (!state?.live) throw new RefreshTokenInvalidError();
-    if (presented.tokenGeneration === state.generation) {
-      // Still current yet not rotated: the family expired or was revoked in between.
-      throw new RefreshTokenInvalidError();
-    }
-    if (
-      presented.tokenGeneration === state.generation - 1 &&
-      state.inGrace &&
-      state.graceResponse !== null
-    ) {
-      return JSON.parse(this.box.decrypt(state.graceResponse)) as SessionResource;
+    const decision = decideReplay(presented.tokenGeneration, state);
+    // `invalid` also when still current yet not rotated: the family ended in between.
+    if (decision.kind === 'invalid') throw new RefreshTokenInvalidError();
+    if (decision.kind === 'grace') {
+      return JSON.parse(this.box.decrypt(decision.sealed)) as SessionResource;
     }
     await this.lifecycle.end(presented.familyId, 'reuse_detected');
     throw new RefreshTokenReusedError();

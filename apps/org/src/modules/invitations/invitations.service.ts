@@ -16,14 +16,12 @@ import { UserLookup } from '../identity/user-lookup.js';
 import { assertMayGrant } from '../memberships/role-rules.js';
 import { DirectoryRepository } from '../users/directory.repository.js';
 import { InvitationAcceptance } from './invitation-acceptance.js';
+import { assertNoneRunning, assertPending, assertRespondable } from './invitation-rules.js';
 import type { Invitation } from './invitation.entity.js';
 import { InvitationMailer } from './invitation-mailer.js';
 import { newInvitationToken } from './invitation-token.js';
 import {
-  InvitationAlreadyPendingError,
-  InvitationExpiredError,
   InvitationNotFoundError,
-  InvitationNotPendingError,
   InvitationResendTooSoonError,
   RedirectToAddMemberError,
 } from './invitations.errors.js';
@@ -158,7 +156,7 @@ export class InvitationsService {
       manager,
     );
     const now = new Date();
-    if (existing && existing.expiresAt > now) throw new InvitationAlreadyPendingError(existing.id);
+    assertNoneRunning(existing, now);
     const { token, hash } = newInvitationToken();
     const fresh = {
       ...grant,
@@ -330,12 +328,8 @@ export class InvitationsService {
       // Lock order of every membership command: the organization, then the invitation.
       await this.acceptance.lockOrganization(peek.organizationId, manager);
       const invitation = await this.invitations.findById(invitationId, { manager, lock: true });
-      if (!invitation || invitation.status === 'cancelled') throw new InvitationNotFoundError();
-      if (invitation.status !== 'pending') throw new InvitationNotPendingError(invitation.status);
-      if (outcome === 'accepted') {
-        if (invitation.expiresAt <= new Date()) throw new InvitationExpiredError();
-        await this.acceptance.grant(invitation, principal.id, manager);
-      }
+      assertRespondable(invitation, outcome, new Date());
+      if (outcome === 'accepted') await this.acceptance.grant(invitation, principal.id, manager);
       const action = outcome === 'accepted' ? 'invitation.accepted' : 'invitation.rejected';
       await this.audit.record(manager, principal, invitationAudit(invitation, action));
       return this.invitations.update(
@@ -359,12 +353,11 @@ export class InvitationsService {
     if (
       !invitation ||
       invitation.organizationId !== scope.organizationId ||
-      invitation.projectId !== scope.projectId ||
-      invitation.status === 'cancelled'
+      invitation.projectId !== scope.projectId
     ) {
       throw new InvitationNotFoundError();
     }
-    if (invitation.status !== 'pending') throw new InvitationNotPendingError(invitation.status);
+    assertPending(invitation);
     // Acting on an invitation above one's own role is acting above one's role.
     assertMayGrant(
       actorRole,
