@@ -27,6 +27,13 @@ export const DEFAULT_REVOCATION_CACHE_MS = 1000;
 /** How often each process sends itself a heartbeat through the channel. */
 const HEARTBEAT_MS = 200;
 const MAX_CACHED = 50_000;
+/**
+ * How long a revocation waits, before its command goes on to commit and answer, for its own
+ * announcement to come back through the channel (the other processes receive it in the same
+ * delivery). Not waiting left a window in which a process still answered from a remembered
+ * "not revoked" while the announcement was on its way; past this wait the 1 s bound holds.
+ */
+const ANNOUNCEMENT_ECHO_WAIT_MS = 250;
 
 /**
  * The access token deny-list (docs/architecture.md § Identity and access ("Revocation")): a revoked
@@ -64,6 +71,8 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
   private freshAsOf = -Infinity;
   /** Bumped on every announcement: answers read across one are not remembered. */
   private generation = 0;
+  /** Own revocations waiting for their announcement to come back, by announcement. */
+  private readonly echoes = new Map<string, Set<() => void>>();
 
   constructor(
     private readonly store: RevocationStore,
@@ -163,13 +172,39 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
     const what = `${kind}:${id}`;
     await recordRevocation(manager, kind, id, Math.floor(Date.now() / 1000) + ttlSeconds);
     this.onMessage(what);
+    const echo = this.unsubscribe ? this.echoOf(what) : undefined;
     try {
       await this.store.deny(kind, id, ttlSeconds, what);
     } catch (error) {
+      echo?.cancel();
       throw Object.assign(storeUnavailable('The revocation could not be recorded'), {
         cause: error,
       });
     }
+    await echo?.seen;
+  }
+
+  /**
+   * Resolves when `announcement` arrives through the subscription, or after
+   * {@link ANNOUNCEMENT_ECHO_WAIT_MS} (never rejects): registered before the announcement is sent.
+   */
+  private echoOf(announcement: string): { seen: Promise<void>; cancel: () => void } {
+    let waiters = this.echoes.get(announcement);
+    if (!waiters) this.echoes.set(announcement, (waiters = new Set()));
+    let done!: () => void;
+    const seen = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => done(), ANNOUNCEMENT_ECHO_WAIT_MS);
+      done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0 && this.echoes.get(announcement) === waiters) {
+          this.echoes.delete(announcement);
+        }
+        resolve();
+      };
+      waiters.add(done);
+    });
+    return { seen, cancel: done };
   }
 
   private onMessage(message: string): void {
@@ -185,6 +220,7 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
       return;
     }
     if (message.startsWith(REBUILD_REQUEST)) return; // for the writers (CacheRebuilder)
+    for (const done of this.echoes.get(message) ?? []) done();
     this.generation++;
     const id = message.slice(4);
     if (message.startsWith('jti:')) this.forget(id);
