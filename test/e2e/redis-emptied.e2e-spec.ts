@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { testPlatformMode, waitFor } from '@wp/testing';
+import { describeIf, SERVICES_ONLY, testPlatformMode, waitFor } from '@wp/testing';
 import { usePlatformOnPrivateRedis, type PlatformOnPrivateRedis } from '../support/redis-outage.js';
 import {
   accepted,
@@ -20,7 +20,11 @@ const PROBE_MS = 3000;
  * them by event: only the deny-list and the permission versions refuse them. Services mode only
  * (a private Redis and NATS); embedded mode keeps all of it in the platform database.
  */
-(embedded ? describe.skip : describe)('revoked credentials when Redis comes back empty', () => {
+describeIf(
+  !embedded,
+  SERVICES_ONLY,
+  'embedded mode has no Redis: its deny-list lives in the platform database',
+)('revoked credentials when Redis comes back empty', () => {
   const platform = usePlatformOnPrivateRedis({ nats: true, env: { REFRESH_GRACE_SECONDS: '0' } });
   let world: RevokedCredentials;
 

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { testPlatformMode, waitFor } from '@wp/testing';
+import { describeIf, SERVICES_ONLY, testPlatformMode, waitFor } from '@wp/testing';
 import { usePlatformOnPrivateRedis } from '../support/redis-outage.js';
 import { unusedApiKey } from '../support/revoked-credentials.js';
 import type { ServiceName } from '../support/stack.js';
@@ -25,7 +25,11 @@ interface Answer {
  * refuses the same way and closes without waiting for Redis. Before: 4-12 s per request, 503 without
  * `Retry-After`, every process not ready. Services mode only (a private Redis).
  */
-(embedded ? describe.skip : describe)('Redis down or hung', () => {
+describeIf(
+  !embedded,
+  SERVICES_ONLY,
+  'embedded mode has no Redis',
+)('Redis down or hung', () => {
   const platform = usePlatformOnPrivateRedis();
   let token: string;
   let basic: string;
