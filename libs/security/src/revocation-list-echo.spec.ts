@@ -23,7 +23,10 @@ class SlowChannel extends RevocationStore {
   }
   subscribe(onMessage: (message: string) => void): Promise<() => Promise<void>> {
     this.subscribers.add(onMessage);
-    return Promise.resolve(async () => void this.subscribers.delete(onMessage));
+    return Promise.resolve(() => {
+      this.subscribers.delete(onMessage);
+      return Promise.resolve();
+    });
   }
 }
 
