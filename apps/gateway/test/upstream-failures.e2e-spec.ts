@@ -2,9 +2,8 @@ import { createServer, type Server } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@wp/config';
-import { Redis } from '@wp/persistence';
-import { hashApiKey } from '@wp/security';
-import { TEST_SERVERS, TestEnvironment } from '@wp/testing';
+import { ApiKeyRegistry, hashApiKey } from '@wp/security';
+import { TestEnvironment } from '@wp/testing';
 import { gatewayConfigSchema } from '../src/config/gateway.config.js';
 import { createGatewayApp } from '../src/gateway.app.js';
 
@@ -19,7 +18,6 @@ import { createGatewayApp } from '../src/gateway.app.js';
 describe('gateway: upstreams down, draining or broken', () => {
   const env = new TestEnvironment();
   const apiKey = 'wpk_upstream_failures_key_0123456789';
-  let redis: Redis;
   let healthy: FastifyInstance;
   let draining: FastifyInstance;
   let drainingHits = 0;
@@ -65,8 +63,8 @@ describe('gateway: upstreams down, draining or broken', () => {
 
   beforeAll(async () => {
     (globalThis as Record<string, unknown>)['__OPENAPI_CONTRACT_SKIP__'] = true;
-    redis = new Redis(TEST_SERVERS.redis, { keyPrefix: env.env['REDIS_KEY_PREFIX'] });
-    await redis.hset('api_keys', hashApiKey(apiKey), 'app-1');
+    await env.preparePlatform(); // embedded mode: the API keys' table
+    await env.vouchFor(['auth']); // the registry is whole: other keys are unknown
 
     healthy = Fastify();
     healthy.all('/*', (request) =>
@@ -105,6 +103,8 @@ describe('gateway: upstreams down, draining or broken', () => {
       WALLET_UPSTREAM_URL: `${await refusedUrl()},${healthyUrl}`,
       ANALYTICS_UPSTREAM_URL: healthyUrl,
     });
+    // Registered as an operator would (Redis `api_keys` or the platform database's `api_key`).
+    await gateways[0].get(ApiKeyRegistry).add(hashApiKey(apiKey), 'app-1');
   });
   afterAll(async () => {
     for (const app of gateways) await app.close();
@@ -112,7 +112,6 @@ describe('gateway: upstreams down, draining or broken', () => {
     await draining?.close();
     reset?.close();
     garbage?.close();
-    redis?.disconnect();
     await env.cleanup();
   });
 
