@@ -22,3 +22,4 @@ export * from './validation/json-depth.js';
 export * from './redact-url.js';
 export * from './no-store.js';
 export * from './csv-rows.js';
+export * from './backoff.js';
