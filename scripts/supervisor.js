@@ -6,11 +6,17 @@
 // behind holding its port.
 'use strict';
 const { spawn } = require('node:child_process');
+const { ExponentialBackoff, noJitterGenerator } = require('cockatiel');
 
 // The first restart waits a moment only (a killed app is back sooner); a crash loop still backs
 // off quickly to 30 s (docs/operations.md § Start-up time).
-const BACKOFF_MIN_MS = 250;
-const BACKOFF_MAX_MS = 30_000;
+// The schedule is cockatiel's, as every back-off of the services (docs/decisions.md § Libraries
+// for generic parts); `.next()` gives its first step, each step's `.next()` the one after.
+const RESTART_BACKOFF = new ExponentialBackoff({
+  generator: noJitterGenerator,
+  initialDelay: 250,
+  maxDelay: 30_000,
+});
 const STABLE_MS = 60_000;
 
 /** Writes `text` line by line, each prefixed. */
@@ -43,7 +49,12 @@ class Supervisor {
    *   `onCrash`: return false to not restart; `env`: settings of this child on top of the shared
    */
   start(name, script, hooks = {}) {
-    const entry = this.children.get(name) ?? { name, script, hooks, backoff: BACKOFF_MIN_MS };
+    const entry = this.children.get(name) ?? {
+      name,
+      script,
+      hooks,
+      backoff: RESTART_BACKOFF.next(),
+    };
     this.children.set(name, entry);
     // No --enable-source-maps: it costs a fifth of the start-up's module loading (every
     // dependency's maps are read); NODE_OPTIONS=--enable-source-maps turns it on.
@@ -66,9 +77,9 @@ class Supervisor {
     if (this.stopping || entry.child !== child) return;
     const reason = signal ? `killed by ${signal}` : `exit code ${code}`;
     if (entry.hooks.onCrash && entry.hooks.onCrash(reason) === false) return;
-    if (Date.now() - entry.startedAt > STABLE_MS) entry.backoff = BACKOFF_MIN_MS;
-    const delay = entry.backoff;
-    entry.backoff = Math.min(BACKOFF_MAX_MS, entry.backoff * 2);
+    if (Date.now() - entry.startedAt > STABLE_MS) entry.backoff = RESTART_BACKOFF.next();
+    const delay = entry.backoff.duration;
+    entry.backoff = entry.backoff.next(undefined);
     this.log(`${entry.name} stopped unexpectedly (${reason}); restarting in ${delay / 1000} s`);
     entry.timer = setTimeout(() => {
       if (!this.stopping) this.start(entry.name, entry.script, entry.hooks);

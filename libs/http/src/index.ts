@@ -21,3 +21,5 @@ export * from './validation/presence.js';
 export * from './validation/json-depth.js';
 export * from './redact-url.js';
 export * from './no-store.js';
+export * from './csv-rows.js';
+export * from './backoff.js';

@@ -1,3 +1,4 @@
+import { backoffDelay } from '@wp/http';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
@@ -25,6 +26,9 @@ import { EventTransport, type SubscriptionSpec } from './event-transport.js';
 import { ConsumerMetrics } from './messaging.metrics.js';
 import { JETSTREAM_OPTIONS, NATS_CONNECTION, type JetStreamOptions } from './nats.connection.js';
 import { Namespacer } from './namespace.js';
+
+/** Redelivery pause after a failed handler: 200 ms doubling per delivery, at most 30 s. */
+const NAK_BACKOFF = { initialMs: 200, maxMs: 30_000 };
 
 const codec = JSONCodec<EventEnvelope>();
 const STREAM_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
@@ -222,7 +226,7 @@ export class JetStreamTransport extends EventTransport {
       msg.ack();
     } catch (error) {
       const attempt = msg.info.deliveryCount;
-      const delay = Math.min(30_000, 200 * 2 ** Math.min(attempt, 8));
+      const delay = backoffDelay(attempt, NAK_BACKOFF);
       this.logger.warn(
         `${spec.durable}: event ${envelope.id} failed (attempt ${attempt}), retry in ${delay} ms: ${(error as Error).message}`,
       );

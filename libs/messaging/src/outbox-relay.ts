@@ -1,3 +1,4 @@
+import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import {
   Injectable,
   Logger,
@@ -32,7 +33,7 @@ interface OutboxRow {
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
-  private timer?: NodeJS.Timeout;
+  private job?: PeriodicJob;
   private draining?: Promise<void>;
   private again = false;
   private stopped = false;
@@ -56,8 +57,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.outbox.onCommitted(() => this.kick());
     // The bus is back (NATS reconnected): what waited goes now, not at the next poll.
     this.transport.onAvailable(() => this.kick());
-    this.timer = setInterval(() => this.kick(), POLL_MS);
-    this.timer.unref();
+    this.job = periodicJobs.every('messaging.outbox-poll', POLL_MS, () => this.kick());
     this.kick();
   }
 
@@ -75,7 +75,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       this.stopped = true;
-      clearInterval(this.timer);
+      await this.job?.stop();
       await this.draining;
       try {
         while ((await this.publishBatch()) === BATCH);

@@ -6,3 +6,4 @@ export * from './observability.module.js';
 export { Logger as PinoLogger } from 'nestjs-pino';
 export * from './metrics-server.js';
 export * from './startup-phases.js';
+export * from './periodic-jobs.js';

@@ -1,3 +1,4 @@
+import { backoffDelay } from '@wp/http';
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { ReadinessRegistry, startupPhases } from '@wp/observability';
 import { Redis, type Command, type RedisOptions as IORedisOptions } from 'ioredis';
@@ -9,7 +10,8 @@ export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 500;
 /** Bound of opening a connection, ms; also how long a boot waits for Redis before going on. */
 const CONNECT_TIMEOUT_MS = 1000;
 /** Longest pause between reconnection attempts, ms: Redis back → used again within it. */
-const MAX_RECONNECT_DELAY_MS = 500;
+/** ioredis reconnect pauses: 50 ms doubling, at most 500 ms (`backoffDelay`). */
+const REDIS_RECONNECT_BACKOFF = { initialMs: 50, maxMs: 500 };
 
 export interface RedisOptions {
   url: string;
@@ -34,7 +36,8 @@ export function failFastRedisOptions(options: Pick<RedisOptions, 'keyPrefix'>): 
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: CONNECT_TIMEOUT_MS,
-    retryStrategy: (attempt: number) => Math.min(attempt * 50, MAX_RECONNECT_DELAY_MS),
+    // ioredis counts attempts from 1: 50, 100, 200, 400, then every 500 ms.
+    retryStrategy: (attempt: number) => backoffDelay(attempt - 1, REDIS_RECONNECT_BACKOFF),
     lazyConnect: false,
   };
 }

@@ -1,3 +1,4 @@
+import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import { randomUUID } from 'node:crypto';
 import {
   Inject,
@@ -43,7 +44,7 @@ export class ActivityRecorder implements OnModuleInit, BeforeApplicationShutdown
   private readonly subject: EventSubject | null;
   private buffer: ActivityEntry[] = [];
   private dropped = 0;
-  private timer?: NodeJS.Timeout;
+  private job?: PeriodicJob;
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -80,8 +81,11 @@ export class ActivityRecorder implements OnModuleInit, BeforeApplicationShutdown
       }
       done();
     });
-    this.timer = setInterval(() => void this.flush(), this.options.flushIntervalMs ?? 1000);
-    this.timer.unref();
+    this.job = periodicJobs.every(
+      `${this.options.service}.activity-flush`,
+      this.options.flushIntervalMs ?? 1000,
+      () => this.flush(),
+    );
   }
 
   /** Buffers one entry (id, service and timestamp filled in unless given). Never throws. */
@@ -133,7 +137,7 @@ export class ActivityRecorder implements OnModuleInit, BeforeApplicationShutdown
 
   /** Before the database closes: what is buffered goes to the outbox. */
   async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    await this.job?.stop();
     if (this.dataSource.isInitialized) await this.flush();
   }
 }

@@ -4,7 +4,7 @@ import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigError, loadDotenv, type PlatformConfig } from '@wp/config';
 import { redactQuery, redactUrl } from '@wp/http';
-import { startupPhases } from '@wp/observability';
+import { periodicJobs, startupPhases } from '@wp/observability';
 import { startTracing, stopTracing } from '@wp/tracing';
 
 type ShutdownConfig = Pick<PlatformConfig, 'SHUTDOWN_TIMEOUT_SECONDS' | 'SHUTDOWN_DRAIN_SECONDS'>;
@@ -118,6 +118,7 @@ export function installGracefulShutdown(
     timer.unref();
     new Promise((resolve) => setTimeout(resolve, options.drainMs ?? 0))
       .then(() => app.close())
+      .then(() => periodicJobs.stopAll())
       .then(() => stopTracing())
       .then(
         () => {

@@ -105,7 +105,7 @@ function postgresBackend(): Backend {
       return {
         store,
         close: async () => {
-          store.onApplicationShutdown();
+          await store.onApplicationShutdown();
           await listener.close();
           await pool.end();
         },

@@ -1,3 +1,4 @@
+import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import {
@@ -65,7 +66,7 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
   private readonly bySession = new Map<string, Set<string>>();
   private unsubscribe?: () => Promise<void>;
   private stopped = false;
-  private heartbeat?: NodeJS.Timeout;
+  private heartbeat?: PeriodicJob;
   private readonly self = randomBytes(8).toString('hex');
   /** `performance.now()` at which the last own heartbeat that came back was sent. */
   private freshAsOf = -Infinity;
@@ -90,15 +91,15 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
       .catch(() => undefined); // the store reconnects by itself; until then nothing is remembered
     if (this.stopped) await unsubscribe?.();
     else this.unsubscribe = unsubscribe;
-    this.heartbeat = setInterval(() => {
-      this.store.announce(`hb:${this.self}:${performance.now()}`).catch(() => undefined);
-    }, HEARTBEAT_MS);
-    this.heartbeat.unref();
+    // A lost heartbeat only lets the cache lapse (by design); nothing to log 5 times a second.
+    this.heartbeat = periodicJobs.every('security.revocation-heartbeat', HEARTBEAT_MS, () =>
+      this.store.announce(`hb:${this.self}:${performance.now()}`).catch(() => undefined),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    if (this.heartbeat) clearInterval(this.heartbeat);
+    await this.heartbeat?.stop();
     this.freshAsOf = -Infinity;
     await this.unsubscribe?.().catch(() => undefined);
   }

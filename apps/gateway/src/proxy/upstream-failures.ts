@@ -1,3 +1,4 @@
+import { backoffDelay } from '@wp/http';
 /** `Retry-After` of the gateway's 503 when a service cannot be reached, seconds. */
 export const UPSTREAM_UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 
@@ -105,7 +106,10 @@ export function shouldRetryUpstream(attempt: UpstreamAttempt): boolean {
   return SAFE_METHODS.has(attempt.method) && codes.some((c) => UNREACHABLE.has(c));
 }
 
+/** 10 ms doubling; the retries are few, the ceiling only bounds a misconfiguration. */
+const UPSTREAM_BACKOFF = { initialMs: 10, maxMs: 1000 };
+
 /** Pause before retry number `retries` + 1, ms (a few ms: another replica is likely up). */
 export function upstreamRetryDelay(retries: number): number {
-  return 10 * 2 ** retries + Math.floor(Math.random() * 10);
+  return backoffDelay(retries, UPSTREAM_BACKOFF) + Math.floor(Math.random() * 10);
 }

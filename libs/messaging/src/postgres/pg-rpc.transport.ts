@@ -1,3 +1,4 @@
+import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   Inject,
@@ -45,7 +46,7 @@ export class PgRpcTransport extends RpcTransport implements OnModuleInit, OnAppl
   private readonly logger = new Logger('PgRpc');
   private readonly replyChannel = `wp_rpc_reply:${randomBytes(8).toString('hex')}`;
   private readonly pending = new Map<string, Pending>();
-  private purge?: NodeJS.Timeout;
+  private purge?: PeriodicJob;
 
   constructor(
     @Inject(PLATFORM_POOL) private readonly pool: Pool,
@@ -57,18 +58,20 @@ export class PgRpcTransport extends RpcTransport implements OnModuleInit, OnAppl
 
   async onModuleInit(): Promise<void> {
     await this.listener.listen(this.replyChannel, (id) => void this.onReply(id));
-    this.purge = setInterval(() => {
-      for (const table of ['rpc_request', 'rpc_response']) {
-        this.pool
-          .query(`DELETE FROM ${table} WHERE created_at < now() - interval '1 minute'`)
-          .catch(() => undefined);
-      }
-    }, PURGE_MS);
-    this.purge.unref();
+    // A failed purge is retried at the next tick; the rows only wait longer.
+    this.purge = periodicJobs.every('messaging.rpc-purge', PURGE_MS, () =>
+      Promise.all(
+        ['rpc_request', 'rpc_response'].map((table) =>
+          this.pool
+            .query(`DELETE FROM ${table} WHERE created_at < now() - interval '1 minute'`)
+            .catch(() => undefined),
+        ),
+      ),
+    );
   }
 
   onApplicationShutdown(): void {
-    clearInterval(this.purge);
+    void this.purge?.stop();
     for (const [id, pending] of this.pending) {
       clearTimeout(pending.timer);
       pending.reject(new Error('shutting down'));

@@ -1,11 +1,12 @@
+import { backoffDelay } from '@wp/http';
 import { Logger } from '@nestjs/common';
 import { Client } from 'pg';
 
 /** Receives the payload of one `NOTIFY` on a channel. */
 export type NotificationHandler = (payload: string) => void;
 
-const RETRY_MIN_MS = 100;
-const RETRY_MAX_MS = 5000;
+/** Reconnect pauses: 100 ms doubling to 5 s (`backoffDelay`). */
+const RECONNECT_BACKOFF = { initialMs: 100, maxMs: 5000 };
 
 /**
  * One dedicated PostgreSQL session per process that `LISTEN`s on every channel the process
@@ -21,7 +22,8 @@ export class PgListener {
   private readonly reconnectHandlers = new Set<() => void>();
   private client?: Client;
   private connecting?: Promise<void>;
-  private retryMs = RETRY_MIN_MS;
+  /** Failed connection attempts since the last success. */
+  private failures = 0;
   private timer?: NodeJS.Timeout;
   private closed = false;
   private up = false;
@@ -133,7 +135,7 @@ export class PgListener {
       this.lost(client);
       return;
     }
-    this.retryMs = RETRY_MIN_MS;
+    this.failures = 0;
     if (reconnect) {
       this.logger.log('listening again');
       for (const handler of this.reconnectHandlers) handler();
@@ -149,10 +151,13 @@ export class PgListener {
 
   private schedule(reason: string): void {
     if (this.closed) return;
-    if (this.retryMs === RETRY_MIN_MS) this.logger.warn(`${reason}; reconnecting`);
+    if (this.failures === 0) this.logger.warn(`${reason}; reconnecting`);
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.connect(), this.retryMs);
+    this.timer = setTimeout(
+      () => void this.connect(),
+      backoffDelay(this.failures, RECONNECT_BACKOFF),
+    );
     this.timer.unref();
-    this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
+    this.failures += 1;
   }
 }

@@ -1,3 +1,4 @@
+import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PLATFORM_POOL, PgListener, type NotificationHandler } from '@wp/persistence';
 import type { Pool } from 'pg';
@@ -18,19 +19,19 @@ const PURGE_MS = 60_000;
  */
 @Injectable()
 export class PostgresRevocationStore extends RevocationStore implements OnApplicationShutdown {
-  private readonly purge: NodeJS.Timeout;
+  private readonly purge: PeriodicJob;
 
   constructor(
     @Inject(PLATFORM_POOL) private readonly pool: Pool,
     private readonly listener: PgListener,
   ) {
     super();
-    this.purge = setInterval(() => {
+    // A failed purge is retried at the next tick; expired rows are never read as denials.
+    this.purge = periodicJobs.every('security.revocation-purge', PURGE_MS, () =>
       this.pool
         .query(`DELETE FROM revocation WHERE expires_at < now() - interval '1 minute'`)
-        .catch(() => undefined);
-    }, PURGE_MS);
-    this.purge.unref();
+        .catch(() => undefined),
+    );
   }
 
   async deny(
@@ -92,7 +93,7 @@ export class PostgresRevocationStore extends RevocationStore implements OnApplic
     return () => this.listener.unlisten(REVOCATIONS_NOTIFY_CHANNEL, handler);
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.purge);
+  onApplicationShutdown(): Promise<void> {
+    return this.purge.stop();
   }
 }

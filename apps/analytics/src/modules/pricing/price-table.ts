@@ -1,3 +1,4 @@
+import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import {
   Inject,
   Injectable,
@@ -37,7 +38,7 @@ interface CompiledPrice extends ModelPriceRecord {
 export class PriceTable implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('PriceTable');
   private rows: CompiledPrice[] = [];
-  private timer?: NodeJS.Timeout;
+  private job?: PeriodicJob;
 
   constructor(
     private readonly store: AnalyticsStore,
@@ -46,14 +47,11 @@ export class PriceTable implements OnApplicationBootstrap, OnApplicationShutdown
 
   async onApplicationBootstrap(): Promise<void> {
     await this.reload();
-    this.timer = setInterval(() => {
-      this.reload().catch((e: unknown) => this.logger.warn(`reload: ${(e as Error).message}`));
-    }, RELOAD_MS);
-    this.timer.unref();
+    this.job = periodicJobs.every('analytics.price-table-reload', RELOAD_MS, () => this.reload());
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  onApplicationShutdown(): Promise<void> | undefined {
+    return this.job?.stop();
   }
 
   async reload(): Promise<void> {

@@ -1,3 +1,4 @@
+import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   Inject,
@@ -37,7 +38,7 @@ export class ProjectKeyCache implements OnApplicationBootstrap, OnApplicationShu
   private readonly byProject = new Map<number, Set<string>>();
   private readonly dummyHash = createHash('sha256').update('dummy').digest();
   private watermark: Date | null = null;
-  private timer?: NodeJS.Timeout;
+  private job?: PeriodicJob;
   private refreshing?: Promise<void>;
   private again = false;
 
@@ -55,12 +56,15 @@ export class ProjectKeyCache implements OnApplicationBootstrap, OnApplicationShu
     };
     this.dataSource.subscribers.push(subscriber);
     this.apply(await this.repository.loadAll(), true);
-    this.timer = setInterval(() => this.refreshSoon(), this.config.ANALYTICS_KEY_REFRESH_MS);
-    this.timer.unref();
+    this.job = periodicJobs.every(
+      'analytics.project-keys-refresh',
+      this.config.ANALYTICS_KEY_REFRESH_MS,
+      () => this.refreshSoon(),
+    );
   }
 
   onApplicationShutdown(): Promise<void> | undefined {
-    clearInterval(this.timer);
+    void this.job?.stop();
     return this.refreshing;
   }
 

@@ -1,3 +1,4 @@
+import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import {
   Inject,
   Injectable,
@@ -19,8 +20,7 @@ const CHUNK = 10_000;
 @Injectable()
 export class ProjectPurger implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('ProjectPurger');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private job?: PeriodicJob;
 
   constructor(
     private readonly projects: ProjectsRepository,
@@ -29,18 +29,11 @@ export class ProjectPurger implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.runOnce()
-        .then(() => undefined)
-        .catch((error: unknown) => this.logger.warn(`housekeeping: ${(error as Error).message}`))
-        .finally(() => (this.running = undefined));
-    }, INTERVAL_MS);
-    this.timer.unref();
+    this.job = periodicJobs.every('analytics.project-purge', INTERVAL_MS, () => this.runOnce());
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+    await this.job?.stop();
   }
 
   /** One pass; returns the number of rows deleted (tests). */

@@ -1,3 +1,4 @@
+import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   Inject,
@@ -27,7 +28,7 @@ export class ApplicationsService
   implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown
 {
   private readonly logger = new Logger('Applications');
-  private timer?: NodeJS.Timeout;
+  private job?: PeriodicJob;
 
   constructor(
     private readonly applications: ApplicationsRepository,
@@ -48,12 +49,13 @@ export class ApplicationsService
         this.logger.warn(`Api-Key registry sync failed: ${(e as Error).message}`),
       );
     await sync();
-    this.timer = setInterval(() => void sync(), RESYNC_MS);
-    this.timer.unref();
+    this.job = periodicJobs.every('auth.api-key-registry-sync', RESYNC_MS, () =>
+      this.syncRegistry(),
+    );
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  onApplicationShutdown(): Promise<void> | undefined {
+    return this.job?.stop();
   }
 
   /**

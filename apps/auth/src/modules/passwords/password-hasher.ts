@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Inject, Injectable } from '@nestjs/common';
 import { hash, verify } from '@node-rs/argon2';
+import pLimit, { type LimitFunction } from 'p-limit';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 
 /** `Algorithm.Argon2id` of @node-rs/argon2 (a const enum, unusable under isolatedModules). */
@@ -20,20 +21,18 @@ export const ARGON2_OPTIONS = {
 /**
  * argon2id hashing with bounded concurrency (docs/architecture.md § Measured limits): at most one
  * hash per core runs at once, the rest wait in line, so a burst of logins never starves the thread
- * pool that token checks and I/O also use.
+ * pool that token checks and I/O also use. The line is p-limit's (first come, first served).
  */
 @Injectable()
 export class PasswordHasher {
-  private readonly limit: number;
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly run: LimitFunction;
   /** Password verifications started (observable by tests and metrics). */
   verifications = 0;
   /** Password hashes started (registration, reset, change). */
   hashes = 0;
 
   constructor(@Inject(AUTH_CONFIG) config: AuthConfig) {
-    this.limit = config.PASSWORD_HASH_CONCURRENCY || availableParallelism();
+    this.run = pLimit(config.PASSWORD_HASH_CONCURRENCY || availableParallelism());
   }
 
   hash(password: string): Promise<string> {
@@ -56,20 +55,5 @@ export class PasswordHasher {
       return false;
     }
     return this.run(() => verify(stored, password).catch(() => false));
-  }
-
-  private async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) {
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else {
-      this.active++;
-    }
-    try {
-      return await work();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.active--;
-    }
   }
 }

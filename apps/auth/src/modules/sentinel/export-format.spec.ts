@@ -1,4 +1,4 @@
-import { csvField, exportChunks } from './export-format.js';
+import { exportChunks } from './export-format.js';
 import type { ActivityLogEntry } from './activity.service.js';
 
 const entry = (id: string): ActivityLogEntry => ({
@@ -23,13 +23,16 @@ async function render(format: 'json' | 'jsonl' | 'csv', ids: string[]): Promise<
 }
 
 describe('export formats', () => {
-  it('quotes CSV fields per RFC 4180 only when needed', () => {
-    expect(csvField('plain')).toBe('plain');
-    expect(csvField('a,b')).toBe('"a,b"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField('two\nlines')).toBe('"two\nlines"');
-    expect(csvField(null)).toBe('');
-    expect(csvField(false)).toBe('false');
+  it('writes a CSV row per entry: booleans as words, null empty, RFC 4180 quoting', async () => {
+    const rows = [{ ...entry('1'), endpoint: '/a,b', error_message: 'say "hi"\nagain' }];
+    let csv = '';
+    for await (const chunk of exportChunks(rows, 'csv')) csv += chunk;
+    expect(csv).toBe(
+      'id,agent_user_id,timestamp,activity_type,service,endpoint,method,status_code,latency_ms,' +
+        'success,client_address,error_message\r\n' +
+        '1,a,2026-01-01T00:00:00.000Z,api_request,org,"/a,b",GET,200,1.5,true,,' +
+        '"say ""hi""\nagain"\r\n',
+    );
   });
 
   it('renders json as a parseable array, also when empty', async () => {

@@ -1,3 +1,4 @@
+import { csvRows } from '@wp/http';
 import { ENTRY_FIELDS, type ActivityLogEntry } from './activity.service.js';
 
 export type ExportFormat = 'json' | 'csv' | 'jsonl';
@@ -7,13 +8,6 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   jsonl: 'application/x-ndjson; charset=utf-8',
 };
-
-/** One CSV field per RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes doubled. */
-export function csvField(value: string | number | boolean | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 const CHUNK_CHARS = 64 * 1024;
 
@@ -42,8 +36,7 @@ async function* exportPieces(
   format: ExportFormat,
 ): AsyncGenerator<string> {
   if (format === 'csv') {
-    yield `${ENTRY_FIELDS.join(',')}\r\n`;
-    for await (const e of entries) yield `${ENTRY_FIELDS.map((f) => csvField(e[f])).join(',')}\r\n`;
+    yield* csvRows(entries, ENTRY_FIELDS);
     return;
   }
   if (format === 'jsonl') {

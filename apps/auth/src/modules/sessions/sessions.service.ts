@@ -1,8 +1,8 @@
+import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import { randomUUID } from 'node:crypto';
 import {
   Inject,
   Injectable,
-  Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
@@ -35,8 +35,7 @@ export type SessionEndReason =
  */
 @Injectable()
 export class SessionsService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('Sessions');
-  private timer?: NodeJS.Timeout;
+  private job?: PeriodicJob;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -48,17 +47,14 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.sessions
-        .purge(this.config.REFRESH_GRACE_SECONDS)
-        .then(() => purgeRevocations(this.dataSource))
-        .catch((e: unknown) => this.logger.warn(`session purge failed: ${(e as Error).message}`));
-    }, PURGE_INTERVAL_MS);
-    this.timer.unref();
+    this.job = periodicJobs.every('auth.session-purge', PURGE_INTERVAL_MS, async () => {
+      await this.sessions.purge(this.config.REFRESH_GRACE_SECONDS);
+      await purgeRevocations(this.dataSource);
+    });
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  onApplicationShutdown(): Promise<void> | undefined {
+    return this.job?.stop();
   }
 
   /**

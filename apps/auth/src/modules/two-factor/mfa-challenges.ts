@@ -1,8 +1,8 @@
+import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   Inject,
   Injectable,
-  Logger,
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
@@ -24,8 +24,7 @@ export function hashChallengeToken(token: string): string {
  */
 @Injectable()
 export class MfaChallenges implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('MfaChallenges');
-  private timer?: NodeJS.Timeout;
+  private job?: PeriodicJob;
 
   constructor(
     private readonly repository: MfaChallengesRepository,
@@ -33,16 +32,13 @@ export class MfaChallenges implements OnApplicationBootstrap, OnApplicationShutd
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.repository
-        .purge()
-        .catch((e: unknown) => this.logger.warn(`challenge purge failed: ${(e as Error).message}`));
-    }, PURGE_INTERVAL_MS);
-    this.timer.unref();
+    this.job = periodicJobs.every('auth.mfa-challenge-purge', PURGE_INTERVAL_MS, () =>
+      this.repository.purge(),
+    );
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  onApplicationShutdown(): Promise<void> | undefined {
+    return this.job?.stop();
   }
 
   /** Issues a challenge. @returns its token (shown once) and lifetime in seconds */

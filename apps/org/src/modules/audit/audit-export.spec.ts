@@ -1,4 +1,4 @@
-import { auditExportChunks, csvField, type AuditExportRecord } from './audit-export.js';
+import { auditExportChunks, type AuditExportRecord } from './audit-export.js';
 import { decodeCursor, encodeCursor } from './audit-log.service.js';
 
 const record = (id: string, label: string | null): AuditExportRecord => ({
@@ -26,12 +26,12 @@ const collect = async (gen: AsyncGenerator<string>) => {
 };
 
 describe('audit log export', () => {
-  it('quotes CSV fields per RFC 4180 and writes details as JSON', () => {
-    expect(csvField('plain')).toBe('plain');
-    expect(csvField('a,b')).toBe('"a,b"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField(null)).toBe('');
-    expect(csvField({ n: 1 })).toBe('"{""n"":1}"');
+  it('quotes CSV fields per RFC 4180, null as empty, and writes details as JSON', async () => {
+    const csv = await collect(auditExportChunks([{ ...record('e1', 'a,b'), details: {} }], 'csv'));
+    expect(csv.split('\r\n')[1]).toBe(
+      'e1,2026-11-25T10:00:00.000Z,member.added,success,user,u1,ada@example.com,user,u2,' +
+        '"a,b",10.0.0.1,r1,,org,{}',
+    );
   });
 
   it('writes csv with a header and CRLF rows, jsonl one object per line, json one array', async () => {

@@ -1,3 +1,4 @@
+import { csvRows } from '@wp/http';
 import type { AuditLogRow } from './audit-log.repository.js';
 
 export type AuditExportFormat = 'json' | 'csv' | 'jsonl';
@@ -65,15 +66,6 @@ export function toExportRecord(row: AuditLogRow): AuditExportRecord {
   };
 }
 
-/** One CSV field per RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes doubled. */
-export function csvField(
-  value: string | number | boolean | null | undefined | Record<string, unknown>,
-): string {
-  if (value === null || value === undefined) return '';
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 const CHUNK_CHARS = 64 * 1024;
 
 /**
@@ -102,10 +94,7 @@ async function* pieces(
   format: AuditExportFormat,
 ): AsyncGenerator<string> {
   if (format === 'csv') {
-    yield `${AUDIT_EXPORT_FIELDS.join(',')}\r\n`;
-    for await (const r of records) {
-      yield `${AUDIT_EXPORT_FIELDS.map((f) => csvField(r[f])).join(',')}\r\n`;
-    }
+    yield* csvRows(records, AUDIT_EXPORT_FIELDS);
     return;
   }
   if (format === 'jsonl') {

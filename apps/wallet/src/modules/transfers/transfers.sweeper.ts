@@ -1,3 +1,4 @@
+import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import {
   Inject,
   Injectable,
@@ -19,8 +20,7 @@ const BATCH = 100;
 @Injectable()
 export class TransfersSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('TransfersSweeper');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private job?: PeriodicJob;
 
   constructor(
     private readonly transfers: TransfersService,
@@ -28,27 +28,21 @@ export class TransfersSweeper implements OnApplicationBootstrap, BeforeApplicati
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.tick(), this.config.WALLET_TRANSFER_SWEEP_INTERVAL_MS);
-    this.timer.unref();
+    this.job = periodicJobs.every(
+      'wallet.transfer-sweep',
+      this.config.WALLET_TRANSFER_SWEEP_INTERVAL_MS,
+      () => this.drain(),
+    );
   }
 
   /** Before any module shuts down, so a sweep in flight still has its database. */
   async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+    await this.job?.stop();
   }
 
   /** One sweep (also for tests); overlapping calls share the running one. */
   sweep(): Promise<void> {
-    this.running ??= this.drain().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
-  }
-
-  private tick(): void {
-    void this.sweep();
+    return this.job ? this.job.runNow() : this.drain();
   }
 
   private async drain(): Promise<void> {
@@ -57,7 +51,7 @@ export class TransfersSweeper implements OnApplicationBootstrap, BeforeApplicati
       do {
         expired = await this.transfers.expireDue(BATCH);
         if (expired > 0) this.logger.log(`expired ${expired} transfer request(s)`);
-      } while (expired === BATCH && this.timer !== undefined);
+      } while (expired === BATCH && this.job?.active === true);
     } catch (error) {
       this.logger.warn(`sweep failed, will retry: ${(error as Error).message}`);
     }
