@@ -23,9 +23,10 @@ export class OpenApiContract {
     responses: Record<string, { content?: Record<string, { schema?: object }> }>;
   }[] = [];
   private readonly validators = new Map<string, ValidateFunction>();
-  private readonly errorSchemas: { prefix: string; ref: string }[] = [
-    { prefix: '/api/public/', ref: '#/components/schemas/LangfuseErrorBody' },
-    { prefix: '/', ref: '#/components/schemas/ErrorDocument' },
+  /** The error body of the router's own 404/405 by path prefix (see {@link errorBodyOf}). */
+  private readonly errorSchemas: { prefix: string; body: string; schema?: object }[] = [
+    { prefix: '/api/public/', body: 'LangfuseErrorBody' },
+    { prefix: '/', body: 'ErrorDocument' },
   ];
 
   constructor(document: {
@@ -53,6 +54,7 @@ export class OpenApiContract {
     }
     // A literal segment wins over a parameter (`/wallets/transact` before `/wallets/{hash}`).
     this.operations.sort((a, b) => b.literalSegments - a.literalSegments);
+    for (const entry of this.errorSchemas) entry.schema = errorBodyOf(document, entry.body);
   }
 
   static fromFile(file?: string): OpenApiContract {
@@ -99,7 +101,7 @@ export class OpenApiContract {
   }
 
   private errorRef(path: string): object {
-    return { $ref: `openapi${this.errorSchemas.find((e) => path.startsWith(e.prefix))!.ref}` };
+    return this.errorSchemas.find((e) => path.startsWith(e.prefix))?.schema ?? {};
   }
 
   private checkBody(label: string, schema: object, contentType: string, body: string): string[] {
@@ -129,6 +131,38 @@ export class OpenApiContract {
           }`,
       );
   }
+}
+
+/**
+ * The error body `body` (`ErrorDocument`, `LangfuseErrorBody`) with any code: the document
+ * inlines it in each error answer with that answer's code `enum` (docs/api-documentation.md
+ * § Error codes per operation); this takes the first answer in that body alone and drops the
+ * enum.
+ */
+function errorBodyOf(
+  document: { paths: Record<string, Record<string, unknown>> },
+  body: string,
+): object | undefined {
+  type Schema = { properties?: Record<string, Schema>; items?: Schema; [key: string]: unknown };
+  type Answer = {
+    'x-error-codes'?: { body: string }[];
+    content?: Record<string, { schema?: object }>;
+  };
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item)) {
+      const responses = (operation as { responses?: Record<string, Answer> })?.responses ?? {};
+      for (const answer of Object.values(responses)) {
+        const codes = answer['x-error-codes'] ?? [];
+        const schema = answer.content?.['application/json']?.schema;
+        if (!schema || codes.length === 0 || codes.some((c) => c.body !== body)) continue;
+        const copy = structuredClone(schema) as Schema;
+        const item = copy.properties?.['errors']?.items ?? copy;
+        if (item.properties?.['code']) item.properties['code'] = { type: 'string' };
+        return copy;
+      }
+    }
+  }
+  return undefined;
 }
 
 /** `#/components/...` refs point into the document registered as `openapi`. */

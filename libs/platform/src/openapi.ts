@@ -5,6 +5,7 @@ import { collectRouteFacts, securityOf, type RouteFacts } from './openapi-operat
 import { addExamples } from './openapi-examples.js';
 import {
   addErrorCodes,
+  closeErrorSchemas,
   operationErrors,
   type FrameworkErrors,
   type OperationError,
@@ -89,6 +90,7 @@ export async function buildOpenApiDocument(
     ...(metadata ? { [metadata.errorBodyName]: metadata.errorBody } : {}),
   };
   const document31 = toOpenApi31(document) as OpenAPIObject;
+  closeErrorSchemas(document31 as unknown as Record<string, unknown>);
   addExamples(document31 as unknown as Record<string, unknown>, metadata?.errorBodyName);
   return document31;
 }

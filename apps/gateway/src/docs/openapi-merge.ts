@@ -1,5 +1,5 @@
 import { STATUS_DEFAULTS } from '@wp/http';
-import { addErrorCodes, addExamples } from '@wp/platform';
+import { addErrorCodes, addExamples, closeErrorSchemas, pruneComponents } from '@wp/platform';
 import { API_KEY_REFUSALS } from '../proxy/api-key-precheck.js';
 import type { ProxyRoute, UpstreamService } from '../proxy/routes.js';
 
@@ -92,6 +92,8 @@ export function mergeOpenApiDocuments(
     info: {
       title: 'Workspace platform API',
       version: '1',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+      contact: { name: 'Workspace platform maintainers' },
       description:
         'Every service behind this gateway. Contract routes live under `/v1/api`; the ' +
         'Langfuse-compatible analytics API under `/api/public`.',
@@ -117,7 +119,9 @@ export function mergeOpenApiDocuments(
     },
   };
   // The services' bodies already carry examples; this adds them to the gateway's own answers.
+  closeErrorSchemas(merged);
   addExamples(merged, 'ErrorDocument');
+  pruneComponents(merged);
   return merged;
 }
 
