@@ -21,3 +21,4 @@ export * from './validation/presence.js';
 export * from './validation/json-depth.js';
 export * from './redact-url.js';
 export * from './no-store.js';
+export * from './validation/validator-schemas.js';

@@ -13,11 +13,13 @@ const UUID = '3f2a9c4e-8b1d-4c6a-9e2f-7a5b1c0d4e6f';
  */
 const NAMED_STRINGS: [RegExp, string][] = [
   [/(^|_)e?mail$|Email$/i, 'ada@example.com'],
-  [/(At|_at|^timestamp|Time|_time|^date|Date|^from|^to|^since|^until|expires?)$/i, DATE_TIME],
+  [/^(from|since|start)/i, '2026-01-01T00:00:00.000Z'],
+  [/expires|until|^to[A-Z_]|^to$|^end/i, '2030-01-15T09:30:00.000Z'],
+  [/(At|_at|^timestamp|Time|_time|^date|Date)$/i, DATE_TIME],
   [/^(id|.*Id|.*_id|.*Ids?)$/, '42'],
-  [/^username$/i, 'ada.lovelace'],
+  [/^username$/i, 'ada@example.com'],
   [/password|secret/i, 'correct-horse-battery-9'],
-  [/phone/i, '+15551234567'],
+  [/phone/i, '+14155550123'],
   [/(url|uri|href|self|next|prev|first|last|link|redirect)$/i, 'https://app.example.com/path'],
   [/token$/i, 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJl'],
   [/currency/i, 'USD'],
@@ -33,6 +35,8 @@ const PATTERN_SAMPLES: [RegExp, string][] = [
   [/\\d\{6\}/, '123456'],
   [/\[1-9\]\\d\{0,\d+\}\|\[0-9a-fA-F\]\{8\}/, '42'],
   [/^\^\\\+\?\[1-9\]/, '+44'],
+  [/^\^\\\+\[1-9\]/, '+14155550123'],
+  [/^\^0\[xX\]/, '0x3f2a9c4e8b1d4c6a9e2f7a5b1c0d4e6f3f2a9c4e'],
   [/\(id\|timestamp\|/, 'timestamp.desc'],
 ];
 
@@ -85,6 +89,9 @@ export function exampleValue(
     return value === undefined ? values[0] : value;
   }
   if (s['not'] !== undefined) return undefined;
+  if (s['properties'] && (s['oneOf'] || s['anyOf'] || s['allOf'])) {
+    return exampleValue(withBranch(s), document, direction, name, seen);
+  }
   const branches = (s['oneOf'] ?? s['anyOf']) as unknown[] | undefined;
   if (Array.isArray(branches)) {
     const useful = branches.filter((b) => !isNullSchema(b));
@@ -125,6 +132,41 @@ export function exampleValue(
   }
 }
 
+/**
+ * An object schema whose `oneOf`/`anyOf`/`allOf` add rules over its properties (a field
+ * required in one form or another), as one plain object schema: every `allOf` part and the
+ * first non-null alternative merged in (their property rules onto the properties, their
+ * `required` added), and the fields only the other alternatives require left out, so the
+ * example takes one form.
+ */
+function withBranch(s: Json): Json {
+  const { oneOf, anyOf, allOf, ...base } = s;
+  const alternatives = ((oneOf ?? anyOf) as Json[] | undefined) ?? [];
+  const chosen = alternatives.find((b) => !isNullSchema(b));
+  const parts = [...((allOf as Json[] | undefined) ?? []), ...(chosen ? [chosen] : [])];
+  const properties = { ...((base['properties'] ?? {}) as Record<string, Json>) };
+  const required = new Set((base['required'] as string[] | undefined) ?? []);
+  for (const part of parts) {
+    for (const [key, rule] of Object.entries((part['properties'] ?? {}) as Record<string, Json>)) {
+      properties[key] = properties[key] ? mergeRule(properties[key], rule) : rule;
+    }
+    for (const key of (part['required'] as string[] | undefined) ?? []) required.add(key);
+  }
+  for (const other of alternatives.filter((b) => b !== chosen)) {
+    for (const key of (other['required'] as string[] | undefined) ?? []) {
+      if (!required.has(key)) delete properties[key];
+    }
+  }
+  return { ...base, properties, required: [...required] };
+}
+
+/** A property's schema with a branch's extra rules (nested objects merged the same way). */
+function mergeRule(property: Json, rule: Json): Json {
+  if (typeof property['$ref'] === 'string') return { allOf: [property, rule] };
+  if (!property['properties'] && !rule['properties']) return { ...property, ...rule };
+  return withBranch({ ...property, allOf: [rule] });
+}
+
 function objectExample(
   s: Json,
   document: Json,
@@ -148,7 +190,13 @@ function objectExample(
 }
 
 function stringExample(s: Json, name: string): string {
-  const format = typeof s['format'] === 'string' ? FORMATS[s['format']] : undefined;
+  const named = NAMED_STRINGS.find(([p]) => p.test(name))?.[1];
+  const format =
+    s['format'] === 'date-time' && named?.endsWith('Z')
+      ? named
+      : typeof s['format'] === 'string'
+        ? FORMATS[s['format']]
+        : undefined;
   const pattern = typeof s['pattern'] === 'string' ? s['pattern'] : undefined;
   let value =
     format ??

@@ -4,6 +4,12 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { collectRouteFacts, securityOf, type RouteFacts } from './openapi-operations.js';
 import { addExamples } from './openapi-examples.js';
 import {
+  addClassConstraints,
+  applyRules,
+  rulesOf,
+  validatedClasses,
+} from './openapi-constraints.js';
+import {
   addErrorCodes,
   closeErrorSchemas,
   operationErrors,
@@ -85,6 +91,7 @@ export async function buildOpenApiDocument(
     }
   }
   document.components ??= {};
+  addClassConstraints(document.components.schemas ?? {}, validatedClasses());
   document.components.schemas = {
     ...document.components.schemas,
     ...(metadata ? { [metadata.errorBodyName]: metadata.errorBody } : {}),
@@ -105,6 +112,31 @@ function describeOperation(
   operation.summary = summaryOf(text);
   if (text.length > operation.summary.length) operation.description = text;
   operation.security = securityOf(facts);
+  for (const parameter of operation.parameters ?? []) {
+    const own = facts?.pathSchemas[parameter.name];
+    if (parameter.in === 'path' && own) {
+      const { description } = (parameter as { schema?: { description?: string } }).schema ?? {};
+      (parameter as { schema?: object }).schema = { ...own, ...(description && { description }) };
+    }
+  }
+  if (facts?.queryType) {
+    const rules = rulesOf(facts.queryType);
+    for (const parameter of operation.parameters ?? []) {
+      const schema = (parameter as { schema?: Record<string, unknown> }).schema;
+      const own = rules.get(parameter.name);
+      if (parameter.in !== 'query' || !schema || !own) continue;
+      if (schema['type'] === 'array') {
+        // A list type alias (`Role[]`) reaches the plugin as an empty `Object`; the values are
+        // strings, sent as one comma list (`ToList`; a repeated parameter is accepted too).
+        const items = schema['items'] as Record<string, unknown> | undefined;
+        if (!items || items['$ref'] === '#/components/schemas/Object') {
+          schema['items'] = { type: 'string' };
+        }
+        Object.assign(parameter, { style: 'form', explode: false });
+      }
+      applyRules(schema, own);
+    }
+  }
   const responses = (operation.responses ??= {});
   const [controller, method] = (operation.operationId ?? '').split('_');
   const answer = metadata?.responses[controller]?.[method];

@@ -1,5 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import {
   CurrentRequestMeta,
   NoStore,
@@ -16,7 +23,12 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { AgentTokenService, type AgentSessionResource } from '../sentinel/agent-token.service.js';
 import { MfaTokenRequestDto } from '../two-factor/dto/two-factor.dto.js';
-import { RefreshRequestDto, TokenRequestDto } from './dto/token-request.dto.js';
+import {
+  ClientCredentialsGrantDto,
+  PasswordGrantDto,
+  RefreshRequestDto,
+  TokenRequestDto,
+} from './dto/token-request.dto.js';
 import { LoginService } from './login.service.js';
 import { MfaLoginService } from './mfa-login.service.js';
 import { RefreshService } from './refresh.service.js';
@@ -48,6 +60,19 @@ export class OAuthController {
   @NoStore()
   @Public()
   @HttpCode(200)
+  @ApiExtraModels(PasswordGrantDto, ClientCredentialsGrantDto)
+  @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
+  @ApiBody({
+    description:
+      'One grant: `password` (the default when `grant_type` is absent) or `client_credentials`. ' +
+      'Fields of the other grant are ignored.',
+    schema: {
+      oneOf: [
+        { $ref: getSchemaPath(PasswordGrantDto) },
+        { $ref: getSchemaPath(ClientCredentialsGrantDto) },
+      ],
+    },
+  })
   token(
     @Body() dto: TokenRequestDto,
     @CurrentClientApp() appId: string,

@@ -8,7 +8,7 @@ import {
   type MemberUserAttributes,
 } from '../organizations/organization.serializer.js';
 import { AddMemberDto } from './dto/add-member.dto.js';
-import { RoleBodyDto } from './dto/change-role.dto.js';
+import { RequiredRoleBodyDto } from './dto/change-role.dto.js';
 import { MembersService } from './members.service.js';
 
 /**
@@ -56,7 +56,7 @@ export class MembersController {
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
     @Param('userId', UuidPipe) userId: string,
-    @Body() dto: RoleBodyDto,
+    @Body() dto: RequiredRoleBodyDto,
   ): Promise<Document<Resource<MemberUserAttributes>>> {
     const role = requireEitherForm(dto.data?.attributes?.role, dto.role, 'role');
     const member = await this.members.changeRole(principal, organizationId, userId, role);

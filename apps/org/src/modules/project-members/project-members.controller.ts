@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { document, IntIdPipe, UuidPipe, type Document, type Resource } from '@wp/http';
 import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import { eitherForm, requireEitherForm } from '../../common/body-fields.js';
 import { optionalBody } from '../../common/optional-body.js';
 import { toInvitationResource } from '../invitations/invitation.serializer.js';
-import { RoleBodyDto } from '../members/dto/change-role.dto.js';
+import { RequiredRoleBodyDto, RoleBodyDto } from '../members/dto/change-role.dto.js';
 import {
   toProjectMemberResource,
   type ProjectMemberAttributes,
@@ -76,7 +76,7 @@ export class ProjectMembersController {
     @Param('organizationId', IntIdPipe) organizationId: number,
     @Param('projectId', IntIdPipe) projectId: number,
     @Param('userId', UuidPipe) userId: string,
-    @Body() dto: RoleBodyDto,
+    @Body() dto: RequiredRoleBodyDto,
   ): Promise<MemberDocument> {
     const role = requireEitherForm(dto.data?.attributes?.role, dto.role, 'role');
     const member = await this.members.changeRole(
@@ -136,6 +136,7 @@ export class ProjectMembersController {
    */
   @Post('restore_access/:userId')
   @HttpCode(200)
+  @ApiBody({ type: RoleBodyDto, required: false })
   async restore(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

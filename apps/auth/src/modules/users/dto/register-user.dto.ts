@@ -1,7 +1,27 @@
 import { IsIn, IsString, Length, MaxLength, MinLength } from 'class-validator';
-import { MayBeAbsent } from '@wp/http';
+import { MayBeAbsent, SchemaRule } from '@wp/http';
 
-/** Body of `POST /users` (docs/api.md § Accounts and sessions). */
+/**
+ * Body of `POST /users` (docs/api.md § Accounts and sessions). The username's form follows
+ * `method` (checked by `UsersService.register`: 400 `INVALID_USERNAME`): an email address by
+ * default, an E.164 number (`+` and up to 15 digits) with `phone`. The document states the
+ * outline; which addresses and numbers exist (libphonenumber's ranges, look-alike characters)
+ * only the service decides.
+ */
+@SchemaRule({
+  anyOf: [
+    {
+      properties: {
+        method: { const: 'email' },
+        username: { pattern: '^[^@\\s]+@[^@\\s]+$' },
+      },
+    },
+    {
+      required: ['method'],
+      properties: { method: { const: 'phone' }, username: { pattern: '^\\+[1-9]\\d{1,14}$' } },
+    },
+  ],
+})
 export class RegisterUserDto {
   /** Email, or phone number in E.164 when `method` is `phone`. */
   @IsString()
