@@ -1,6 +1,7 @@
 import { STATUS_DEFAULTS } from '@wp/http';
 import { addErrorCodes, addExamples, closeErrorSchemas, pruneComponents } from '@wp/platform';
 import { API_KEY_REFUSALS } from '../proxy/api-key-precheck.js';
+import { addHeaders } from './openapi-headers.js';
 import type { ProxyRoute, UpstreamService } from '../proxy/routes.js';
 
 /** The parts of an OpenAPI 3 document the merge reads and writes. */
@@ -120,6 +121,7 @@ export function mergeOpenApiDocuments(
   };
   // The services' bodies already carry examples; this adds them to the gateway's own answers.
   closeErrorSchemas(merged);
+  addHeaders(merged);
   addExamples(merged, 'ErrorDocument');
   pruneComponents(merged);
   return merged;

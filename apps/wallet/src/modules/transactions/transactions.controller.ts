@@ -9,6 +9,7 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
 import { CurrentRequestMeta, type PageMeta, type RequestMeta } from '@wp/http';
 import { AdminAccessGuard, AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import type { FastifyReply } from 'fastify';
@@ -16,7 +17,7 @@ import { WalletAddressPipe } from '../wallets/address.js';
 import { CreditBody, DebitBody } from './dto/adjustment.dto.js';
 import { PageQuery } from './dto/history.query.js';
 import { TransactBody } from './dto/transact.dto.js';
-import { IdempotencyKey } from './idempotency-key.js';
+import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from './idempotency-key.js';
 import type { MovementRecord, TransactionRecord } from './transaction.serializer.js';
 import { TransactionsService, type MovementOutcome } from './transactions.service.js';
 
@@ -37,6 +38,7 @@ export class TransactionsController {
   @Post('transact')
   @AgentAccess()
   @HttpCode(201)
+  @ApiHeader(IDEMPOTENCY_KEY_HEADER)
   async transact(
     @CurrentPrincipal() principal: Principal,
     @Body() body: TransactBody,
