@@ -1,4 +1,4 @@
-import { classesWithSchemaRules, schemaRules, validatorSchema } from '@wp/http';
+import { classesWithSchemaRules, isCaseInsensitive, schemaRules, validatorSchema } from '@wp/http';
 import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata.js';
 
@@ -129,7 +129,9 @@ export function addClassConstraints(
     if (rules.length === 1 && !schema['allOf']) Object.assign(schema, rules[0]);
     else if (rules.length > 0) schema['allOf'] = [...((schema['allOf'] as Json[]) ?? []), ...rules];
     for (const [property, rules] of rulesOf(target)) {
-      if (properties[property]) applyRules(properties[property], rules);
+      if (!properties[property]) continue;
+      applyRules(properties[property], rules);
+      if (isCaseInsensitive(target, property)) bothCases(properties[property]);
     }
   }
 }
@@ -149,4 +151,15 @@ export function validatedClasses(): Constructor[] {
   const count = new Map<string, number>();
   for (const t of targets) count.set(t.name, (count.get(t.name) ?? 0) + 1);
   return targets.filter((t) => count.get(t.name) === 1);
+}
+
+/** An `enum` of strings (of the schema or its items) in both cases, for a case-folded field. */
+export function bothCases(schema: Json): void {
+  const target = (schema['type'] === 'array' ? schema['items'] : schema) as Json | undefined;
+  const values = target?.['enum'] as unknown[] | undefined;
+  if (!target || !Array.isArray(values)) return;
+  const folded = values.flatMap((v) =>
+    typeof v === 'string' ? [v, v.toLowerCase(), v.toUpperCase()] : [v],
+  );
+  target['enum'] = [...new Set(folded)];
 }

@@ -1,11 +1,13 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { isCaseInsensitive } from '@wp/http';
 import { collectRouteFacts, securityOf, type RouteFacts } from './openapi-operations.js';
 import { addExamples } from './openapi-examples.js';
 import {
   addClassConstraints,
   applyRules,
+  bothCases,
   rulesOf,
   validatedClasses,
 } from './openapi-constraints.js';
@@ -135,6 +137,7 @@ function describeOperation(
         Object.assign(parameter, { style: 'form', explode: false });
       }
       applyRules(schema, own);
+      if (isCaseInsensitive(facts.queryType, parameter.name)) bothCases(schema);
     }
   }
   const responses = (operation.responses ??= {});

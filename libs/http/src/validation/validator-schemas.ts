@@ -46,3 +46,19 @@ export function schemaRules(target: object): Record<string, unknown>[] {
 export function classesWithSchemaRules(): object[] {
   return [...RULED];
 }
+
+const CASE_INSENSITIVE = Symbol.for('wp:caseInsensitive');
+
+/**
+ * Marks a property whose value a transform upper- or lower-cases before validation, so the
+ * OpenAPI document lists its `enum` values in both cases (the server accepts either).
+ */
+export function CaseInsensitive(): PropertyDecorator {
+  return (target, property) => Reflect.defineMetadata(CASE_INSENSITIVE, true, target, property);
+}
+
+/** Whether {@link CaseInsensitive} marks `property` of `target` (a class). */
+export function isCaseInsensitive(target: object, property: string): boolean {
+  const prototype = (target as { prototype?: object }).prototype ?? target;
+  return Reflect.getMetadata(CASE_INSENSITIVE, prototype, property) === true;
+}

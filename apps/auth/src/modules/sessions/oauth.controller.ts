@@ -65,9 +65,13 @@ export class OAuthController {
   @ApiBody({
     description:
       'One grant: `password` (the default when `grant_type` is absent) or `client_credentials`. ' +
-      'Fields of the other grant are ignored.',
+      'Fields of the other grant are ignored. With `client_credentials`, `client_id` and ' +
+      '`client_secret` go in the body or, as RFC 6749 § 2.3.1 allows, in an HTTP Basic ' +
+      '`Authorization` header (`client_id:client_secret`, form-encoded, base64), never both.',
+    // anyOf, not oneOf: the grants exclude each other by `grant_type`, but it is optional in the
+    // password grant, so a linter cannot prove the branches disjoint.
     schema: {
-      oneOf: [
+      anyOf: [
         { $ref: getSchemaPath(PasswordGrantDto) },
         { $ref: getSchemaPath(ClientCredentialsGrantDto) },
       ],

@@ -1,4 +1,4 @@
-import { PickType } from '@nestjs/swagger';
+import { PartialType, PickType } from '@nestjs/swagger';
 import { IsIn, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { MayBeAbsent } from '@wp/http';
 
@@ -62,12 +62,13 @@ export class PasswordGrantDto extends PickType(TokenRequestDto, ['username', 'pa
 /**
  * The `client_credentials` grant (Sentinel Pass agents) as the document describes it: the
  * other branch of the `oneOf`, `client_id` and `client_secret` with the bounds of
- * {@link TokenRequestDto}. Documentation only; {@link TokenRequestDto} validates.
+ * {@link TokenRequestDto} — in the body, or instead in an HTTP Basic `Authorization` header
+ * (RFC 6749 § 2.3.1, oauth-token-request.ts), hence optional here. Documentation only;
+ * {@link TokenRequestDto} validates.
  */
-export class ClientCredentialsGrantDto extends PickType(TokenRequestDto, [
-  'client_id',
-  'client_secret',
-]) {
+export class ClientCredentialsGrantDto extends PartialType(
+  PickType(TokenRequestDto, ['client_id', 'client_secret']),
+) {
   @IsIn(['client_credentials'])
   grant_type!: 'client_credentials';
 }
