@@ -10,3 +10,4 @@ export * from './openapi-examples.js';
 export * from './openapi-example-values.js';
 export * from './openapi-operations.js';
 export * from './openapi-errors.js';
+export * from './openapi-text.js';

@@ -4,6 +4,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { isCaseInsensitive } from '@wp/http';
 import { collectRouteFacts, securityOf, type RouteFacts } from './openapi-operations.js';
 import { addExamples } from './openapi-examples.js';
+import { controllerComments, forReaders } from './openapi-text.js';
 import {
   addClassConstraints,
   applyRules,
@@ -84,11 +85,18 @@ export async function buildOpenApiDocument(
   const facts = new Map(
     collectRouteFacts(app, service !== 'analytics').map((f) => [f.operationId, f]),
   );
+  const comments = await controllerComments(metadata?.default);
   for (const item of Object.values(document.paths)) {
     for (const method of METHODS) {
       const operation = (item as Record<string, Operation | undefined>)[method];
       if (operation) {
-        describeOperation(method, operation, facts.get(operation.operationId ?? ''), metadata);
+        describeOperation(
+          method,
+          operation,
+          facts.get(operation.operationId ?? ''),
+          metadata,
+          comments,
+        );
       }
     }
   }
@@ -109,10 +117,17 @@ function describeOperation(
   operation: Operation,
   facts: RouteFacts | undefined,
   metadata: OpenApiMetadata | undefined,
+  comments: Record<string, Record<string, string>> = {},
 ): void {
-  const text = (operation.summary ?? '').trim();
-  operation.summary = summaryOf(text);
-  if (text.length > operation.summary.length) operation.description = text;
+  // The summary: the route's own `@ApiOperation({ summary })`, else the JSDoc's first
+  // sentence; the description: the whole JSDoc, for readers (`forReaders`).
+  const [controllerName, methodName] = (operation.operationId ?? '').split('_');
+  const jsdoc = (comments[controllerName]?.[methodName] ?? '').trim();
+  const explicit = (operation.summary ?? '').trim();
+  const text = jsdoc || explicit;
+  operation.summary = explicit && explicit !== jsdoc ? explicit : summaryOf(forReaders(text));
+  const description = forReaders(operation.description ?? text);
+  operation.description = description || operation.summary;
   operation.security = securityOf(facts);
   for (const parameter of operation.parameters ?? []) {
     const own = facts?.pathSchemas[parameter.name];
@@ -207,16 +222,11 @@ function describeOperation(
   }
 }
 
-/**
- * The summary from a method's JSDoc: without a leading "`GET /path` (K):" (the path is shown
- * anyway), up to the end of the first sentence, at most 120 characters.
- */
+/** The summary from a method's JSDoc (already `forReaders`): its first sentence. */
 function summaryOf(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  const rest = flat.replace(/^`[A-Z]+ [^`]*`(?: \([A-Z]+\))?:?\s*/, '') || flat;
-  const sentence = /^.*?[.;](?=\s|$)/.exec(rest)?.[0] ?? rest;
-  const summary = sentence.replace(/[.;:]$/, '');
-  return summary.length > 120 ? `${summary.slice(0, 119)}…` : summary;
+  const sentence = /^.*?[.;](?=\s|$)/.exec(flat)?.[0] ?? flat;
+  return sentence.replace(/[.;:]$/, '');
 }
 
 /** OpenAPI 3.0 `nullable: true` (as @nestjs/swagger may write it) → 3.1 type arrays. */

@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiConsumes } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface.js';
 import { Public } from '@wp/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -58,6 +58,7 @@ export class OtelController {
   @HttpCode(200)
   @ApiConsumes('application/json', 'application/x-protobuf')
   @ApiBody({ schema: OTLP_TRACES_REQUEST })
+  @ApiOperation({ summary: 'Export traces over OTLP/HTTP' })
   async traces(
     @AuthedProject() projectId: number,
     @Req() request: FastifyRequest,

@@ -77,6 +77,7 @@ export class OAuthController {
       ],
     },
   })
+  @ApiOperation({ summary: 'Log in or exchange client credentials for tokens' })
   token(
     @Body() dto: TokenRequestDto,
     @CurrentClientApp() appId: string,
@@ -109,7 +110,7 @@ export class OAuthController {
   @NoStore()
   @Public()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Second step of a login with two-factor on: challenge + code' })
+  @ApiOperation({ summary: 'Complete a login with a second factor' })
   @ApiOkResponse({ type: SessionResponse, description: "The contract's session envelope" })
   tokenMfa(
     @Body() dto: MfaTokenRequestDto,
@@ -127,6 +128,7 @@ export class OAuthController {
   @NoStore()
   @Public()
   @HttpCode(200)
+  @ApiOperation({ summary: 'Refresh a session' })
   refresh(
     @Body() dto: RefreshRequestDto,
     @CurrentRequestMeta() meta: RequestMeta,
@@ -143,6 +145,7 @@ export class OAuthController {
    * shared guard), which per docs/api.md § Authentication 6 also means the session is over.
    */
   @Get('token/revoke')
+  @ApiOperation({ summary: 'Log out' })
   async revoke(@CurrentPrincipal() principal: Principal): Promise<{ revoked: true }> {
     await this.sessions.logout(principal);
     return { revoked: true };
@@ -150,6 +153,7 @@ export class OAuthController {
 
   /** `GET /oauth/token/info` (B): 200 with the token's claims; 401 if expired or invalid. */
   @Get('token/info')
+  @ApiOperation({ summary: 'Get the claims of the access token' })
   info(@CurrentPrincipal() principal: Principal): TokenInfoResource {
     // The guard verified the token (or found it in its verified-token cache) and kept its claims.
     return toTokenInfo(principal.claims, Date.now() / 1000);

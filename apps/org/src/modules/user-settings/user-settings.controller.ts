@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
-import { ApiBody, ApiParam } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface.js';
 import { WithETag } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
@@ -32,6 +32,7 @@ export class UserSettingsController {
    */
   @Get()
   @WithETag()
+  @ApiOperation({ summary: "Get the signed-in user's settings" })
   get(
     @CurrentPrincipal() principal: Principal,
     @Query() query: UserSettingsQueryDto,
@@ -50,6 +51,7 @@ export class UserSettingsController {
   @Patch()
   @HttpCode(200)
   @ApiBody({ schema: SETTINGS_BODY_SCHEMA as SchemaObject })
+  @ApiOperation({ summary: "Change the signed-in user's settings" })
   update(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ClientQueryDto,
@@ -67,6 +69,7 @@ export class UserSettingsController {
   @HttpCode(200)
   @ApiParam({ name: 'stepId', schema: STEP_ID_SCHEMA })
   @ApiBody({ required: false, schema: ONBOARDING_BODY_SCHEMA as SchemaObject })
+  @ApiOperation({ summary: 'Record an onboarding step' })
   onboarding(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ClientQueryDto,

@@ -9,7 +9,7 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
-import { ApiHeader } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation } from '@nestjs/swagger';
 import { CurrentRequestMeta, type PageMeta, type RequestMeta } from '@wp/http';
 import { AdminAccessGuard, AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import type { FastifyReply } from 'fastify';
@@ -39,6 +39,7 @@ export class TransactionsController {
   @AgentAccess()
   @HttpCode(201)
   @ApiHeader(IDEMPOTENCY_KEY_HEADER)
+  @ApiOperation({ summary: 'Move or convert an amount between wallets' })
   async transact(
     @CurrentPrincipal() principal: Principal,
     @Body() body: TransactBody,
@@ -53,6 +54,7 @@ export class TransactionsController {
   @Post(':addressHash/debits')
   @AgentAccess()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Debit a wallet' })
   async debit(
     @CurrentPrincipal() principal: Principal,
     @Param('addressHash', WalletAddressPipe) address: string,
@@ -66,6 +68,7 @@ export class TransactionsController {
   @Post(':addressHash/credits')
   @HttpCode(201)
   @UseGuards(AdminAccessGuard)
+  @ApiOperation({ summary: 'Credit a wallet' })
   async credit(
     @CurrentPrincipal() principal: Principal,
     @Param('addressHash', WalletAddressPipe) address: string,
@@ -81,6 +84,7 @@ export class TransactionsController {
   /** `?page&per_page` (defaults 1 / 20, at most 100): `{data, meta}`, newest first. */
   @Get(':addressHash/transactions')
   @AgentAccess()
+  @ApiOperation({ summary: "List a wallet's transactions" })
   history(
     @CurrentPrincipal() principal: Principal,
     @Param('addressHash', WalletAddressPipe) address: string,
