@@ -131,7 +131,7 @@ export function addClassConstraints(
     for (const [property, rules] of rulesOf(target)) {
       if (!properties[property]) continue;
       applyRules(properties[property], rules);
-      if (isCaseInsensitive(target, property)) bothCases(properties[property]);
+      if (isCaseInsensitive(target, property)) anyLetterCase(properties[property]);
     }
   }
 }
@@ -153,13 +153,25 @@ export function validatedClasses(): Constructor[] {
   return targets.filter((t) => count.get(t.name) === 1);
 }
 
-/** An `enum` of strings (of the schema or its items) in both cases, for a case-folded field. */
-export function bothCases(schema: Json): void {
+/**
+ * A case-folded field (its transform trims and upper- or lower-cases before `@IsIn` checks):
+ * its string `enum` (of the schema or of its items) becomes the `pattern` the server really
+ * accepts — each value in any letter case, surrounding spaces allowed — and the values stay
+ * as `examples`, in the case the API answers with.
+ */
+export function anyLetterCase(schema: Json): void {
   const target = (schema['type'] === 'array' ? schema['items'] : schema) as Json | undefined;
   const values = target?.['enum'] as unknown[] | undefined;
-  if (!target || !Array.isArray(values)) return;
-  const folded = values.flatMap((v) =>
-    typeof v === 'string' ? [v, v.toLowerCase(), v.toUpperCase()] : [v],
-  );
-  target['enum'] = [...new Set(folded)];
+  if (!target || !Array.isArray(values) || !values.every((v) => typeof v === 'string')) return;
+  const anyCase = (value: string) =>
+    [...value]
+      .map((c) =>
+        c.toLowerCase() !== c.toUpperCase()
+          ? `[${c.toLowerCase()}${c.toUpperCase()}]`
+          : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('');
+  delete target['enum'];
+  target['pattern'] = `^\\s*(?:${values.map(anyCase).join('|')})\\s*$`;
+  target['examples'] = values;
 }

@@ -8,7 +8,7 @@ import { controllerComments, forReaders } from './openapi-text.js';
 import {
   addClassConstraints,
   applyRules,
-  bothCases,
+  anyLetterCase,
   rulesOf,
   validatedClasses,
 } from './openapi-constraints.js';
@@ -152,7 +152,7 @@ function describeOperation(
         Object.assign(parameter, { style: 'form', explode: false });
       }
       applyRules(schema, own);
-      if (isCaseInsensitive(facts.queryType, parameter.name)) bothCases(schema);
+      if (isCaseInsensitive(facts.queryType, parameter.name)) anyLetterCase(schema);
     }
   }
   const responses = (operation.responses ??= {});
