@@ -43,7 +43,8 @@ const BUILT_IN: Record<string, (c: unknown[], type: string | undefined) => Json 
   isIsoInstant: () => ({ pattern: ISO_INSTANT }),
   // @wp/identity's IsEmailAddress: an `@` between a local part and a domain. `format: email`
   // would refuse the fullwidth and Unicode spellings it accepts (docs/auth.md § Usernames).
-  isEmailAddress: () => ({ pattern: '^[^@\\s]+@[^@\\s]+$' }),
+  // Surrounding spaces are allowed: the email fields are trimmed (`@Trim`) first.
+  isEmailAddress: () => ({ pattern: '^\\s*[^@\\s]+@[^@\\s]+\\s*$' }),
 };
 
 function enumValues(entity: unknown): unknown[] {

@@ -4,7 +4,7 @@ import { MayBeAbsent, SchemaRule } from '@wp/http';
 /**
  * Body of `POST /users` (docs/api.md § Accounts and sessions). The username's form follows
  * `method` (checked by `UsersService.register`: 400 `INVALID_USERNAME`): an email address by
- * default, an E.164 number (`+` and up to 15 digits) with `phone`. The document states the
+ * default, a phone number with `phone` (international form, separators allowed). The document states the
  * outline; which addresses and numbers exist (libphonenumber's ranges, look-alike characters)
  * only the service decides.
  */
@@ -18,7 +18,12 @@ import { MayBeAbsent, SchemaRule } from '@wp/http';
     },
     {
       required: ['method'],
-      properties: { method: { const: 'phone' }, username: { pattern: '^\\+[1-9]\\d{1,14}$' } },
+      properties: {
+        method: { const: 'phone' },
+        // A number as people write it: `+1 415 555 0142`, fullwidth digits; libphonenumber
+        // decides whether it exists.
+        username: { pattern: '^\\s*[+\\uFF0B]?[\\d\\uFF10-\\uFF19\\s().-]{4,32}$' },
+      },
     },
   ],
 })

@@ -1,4 +1,3 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Equals, IsBoolean, IsIn, IsObject, MaxLength, ValidateNested } from 'class-validator';
 import { MayBeAbsent, SchemaRule } from '@wp/http';
@@ -29,7 +28,6 @@ export class ProjectGrantFieldsDto {
 export class AddProjectMemberAttributesDto extends ProjectGrantFieldsDto {
   @Trim()
   @MaxLength(254)
-  @ApiProperty({ format: 'email' })
   @IsEmailAddress()
   email!: string;
 }
