@@ -29,13 +29,19 @@ export interface SentRequest {
 
 /** A parameter value read from the wire as the document's schema types it. */
 export function typedValue(raw: string, schema: Schema | undefined): unknown {
-  const type = Array.isArray(schema?.['type'])
-    ? (schema['type'] as string[]).find((t) => t !== 'null')
-    : schema?.['type'];
-  if (type === 'integer' || type === 'number') {
-    return /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(raw) ? Number(raw) : raw;
+  // The types the schema allows, its own or its alternatives' (`oneOf`/`anyOf`).
+  const branches = ((schema?.['oneOf'] ?? schema?.['anyOf']) as Schema[] | undefined) ?? [];
+  const types = [schema, ...branches].flatMap((s) => {
+    const type = s?.['type'];
+    return Array.isArray(type) ? (type as string[]) : typeof type === 'string' ? [type] : [];
+  });
+  if (types.includes('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';
+  if (
+    (types.includes('integer') || types.includes('number')) &&
+    /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(raw)
+  ) {
+    return Number(raw);
   }
-  if (type === 'boolean') return raw === 'true' ? true : raw === 'false' ? false : raw;
   return raw;
 }
 

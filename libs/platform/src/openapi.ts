@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { isCaseInsensitive } from '@wp/http';
+import { isCaseInsensitive, isZeroOneBoolean } from '@wp/http';
 import { collectRouteFacts, securityOf, type RouteFacts } from './openapi-operations.js';
 import { addExamples } from './openapi-examples.js';
 import { controllerComments, forReaders } from './openapi-text.js';
@@ -153,6 +153,12 @@ function describeOperation(
       }
       applyRules(schema, own);
       if (isCaseInsensitive(facts.queryType, parameter.name)) anyLetterCase(schema);
+      if (isZeroOneBoolean(facts.queryType, parameter.name)) {
+        // `ToBoolean` reads `1`/`0` as well as `true`/`false`.
+        (parameter as { schema?: object }).schema = {
+          oneOf: [{ type: 'boolean' }, { type: 'integer', enum: [0, 1] }],
+        };
+      }
     }
   }
   const responses = (operation.responses ??= {});

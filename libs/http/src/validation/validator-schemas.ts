@@ -62,3 +62,19 @@ export function isCaseInsensitive(target: object, property: string): boolean {
   const prototype = (target as { prototype?: object }).prototype ?? target;
   return Reflect.getMetadata(CASE_INSENSITIVE, prototype, property) === true;
 }
+
+const ZERO_ONE_BOOLEAN = Symbol.for('wp:zeroOneBoolean');
+
+/**
+ * Marks a query property that reads `1`/`0` as well as `true`/`false` (`ToBoolean`), so the
+ * OpenAPI document accepts both spellings.
+ */
+export function ZeroOneBoolean(): PropertyDecorator {
+  return (target, property) => Reflect.defineMetadata(ZERO_ONE_BOOLEAN, true, target, property);
+}
+
+/** Whether {@link ZeroOneBoolean} marks `property` of `target` (a class). */
+export function isZeroOneBoolean(target: object, property: string): boolean {
+  const prototype = (target as { prototype?: object }).prototype ?? target;
+  return Reflect.getMetadata(ZERO_ONE_BOOLEAN, prototype, property) === true;
+}

@@ -18,7 +18,7 @@ const OTLP_TRACES_REQUEST = {
   type: 'object',
   nullable: true,
   description:
-    'OTLP ExportTraceServiceRequest (JSON mapping, or the protobuf message); `null` or no ' +
+    'OTLP ExportTraceServiceRequest (JSON mapping, or the protobuf message); no body, `null` or no ' +
     '`resourceSpans` exports nothing.',
   properties: {
     resourceSpans: {
@@ -57,7 +57,7 @@ export class OtelController {
   @Post('traces')
   @HttpCode(200)
   @ApiConsumes('application/json', 'application/x-protobuf')
-  @ApiBody({ schema: OTLP_TRACES_REQUEST })
+  @ApiBody({ schema: OTLP_TRACES_REQUEST, required: false })
   @ApiOperation({ summary: 'Export traces over OTLP/HTTP' })
   async traces(
     @AuthedProject() projectId: number,
