@@ -270,17 +270,17 @@ describe('account security through the gateway', () => {
     for (const [path, method, status] of operations) {
       expect(doc.paths[path]?.[method]?.responses).toHaveProperty(status);
     }
-    for (const schema of [
-      'MfaTokenRequestDto',
-      'SessionResponse',
-      'TwoFactorEnrolmentResource',
-      'RecoveryCodesResource',
-      'UserSessionListResource',
-      'AuditLogPage',
-      'UpdateSecurityPolicyDto',
-      'SecurityPolicyResource',
-    ]) {
+    // Request bodies are named schemas; answers are described inline (from the handlers'
+    // return types), so their named copies are not kept (docs/api-documentation.md § Examples).
+    for (const schema of ['MfaTokenRequestDto', 'UpdateSecurityPolicyDto']) {
       expect(doc.components.schemas).toHaveProperty(schema);
+    }
+    for (const [path, method, status] of operations.filter(([, , s]) => s !== '204')) {
+      const answer = doc.paths[path]?.[method]?.responses?.[status] as
+        { content?: Record<string, { schema?: unknown }> } | undefined;
+      expect(
+        answer?.content?.['application/json']?.schema ?? answer?.content?.['*/*'],
+      ).toBeDefined();
     }
   });
 });

@@ -159,6 +159,37 @@ describe('the contract check of every answer (test/support/openapi-contract.ts)'
       contract.check('POST', '/v1/api/wallets/transact', 201, json, '{"transaction":{}}')[0],
     ).toMatch(/\/transaction must have required property/);
   });
+
+  it('checks a request: path ids, comma-list queries, headers and the body', () => {
+    const request = (url: string, body?: unknown, headers: Record<string, string> = {}) =>
+      contract.checkRequest({
+        method: body === undefined ? 'GET' : 'POST',
+        url,
+        headers: { 'content-type': 'application/json', ...headers },
+        body: body === undefined ? '' : JSON.stringify(body),
+      });
+    expect(request('/v1/api/organizations/7/projects?user_role=owner,ADMIN')).toEqual([]);
+    expect(request('/v1/api/organizations/0/projects')[0]).toMatch(/path organizationId/);
+    expect(request('/v1/api/organizations/7/projects?user_role=boss')[0]).toMatch(
+      /query user_role/,
+    );
+    expect(
+      request('/v1/api/organizations', { data: { type: 'project', attributes: { name: 'A' } } })[0],
+    ).toMatch(/body: \/data\/type must be equal to constant/);
+    const move = {
+      transaction: {
+        from_wallet: `0x${'a'.repeat(40)}`,
+        to_wallet: `0x${'b'.repeat(40)}`,
+        from_asset: 'CREDITS',
+        to_asset: 'CREDITS',
+        amount: 1,
+      },
+    };
+    expect(request('/v1/api/wallets/transact', move, { 'idempotency-key': 'k-1' })).toEqual([]);
+    expect(
+      request('/v1/api/wallets/transact', move, { 'idempotency-key': 'with space' })[0],
+    ).toMatch(/header Idempotency-Key/);
+  });
 });
 
 describe('GET /docs/openapi.json on the gateway', () => {

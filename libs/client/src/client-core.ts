@@ -1,6 +1,6 @@
 import { ApiClient } from './api.js';
 import { TtlCache } from './cache.js';
-import { passwordGrant, registrationOf, isUserSession } from './document-gaps.js';
+import { registrationOf, isUserSession } from './document-gaps.js';
 import type { Registration, SessionDocument, TokenDocument, UserSession } from './documents.js';
 import { invalidResponse, isPlatformApiError } from './errors.js';
 import { singlePage, type Paginator } from './paging.js';
@@ -111,7 +111,9 @@ export class ClientCore {
    * `TWO_FACTOR_REQUIRED` (then `POST /oauth/token/mfa` through `api`), 429 `RATE_LIMITED`.
    */
   async login(username: string, password: string): Promise<SessionDocument> {
-    const { body } = await passwordGrant(this.api, username, password);
+    const { body } = await this.api.POST('/v1/api/oauth/token', {
+      body: { grant_type: 'password', username, password },
+    });
     return this.keep(body, 'POST /v1/api/oauth/token');
   }
 

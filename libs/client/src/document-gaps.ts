@@ -1,4 +1,3 @@
-import type { ApiClient } from './api.js';
 import type {
   ActivationRequired,
   ProjectKeyPair,
@@ -15,23 +14,6 @@ import type { Answer } from './operations.js';
  * must say instead is listed in docs/api-documentation.md § Client SDK. Each adapter keeps
  * working once the document is right, and can then be removed.
  */
-
-/**
- * `POST /oauth/token` with the password grant. The document's `TokenRequestDto` requires
- * `client_id` and `client_secret` on every request; the platform requires them only with
- * `grant_type=client_credentials` (Sentinel Pass agents) and `username` / `password` otherwise.
- * Sent through {@link ApiClient.send}: the request is not checked against the document, the
- * answer and errors are typed as the operation's.
- */
-export function passwordGrant(
-  api: ApiClient,
-  username: string,
-  password: string,
-): Promise<Answer<'/v1/api/oauth/token', 'post'>> {
-  return api.send('post', '/v1/api/oauth/token', {
-    body: { grant_type: 'password', username, password },
-  });
-}
 
 /** A user's session (not an agent's): both tokens are there. */
 export function isUserSession(

@@ -23,3 +23,4 @@ export * from './redact-url.js';
 export * from './no-store.js';
 export * from './csv-rows.js';
 export * from './backoff.js';
+export * from './validation/validator-schemas.js';

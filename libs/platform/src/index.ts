@@ -7,5 +7,7 @@ export * from './backend/index.js';
 export * from './migrate-platform.js';
 export * from './openapi.js';
 export * from './openapi-examples.js';
+export * from './openapi-example-values.js';
 export * from './openapi-operations.js';
 export * from './openapi-errors.js';
+export * from './openapi-text.js';

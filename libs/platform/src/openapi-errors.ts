@@ -134,7 +134,11 @@ export function addErrorCodes(
   };
 }
 
-/** `$ref` of the body with the enum of its codes where that body keeps its code. */
+/**
+ * The error body's schema with the enum of its codes where that body keeps its code
+ * (`errors[].code` in `ErrorDocument`, `code` in `LangfuseErrorBody`). Until
+ * {@link closeErrorSchemas} runs, the body is a `$ref` under `allOf`.
+ */
 function codeSchema(body: string, codes: string[]): Json {
   const code = { type: 'string', enum: codes };
   const constraint =
@@ -147,6 +151,54 @@ function codeSchema(body: string, codes: string[]): Json {
         }
       : { type: 'object', properties: { code } };
   return { allOf: [{ $ref: `#/components/schemas/${body}` }, constraint] };
+}
+
+/**
+ * Rewrites every error answer's schema (`allOf` of the body's `$ref` and a code enum, as
+ * {@link addErrorCodes} writes it) as one closed schema: a copy of the body from
+ * `components.schemas` with the enum in place of its `code` property. Generators that close
+ * objects (`additionalProperties: false`) reject an `allOf` of two closed parts, and linters
+ * check examples against it (docs/api-documentation.md § Error codes per operation). Run
+ * last, once the bodies are in the document. Mutates `document`.
+ */
+export function closeErrorSchemas(document: Json): void {
+  const bodies = ((document['components'] as Json | undefined)?.['schemas'] ?? {}) as Json;
+  for (const item of Object.values((document['paths'] ?? {}) as Record<string, Json>)) {
+    for (const operation of Object.values(item)) {
+      const responses = ((operation as Json | undefined)?.['responses'] ?? {}) as Record<
+        string,
+        Json
+      >;
+      for (const response of Object.values(responses)) {
+        const media = (response['content'] as Record<string, Json> | undefined)?.[
+          'application/json'
+        ];
+        if (!media || !response['x-error-codes']) continue;
+        media['schema'] = closed(media['schema'] as Json, bodies);
+      }
+    }
+  }
+}
+
+function closed(schema: Json, bodies: Json): Json {
+  if (Array.isArray(schema['anyOf'])) {
+    return { anyOf: (schema['anyOf'] as Json[]).map((s) => closed(s, bodies)) };
+  }
+  const [ref, constraint] = (schema['allOf'] as Json[] | undefined) ?? [];
+  const target$ref = ref?.['$ref'];
+  const name =
+    typeof target$ref === 'string' ? target$ref.replace('#/components/schemas/', '') : '';
+  const body = bodies[name] as Json | undefined;
+  if (!body) return schema;
+  const copy = structuredClone(body);
+  const props = (s: Json | undefined) => (s?.['properties'] ?? {}) as Record<string, Json>;
+  const items = (s: Json | undefined) => props(s)['errors']?.['items'] as Json | undefined;
+  const enumOf = props(items(constraint))['code'] ?? props(constraint)['code'];
+  const target = items(copy) ?? copy;
+  if (enumOf && props(target)['code']) {
+    props(target)['code'] = { ...props(target)['code'], type: 'string', enum: enumOf['enum'] };
+  }
+  return copy;
 }
 
 /** An answer with the first documented code, in the shape of its body. */

@@ -23,6 +23,10 @@ export interface RouteFacts {
   adminAccess: boolean;
   /** Reads `If-None-Match` (itself or with `@WithETag()`) and may answer 304. */
   conditional: boolean;
+  /** The DTO class of its whole `@Query()`, whose validation rules the parameters state. */
+  queryType?: abstract new (...args: never[]) => object;
+  /** The schema of each path parameter whose pipe states one (`static openApiSchema`). */
+  pathSchemas: Record<string, Record<string, unknown>>;
 }
 
 /** Guard or interceptor classes of the route and its controller, by name. */
@@ -57,12 +61,32 @@ export function collectRouteFacts(
         if (Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
         const guards = enhancerNames(GUARDS_METADATA, controller, handler);
         const interceptors = enhancerNames(INTERCEPTORS_METADATA, controller, handler);
-        const args = Object.values(
+        const argsByKey =
           (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) as Record<
             string,
-            { data?: unknown }
-          >) ?? {},
-        );
+            { index: number; data?: unknown; pipes?: unknown[] }
+          >) ?? {};
+        const args = Object.values(argsByKey);
+        const parameterTypes =
+          (Reflect.getMetadata(
+            'design:paramtypes',
+            controller.prototype as object,
+            name,
+          ) as unknown[]) ?? [];
+        // `${RouteParamtypes.QUERY}:${index}`: the whole query (no `data`) as a DTO.
+        const query = Object.entries(argsByKey).find(
+          ([key, arg]) => key.startsWith('4:') && arg.data === undefined,
+        )?.[1];
+        const queryType = query ? parameterTypes[query.index] : undefined;
+        const pathSchemas: RouteFacts['pathSchemas'] = {};
+        for (const [key, arg] of Object.entries(argsByKey)) {
+          if (!key.startsWith('5:') || typeof arg.data !== 'string') continue;
+          for (const pipe of arg.pipes ?? []) {
+            const type = (typeof pipe === 'function' ? pipe : pipe?.constructor) as
+              { openApiSchema?: Record<string, unknown> } | undefined;
+            if (type?.openApiSchema) pathSchemas[arg.data] = type.openApiSchema;
+          }
+        }
         let authentication: RouteAuthentication = 'none';
         if (guards.includes('BasicAuthGuard')) authentication = 'basic';
         else if (globalGuards && !flag(NO_API_KEY, controller, handler)) {
@@ -76,6 +100,10 @@ export function collectRouteFacts(
           conditional:
             args.some((a) => a.data === 'if-none-match') ||
             interceptors.includes(ETagInterceptor.name),
+          pathSchemas,
+          ...(typeof queryType === 'function' && queryType !== Object
+            ? { queryType: queryType as RouteFacts['queryType'] }
+            : {}),
         });
       }
     }

@@ -1,10 +1,20 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { isCaseInsensitive, isZeroOneBoolean } from '@wp/http';
 import { collectRouteFacts, securityOf, type RouteFacts } from './openapi-operations.js';
 import { addExamples } from './openapi-examples.js';
+import { controllerComments, forReaders } from './openapi-text.js';
+import {
+  addClassConstraints,
+  applyRules,
+  anyLetterCase,
+  rulesOf,
+  validatedClasses,
+} from './openapi-constraints.js';
 import {
   addErrorCodes,
+  closeErrorSchemas,
   operationErrors,
   type FrameworkErrors,
   type OperationError,
@@ -75,20 +85,29 @@ export async function buildOpenApiDocument(
   const facts = new Map(
     collectRouteFacts(app, service !== 'analytics').map((f) => [f.operationId, f]),
   );
+  const comments = await controllerComments(metadata?.default);
   for (const item of Object.values(document.paths)) {
     for (const method of METHODS) {
       const operation = (item as Record<string, Operation | undefined>)[method];
       if (operation) {
-        describeOperation(method, operation, facts.get(operation.operationId ?? ''), metadata);
+        describeOperation(
+          method,
+          operation,
+          facts.get(operation.operationId ?? ''),
+          metadata,
+          comments,
+        );
       }
     }
   }
   document.components ??= {};
+  addClassConstraints(document.components.schemas ?? {}, validatedClasses());
   document.components.schemas = {
     ...document.components.schemas,
     ...(metadata ? { [metadata.errorBodyName]: metadata.errorBody } : {}),
   };
   const document31 = toOpenApi31(document) as OpenAPIObject;
+  closeErrorSchemas(document31 as unknown as Record<string, unknown>);
   addExamples(document31 as unknown as Record<string, unknown>, metadata?.errorBodyName);
   return document31;
 }
@@ -98,11 +117,50 @@ function describeOperation(
   operation: Operation,
   facts: RouteFacts | undefined,
   metadata: OpenApiMetadata | undefined,
+  comments: Record<string, Record<string, string>> = {},
 ): void {
-  const text = (operation.summary ?? '').trim();
-  operation.summary = summaryOf(text);
-  if (text.length > operation.summary.length) operation.description = text;
+  // The summary: the route's own `@ApiOperation({ summary })`, else the JSDoc's first
+  // sentence; the description: the whole JSDoc, for readers (`forReaders`).
+  const [controllerName, methodName] = (operation.operationId ?? '').split('_');
+  const jsdoc = (comments[controllerName]?.[methodName] ?? '').trim();
+  const explicit = (operation.summary ?? '').trim();
+  const text = jsdoc || explicit;
+  operation.summary = explicit && explicit !== jsdoc ? explicit : summaryOf(forReaders(text));
+  const description = forReaders(operation.description ?? text);
+  operation.description = description || operation.summary;
   operation.security = securityOf(facts);
+  for (const parameter of operation.parameters ?? []) {
+    const own = facts?.pathSchemas[parameter.name];
+    if (parameter.in === 'path' && own) {
+      const { description } = (parameter as { schema?: { description?: string } }).schema ?? {};
+      (parameter as { schema?: object }).schema = { ...own, ...(description && { description }) };
+    }
+  }
+  if (facts?.queryType) {
+    const rules = rulesOf(facts.queryType);
+    for (const parameter of operation.parameters ?? []) {
+      const schema = (parameter as { schema?: Record<string, unknown> }).schema;
+      const own = rules.get(parameter.name);
+      if (parameter.in !== 'query' || !schema || !own) continue;
+      if (schema['type'] === 'array') {
+        // A list type alias (`Role[]`) reaches the plugin as an empty `Object`; the values are
+        // strings, sent as one comma list (`ToList`; a repeated parameter is accepted too).
+        const items = schema['items'] as Record<string, unknown> | undefined;
+        if (!items || items['$ref'] === '#/components/schemas/Object') {
+          schema['items'] = { type: 'string' };
+        }
+        Object.assign(parameter, { style: 'form', explode: false });
+      }
+      applyRules(schema, own);
+      if (isCaseInsensitive(facts.queryType, parameter.name)) anyLetterCase(schema);
+      if (isZeroOneBoolean(facts.queryType, parameter.name)) {
+        // `ToBoolean` reads `1`/`0` as well as `true`/`false`.
+        (parameter as { schema?: object }).schema = {
+          oneOf: [{ type: 'boolean' }, { type: 'integer', enum: [0, 1] }],
+        };
+      }
+    }
+  }
   const responses = (operation.responses ??= {});
   const [controller, method] = (operation.operationId ?? '').split('_');
   const answer = metadata?.responses[controller]?.[method];
@@ -170,16 +228,11 @@ function describeOperation(
   }
 }
 
-/**
- * The summary from a method's JSDoc: without a leading "`GET /path` (K):" (the path is shown
- * anyway), up to the end of the first sentence, at most 120 characters.
- */
+/** The summary from a method's JSDoc (already `forReaders`): its first sentence. */
 function summaryOf(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  const rest = flat.replace(/^`[A-Z]+ [^`]*`(?: \([A-Z]+\))?:?\s*/, '') || flat;
-  const sentence = /^.*?[.;](?=\s|$)/.exec(rest)?.[0] ?? rest;
-  const summary = sentence.replace(/[.;:]$/, '');
-  return summary.length > 120 ? `${summary.slice(0, 119)}…` : summary;
+  const sentence = /^.*?[.;](?=\s|$)/.exec(flat)?.[0] ?? flat;
+  return sentence.replace(/[.;:]$/, '');
 }
 
 /** OpenAPI 3.0 `nullable: true` (as @nestjs/swagger may write it) → 3.1 type arrays. */

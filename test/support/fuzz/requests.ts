@@ -6,7 +6,7 @@ import { resolve, type FuzzOperation, type OpenApiDocument, type Schema } from '
 import type { FuzzTenant } from './tenant.js';
 
 /** The id a path parameter of an operation takes in the tenant. */
-function pathValue(tenant: FuzzTenant, operation: FuzzOperation, name: string): string {
+export function pathValue(tenant: FuzzTenant, operation: FuzzOperation, name: string): string {
   const ids = tenant.ids;
   const t = operation.template;
   if (name === 'projectId' && operation.method === 'DELETE' && t.endsWith('{projectId}')) {

@@ -35,21 +35,30 @@ describe('mergeOpenApiDocuments', () => {
     expect(merged.paths['/v1/api/oauth/token']?.['post']).toEqual({
       operationId: 'login',
       tags: ['Accounts and sessions'],
-      description: 'Implements docs/api.md § Accounts and sessions.',
+      'x-contract-section': 'Accounts and sessions',
       'x-service': 'auth',
     });
     expect(merged.paths['/v1/api/organizations']?.['get']).toEqual({
       tags: ['Organizations'],
-      description: 'Implements docs/api.md § Organizations.',
+      'x-contract-section': 'Organizations',
       'x-service': 'org',
     });
     expect(merged.openapi).toBe('3.1.0');
     expect(merged.tags).toEqual([
-      { name: 'Organizations', description: 'docs/api.md § Organizations' },
-      { name: 'Accounts and sessions', description: 'docs/api.md § Accounts and sessions' },
+      {
+        name: 'Organizations',
+        description: 'Organizations, their members, invitations, audit log and security policy.',
+        'x-contract-section': 'Organizations',
+      },
+      {
+        name: 'Accounts and sessions',
+        description: 'Registration, activation, login, tokens, passwords, two-factor and sessions.',
+        'x-contract-section': 'Accounts and sessions',
+      },
     ]);
     expect(merged.paths['/v1/api/organizations']?.['parameters']).toEqual([]);
-    expect(merged.components?.schemas).toEqual({ Org: { type: 'object' } });
+    // Schemas nothing refers to are left out.
+    expect(merged.components?.schemas).toEqual({});
     expect(merged.info['x-unavailable-services']).toEqual(['wallet']);
     expect(merged.components?.['securitySchemes']).toHaveProperty('apiKey.name', 'Api-Key');
     expect(merged.components?.['securitySchemes']).toHaveProperty('basic.scheme', 'basic');

@@ -1,6 +1,13 @@
 import { STATUS_DEFAULTS } from '@wp/http';
-import { addErrorCodes, addExamples } from '@wp/platform';
+import {
+  addErrorCodes,
+  addExamples,
+  closeErrorSchemas,
+  descriptionsForReaders,
+  pruneComponents,
+} from '@wp/platform';
 import { API_KEY_REFUSALS } from '../proxy/api-key-precheck.js';
+import { addHeaders } from './openapi-headers.js';
 import type { ProxyRoute, UpstreamService } from '../proxy/routes.js';
 
 /** The parts of an OpenAPI 3 document the merge reads and writes. */
@@ -16,33 +23,54 @@ export interface OpenApiDocument {
 const OPERATION_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch']);
 
 /**
- * The contract area each path belongs to, first match wins: the operation's tag, and the
- * section of docs/api.md its description names (headings are the contract's section titles).
+ * The contract area each path belongs to, first match wins: the operation's tag, what the tag
+ * covers (its description for readers), and the section of docs/api.md it implements (its
+ * `x-contract-section`; headings are the contract's section titles).
  */
-export const API_SECTIONS: { pattern: RegExp; section: string; tag: string }[] = [
+export const API_SECTIONS: { pattern: RegExp; section: string; tag: string; about: string }[] = [
   {
     pattern: /\/sentinel_passes(\/|$)|^\/v1\/api\/oauth\/agent\//,
     section: 'Sentinel Passes',
     tag: 'Sentinel Pass',
+    about:
+      'Credentials for AI agents: create, list, rotate and revoke passes, and see what agents did.',
   },
   {
     pattern: /^\/v1\/api\/organizations\/[^/]+\/projects(\/|$)/,
     section: 'Projects',
     tag: 'Projects',
+    about: 'Projects of an organization, their members, API keys and LLM provider keys.',
   },
   {
     pattern: /^\/v1\/api\/(organizations|me)(\/|$)/,
     section: 'Organizations',
     tag: 'Organizations',
+    about: 'Organizations, their members, invitations, audit log and security policy.',
   },
-  { pattern: /^\/v1\/api\/user_settings(\/|$)/, section: 'User settings', tag: 'User settings' },
+  {
+    pattern: /^\/v1\/api\/user_settings(\/|$)/,
+    section: 'User settings',
+    tag: 'User settings',
+    about: "The signed-in user's settings per client: sidebar, language, theme, onboarding.",
+  },
   {
     pattern: /^\/v1\/api\/(users|oauth)(\/|$)/,
     section: 'Accounts and sessions',
     tag: 'Accounts and sessions',
+    about: 'Registration, activation, login, tokens, passwords, two-factor and sessions.',
   },
-  { pattern: /^\/v1\/api\/(wallets|wallet_transfers)(\/|$)/, section: 'Wallets', tag: 'Wallets' },
-  { pattern: /^\/api\/public(\/|$)/, section: 'Analytics', tag: 'Analytics' },
+  {
+    pattern: /^\/v1\/api\/(wallets|wallet_transfers)(\/|$)/,
+    section: 'Wallets',
+    tag: 'Wallets',
+    about: 'Wallets and their money: balances, transfers, conversions, debits, credits, history.',
+  },
+  {
+    pattern: /^\/api\/public(\/|$)/,
+    section: 'Analytics',
+    tag: 'Analytics',
+    about: 'The Langfuse-compatible analytics API: ingestion, OTLP traces, traces and metrics.',
+  },
 ];
 
 function sectionOf(path: string): { section: string; tag: string } {
@@ -92,6 +120,8 @@ export function mergeOpenApiDocuments(
     info: {
       title: 'Workspace platform API',
       version: '1',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+      contact: { name: 'Workspace platform maintainers' },
       description:
         'Every service behind this gateway. Contract routes live under `/v1/api`; the ' +
         'Langfuse-compatible analytics API under `/api/public`.',
@@ -100,7 +130,7 @@ export function mergeOpenApiDocuments(
     servers: [{ url: '/' }],
     tags: API_SECTIONS.filter((s, i, all) => all.findIndex((o) => o.tag === s.tag) === i)
       .filter((s) => Object.keys(paths).some((path) => sectionOf(path).tag === s.tag))
-      .map((s) => ({ name: s.tag, description: `docs/api.md § ${s.section}` })),
+      .map((s) => ({ name: s.tag, description: s.about, 'x-contract-section': s.section })),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
       schemas,
@@ -117,7 +147,11 @@ export function mergeOpenApiDocuments(
     },
   };
   // The services' bodies already carry examples; this adds them to the gateway's own answers.
+  closeErrorSchemas(merged);
+  addHeaders(merged);
   addExamples(merged, 'ErrorDocument');
+  pruneComponents(merged);
+  descriptionsForReaders(merged);
   return merged;
 }
 
@@ -177,11 +211,6 @@ function tagged(
   { section, tag }: { section: string; tag: string },
 ): Record<string, unknown> {
   const op = operation as { tags?: string[]; description?: string; summary?: string };
-  const implemented = `Implements docs/api.md § ${section}.`;
-  return {
-    ...op,
-    tags: [tag],
-    description: op.description ? `${op.description}\n\n${implemented}` : implemented,
-    'x-service': service,
-  };
+  // The contract section stays machine-readable (`x-contract-section`); readers see the tag.
+  return { ...op, tags: [tag], 'x-contract-section': section, 'x-service': service };
 }

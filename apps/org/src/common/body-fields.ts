@@ -11,6 +11,27 @@ export function eitherForm<T>(attributes: T | undefined, topLevel: T | undefined
   return attributes !== undefined ? attributes : topLevel;
 }
 
+/**
+ * The JSON Schema of {@link requireEitherForm}'s rule for the OpenAPI document (`@SchemaRule`
+ * of @wp/http on the body DTO): `name` at the top level or in `data.attributes`.
+ */
+export function eitherFormRequired(name: string): Record<string, unknown> {
+  return {
+    anyOf: [
+      { required: [name], properties: { [name]: {} } },
+      {
+        required: ['data'],
+        properties: {
+          data: {
+            required: ['attributes'],
+            properties: { attributes: { required: [name], properties: { [name]: {} } } },
+          },
+        },
+      },
+    ],
+  };
+}
+
 /** {@link eitherForm} for a required field: 400 pointing at the top-level name when absent. */
 export function requireEitherForm<T>(
   attributes: T | undefined,

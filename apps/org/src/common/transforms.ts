@@ -1,4 +1,6 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
+import { CaseInsensitive } from '@wp/http';
 
 /**
  * Body converters. They change only strings and leave anything else for the validators next to
@@ -11,12 +13,18 @@ export const Trim = (): PropertyDecorator =>
 
 /** `member` → `MEMBER`: role fields are accepted in either case, answered in the contract's. */
 export const UpperCase = (): PropertyDecorator =>
-  Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' ? value.trim().toUpperCase() : value,
+  applyDecorators(
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? value.trim().toUpperCase() : value,
+    ),
+    CaseInsensitive(),
   );
 
 /** `MEMBER` → `member` (invitation roles are lower case on the wire). */
 export const LowerCase = (): PropertyDecorator =>
-  Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' ? value.trim().toLowerCase() : value,
+  applyDecorators(
+    Transform(({ value }: { value: unknown }) =>
+      typeof value === 'string' ? value.trim().toLowerCase() : value,
+    ),
+    CaseInsensitive(),
   );

@@ -15,6 +15,9 @@ export const WALLET_ADDRESS = /^0x[0-9a-f]{40}$/;
  */
 @Injectable()
 export class WalletAddressPipe implements PipeTransform<string, string> {
+  /** What it accepts (lower-cased first), as the OpenAPI document states the parameter. */
+  static readonly openApiSchema = { type: 'string', pattern: '^0[xX][0-9a-fA-F]{40}$' };
+
   transform(value: string, metadata: ArgumentMetadata): string {
     const address = typeof value === 'string' ? value.toLowerCase() : '';
     if (WALLET_ADDRESS.test(address)) return address;

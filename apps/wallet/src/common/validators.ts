@@ -1,8 +1,18 @@
 import { Transform } from 'class-transformer';
+import { describeValidator } from '@wp/http';
 import { ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
 import { ASSET_CODE } from '../config/wallet.config.js';
 import { WALLET_ADDRESS } from './address.js';
-import { amountProblem } from './amount.js';
+import { MAX_AMOUNT, amountProblem } from './amount.js';
+
+// What each validator below accepts, for the OpenAPI document (@wp/http describeValidator).
+// Eight decimals at most is not stated: JSON Schema's multipleOf is unreliable on binary
+// floating point, so that rule stays in the field's description.
+describeValidator('isAmount', { type: 'number', exclusiveMinimum: 0, maximum: MAX_AMOUNT });
+// Every DTO field with it is lower-cased first (@LowerCase), so either case is accepted.
+describeValidator('isWalletAddress', { pattern: '^0[xX][0-9a-fA-F]{40}$' });
+describeValidator('isAssetCode', { pattern: ASSET_CODE.source });
+describeValidator('isSmallObject', { type: 'object' });
 
 /**
  * An amount (docs/architecture.md § Amounts): a JSON number > 0, ≤ 1e15, at most 8 decimals.

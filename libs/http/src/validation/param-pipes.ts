@@ -10,6 +10,9 @@ const MAX_INT4 = 2_147_483_647;
  */
 @Injectable()
 export class IntIdPipe implements PipeTransform<string, number> {
+  /** What it accepts, as the OpenAPI document states the parameter. */
+  static readonly openApiSchema = { type: 'integer', minimum: 1, maximum: MAX_INT4 };
+
   transform(value: string, metadata: ArgumentMetadata): number {
     if (/^\d{1,10}$/.test(value)) {
       const n = Number(value);
@@ -24,6 +27,9 @@ export class IntIdPipe implements PipeTransform<string, number> {
 
 @Injectable()
 export class UuidPipe implements PipeTransform<string, string> {
+  /** What it accepts, as the OpenAPI document states the parameter (either case). */
+  static readonly openApiSchema = { type: 'string', format: 'uuid' };
+
   transform(value: string, metadata: ArgumentMetadata): string {
     if (UUID.test(value)) return value.toLowerCase();
     throw ValidationFailedError.at({ parameter: metadata.data ?? 'id' }, 'must be a UUID');

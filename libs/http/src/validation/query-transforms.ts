@@ -1,4 +1,6 @@
+import { applyDecorators } from '@nestjs/common';
 import { Transform } from 'class-transformer';
+import { ZeroOneBoolean } from './validator-schemas.js';
 
 /**
  * Query-string converters. Query values arrive as strings; these convert only well-formed
@@ -7,11 +9,14 @@ import { Transform } from 'class-transformer';
 
 /** `true`/`false` (also `1`/`0`) → boolean. */
 export function ToBoolean(): PropertyDecorator {
-  return Transform(({ value }: { value: unknown }) => {
-    if (value === 'true' || value === '1' || value === true) return true;
-    if (value === 'false' || value === '0' || value === false) return false;
-    return value;
-  });
+  return applyDecorators(
+    Transform(({ value }: { value: unknown }) => {
+      if (value === 'true' || value === '1' || value === true) return true;
+      if (value === 'false' || value === '0' || value === false) return false;
+      return value;
+    }),
+    ZeroOneBoolean(),
+  );
 }
 
 /** A decimal integer string → number. */

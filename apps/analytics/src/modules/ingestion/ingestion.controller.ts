@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
-import { ApiBody } from '@nestjs/swagger';
+import { ApiBody, ApiOperation } from '@nestjs/swagger';
 import { Public } from '@wp/http';
 import type { FastifyRequest } from 'fastify';
 import { AuthedProject, BasicAuthGuard } from '../projects/basic-auth.guard.js';
@@ -21,6 +21,7 @@ export class IngestionController {
   @Post('ingestion')
   @HttpCode(207)
   @ApiBody({ schema: INGESTION_REQUEST_SCHEMA })
+  @ApiOperation({ summary: 'Ingest a batch of traces, observations and scores' })
   ingest(
     @AuthedProject() projectId: number,
     @Body() body: unknown,

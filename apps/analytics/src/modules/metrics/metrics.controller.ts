@@ -1,4 +1,5 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { Public } from '@wp/http';
 import { LangfuseQuery } from '../common/query.js';
 import { AuthedProject, BasicAuthGuard } from '../projects/basic-auth.guard.js';
@@ -19,6 +20,7 @@ export class MetricsController {
 
   /** Daily usage of the project (traces, observations, cost per model): `{data, meta}`. */
   @Get('daily')
+  @ApiOperation({ summary: "Get the project's daily usage" })
   daily(
     @AuthedProject() projectId: number,
     @LangfuseQuery(DailyMetricsQuery) query: DailyMetricsQuery,

@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBody, ApiConsumes } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface.js';
 import { Public } from '@wp/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -9,19 +9,32 @@ import { OtelService } from './otel.service.js';
 /**
  * The OTLP `ExportTraceServiceRequest` (opentelemetry-proto `collector/trace/v1`) as far as the
  * document describes it: `resourceSpans` of scope spans; in protobuf the same message, binary.
- * The full OTLP JSON mapping is the OTLP specification's, not repeated here.
+ * The full OTLP JSON mapping is the OTLP specification's, not repeated here. Only the message
+ * and `resourceSpans` are typed: `normalizeTraceRequest` reads a nested value of another shape
+ * as empty (it carries no spans) rather than refusing the export, so the nested keywords
+ * describe without constraining (`properties` and `items` apply only to objects and arrays).
  */
 const OTLP_TRACES_REQUEST = {
   type: 'object',
-  description: 'OTLP ExportTraceServiceRequest (JSON mapping, or the protobuf message).',
+  nullable: true,
+  description:
+    'OTLP ExportTraceServiceRequest (JSON mapping, or the protobuf message); no body, `null` or no ' +
+    '`resourceSpans` exports nothing.',
   properties: {
     resourceSpans: {
       type: 'array',
+      nullable: true,
+      description:
+        'Resource spans; an entry or field of another shape than the OTLP JSON mapping is read ' +
+        'as empty and contributes no spans.',
       items: {
-        type: 'object',
+        description: 'ResourceSpans: the resource and its scope spans.',
         properties: {
-          resource: { type: 'object' },
-          scopeSpans: { type: 'array', items: { type: 'object' } },
+          resource: { description: 'Resource: `{attributes}`.' },
+          scopeSpans: {
+            description: 'ScopeSpans: `[{scope, spans}]`.',
+            items: { properties: { scope: {}, spans: {} } },
+          },
         },
       },
     },
@@ -44,7 +57,8 @@ export class OtelController {
   @Post('traces')
   @HttpCode(200)
   @ApiConsumes('application/json', 'application/x-protobuf')
-  @ApiBody({ schema: OTLP_TRACES_REQUEST })
+  @ApiBody({ schema: OTLP_TRACES_REQUEST, required: false })
+  @ApiOperation({ summary: 'Export traces over OTLP/HTTP' })
   async traces(
     @AuthedProject() projectId: number,
     @Req() request: FastifyRequest,

@@ -1,4 +1,5 @@
 import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { Public } from '@wp/http';
 import { LangfuseQuery } from '../common/query.js';
 import { AuthedProject, BasicAuthGuard } from '../projects/basic-auth.guard.js';
@@ -26,6 +27,7 @@ export class TracesController {
    * `{data: TraceWithDetails[], meta: {page, limit, totalItems, totalPages}}`; 400 on a bad query.
    */
   @Get()
+  @ApiOperation({ summary: "List the project's traces" })
   async list(
     @AuthedProject() projectId: number,
     @LangfuseQuery(ListTracesQuery) query: ListTracesQuery,
@@ -36,6 +38,7 @@ export class TracesController {
 
   /** TraceWithFullDetails; 404 `{message, error: "LangfuseNotFoundError"}` when unknown here. */
   @Get(':traceId')
+  @ApiOperation({ summary: 'Get a trace with its observations and scores' })
   async get(
     @AuthedProject() projectId: number,
     @Param('traceId') traceId: string,

@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { CurrentRequestMeta, NoStore, Public, type RequestMeta, UuidPipe } from '@wp/http';
 import { CurrentClientApp } from '@wp/security';
 import type { SessionResource } from '../sessions/session.serializer.js';
@@ -20,6 +21,7 @@ export class ActivationController {
   @NoStore()
   @Public()
   @HttpCode(200)
+  @ApiOperation({ summary: 'Activate an account with the emailed code' })
   activateByEmail(
     @Param('userId', UuidPipe) userId: string,
     @Body() dto: ActivateDto,
@@ -34,6 +36,7 @@ export class ActivationController {
   @NoStore()
   @Public()
   @HttpCode(200)
+  @ApiOperation({ summary: 'Activate an account with the texted code' })
   activateByPhone(
     @Param('userId', UuidPipe) userId: string,
     @Body() dto: ActivateDto,
@@ -47,6 +50,7 @@ export class ActivationController {
   @Post(':userId/resend_activation')
   @Public()
   @HttpCode(200)
+  @ApiOperation({ summary: 'Send the activation code again' })
   resend(@Param('userId', UuidPipe) userId: string): Promise<ResendActivationResource> {
     return this.activation.resend(userId);
   }

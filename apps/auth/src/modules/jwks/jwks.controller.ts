@@ -1,5 +1,6 @@
 import { type JsonWebKey } from 'node:crypto';
 import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { NoApiKey } from '@wp/http';
 import { parsePublicKeys, publicJwks } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
@@ -20,6 +21,7 @@ export class JwksController {
   /** The public key set (RFC 7517) that verifies access tokens; no credentials needed. */
   @Get('jwks.json')
   @NoApiKey()
+  @ApiOperation({ summary: 'Get the keys that verify access tokens' })
   keys(): { keys: JsonWebKey[] } {
     return this.jwks;
   }

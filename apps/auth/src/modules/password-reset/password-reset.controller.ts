@@ -1,4 +1,5 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { CurrentRequestMeta, Public, type RequestMeta } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { ChangePasswordDto, ResetPasswordDto, ResetRequestDto } from './dto/password.dto.js';
@@ -18,6 +19,7 @@ export class PasswordResetController {
   @Post('reset_request')
   @Public()
   @HttpCode(200)
+  @ApiOperation({ summary: 'Request a password reset email' })
   requestReset(@Body() dto: ResetRequestDto): Promise<PasswordOperationResource> {
     return this.resets.requestReset(dto.email);
   }
@@ -26,6 +28,7 @@ export class PasswordResetController {
   @Post('reset')
   @Public()
   @HttpCode(200)
+  @ApiOperation({ summary: 'Reset the password with an emailed token' })
   reset(
     @Body() dto: ResetPasswordDto,
     @CurrentRequestMeta() meta: RequestMeta,
@@ -36,6 +39,7 @@ export class PasswordResetController {
   /** `POST /users/password/change` (B): 200; 400; 401; 422 `CURRENT_PASSWORD_INVALID`; 429. */
   @Post('change')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Change the password' })
   change(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: ChangePasswordDto,

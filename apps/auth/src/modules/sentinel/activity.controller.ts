@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { Controller, Get, Query, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import type { FastifyReply } from 'fastify';
 import { ActivityService, type ActivityLogEntry, type MetricPoint } from './activity.service.js';
@@ -22,6 +23,7 @@ export class ActivityController {
 
   /** `GET /oauth/agent/activity/logs`: 200 `{data, meta}` page; 400 invalid query; 404. */
   @Get('logs')
+  @ApiOperation({ summary: "List a Sentinel Pass agent's activity" })
   async logs(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ActivityLogsQueryDto,
@@ -32,6 +34,7 @@ export class ActivityController {
 
   /** `GET /oauth/agent/activity/export`: 200 streamed attachment (json, csv, jsonl). */
   @Get('export')
+  @ApiOperation({ summary: "Export a Sentinel Pass agent's activity" })
   async export(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ActivityExportQueryDto,
@@ -50,6 +53,7 @@ export class ActivityController {
 
   /** `GET /oauth/agent/activity/metrics`: 200 `{data: points, meta.period}`; 400; 404. */
   @Get('metrics')
+  @ApiOperation({ summary: "Get a Sentinel Pass agent's activity metrics" })
   async metrics(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ActivityMetricsQueryDto,

@@ -1,5 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import {
   CurrentRequestMeta,
   NoStore,
@@ -16,7 +23,12 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { AgentTokenService, type AgentSessionResource } from '../sentinel/agent-token.service.js';
 import { MfaTokenRequestDto } from '../two-factor/dto/two-factor.dto.js';
-import { RefreshRequestDto, TokenRequestDto } from './dto/token-request.dto.js';
+import {
+  ClientCredentialsGrantDto,
+  PasswordGrantDto,
+  RefreshRequestDto,
+  TokenRequestDto,
+} from './dto/token-request.dto.js';
 import { LoginService } from './login.service.js';
 import { MfaLoginService } from './mfa-login.service.js';
 import { RefreshService } from './refresh.service.js';
@@ -48,6 +60,24 @@ export class OAuthController {
   @NoStore()
   @Public()
   @HttpCode(200)
+  @ApiExtraModels(PasswordGrantDto, ClientCredentialsGrantDto)
+  @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
+  @ApiBody({
+    description:
+      'One grant: `password` (the default when `grant_type` is absent) or `client_credentials`. ' +
+      'Fields of the other grant are ignored. With `client_credentials`, `client_id` and ' +
+      '`client_secret` go in the body or, as RFC 6749 § 2.3.1 allows, in an HTTP Basic ' +
+      '`Authorization` header (`client_id:client_secret`, form-encoded, base64), never both.',
+    // anyOf, not oneOf: the grants exclude each other by `grant_type`, but it is optional in the
+    // password grant, so a linter cannot prove the branches disjoint.
+    schema: {
+      anyOf: [
+        { $ref: getSchemaPath(PasswordGrantDto) },
+        { $ref: getSchemaPath(ClientCredentialsGrantDto) },
+      ],
+    },
+  })
+  @ApiOperation({ summary: 'Log in or exchange client credentials for tokens' })
   token(
     @Body() dto: TokenRequestDto,
     @CurrentClientApp() appId: string,
@@ -80,7 +110,7 @@ export class OAuthController {
   @NoStore()
   @Public()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Second step of a login with two-factor on: challenge + code' })
+  @ApiOperation({ summary: 'Complete a login with a second factor' })
   @ApiOkResponse({ type: SessionResponse, description: "The contract's session envelope" })
   tokenMfa(
     @Body() dto: MfaTokenRequestDto,
@@ -98,6 +128,7 @@ export class OAuthController {
   @NoStore()
   @Public()
   @HttpCode(200)
+  @ApiOperation({ summary: 'Refresh a session' })
   refresh(
     @Body() dto: RefreshRequestDto,
     @CurrentRequestMeta() meta: RequestMeta,
@@ -114,6 +145,7 @@ export class OAuthController {
    * shared guard), which per docs/api.md § Authentication 6 also means the session is over.
    */
   @Get('token/revoke')
+  @ApiOperation({ summary: 'Log out' })
   async revoke(@CurrentPrincipal() principal: Principal): Promise<{ revoked: true }> {
     await this.sessions.logout(principal);
     return { revoked: true };
@@ -121,6 +153,7 @@ export class OAuthController {
 
   /** `GET /oauth/token/info` (B): 200 with the token's claims; 401 if expired or invalid. */
   @Get('token/info')
+  @ApiOperation({ summary: 'Get the claims of the access token' })
   info(@CurrentPrincipal() principal: Principal): TokenInfoResource {
     // The guard verified the token (or found it in its verified-token cache) and kept its claims.
     return toTokenInfo(principal.claims, Date.now() / 1000);

@@ -23,7 +23,7 @@ export class UserSessionsController {
   constructor(private readonly sessions: UserSessionsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Live sessions of the signed-in user' })
+  @ApiOperation({ summary: "List the signed-in user's sessions" })
   @ApiOkResponse({ type: UserSessionListResource })
   list(@CurrentPrincipal() principal: Principal): Promise<UserSessionListResource> {
     return this.sessions.list(principal);
@@ -32,7 +32,7 @@ export class UserSessionsController {
   /** 204; 400 id not a UUID; 404 no such live session of the caller. */
   @Delete(':sessionId')
   @HttpCode(204)
-  @ApiOperation({ summary: 'End one session: its refresh token and access tokens stop working' })
+  @ApiOperation({ summary: 'End a session' })
   @ApiNoContentResponse()
   async end(
     @CurrentPrincipal() principal: Principal,
@@ -44,7 +44,7 @@ export class UserSessionsController {
 
   @Delete()
   @HttpCode(200)
-  @ApiOperation({ summary: 'End every session except the current one' })
+  @ApiOperation({ summary: 'End every other session' })
   @ApiOkResponse({ type: SessionsEndedResource })
   endOthers(
     @CurrentPrincipal() principal: Principal,

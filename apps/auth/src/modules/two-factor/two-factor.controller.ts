@@ -32,7 +32,7 @@ export class TwoFactorController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Two-factor state of the signed-in account' })
+  @ApiOperation({ summary: 'Get the two-factor state' })
   @ApiOkResponse({ type: TwoFactorStatusResource })
   status(@CurrentPrincipal() principal: Principal): Promise<TwoFactorStatusResource> {
     return this.enrolment.status(principal);
@@ -42,9 +42,7 @@ export class TwoFactorController {
   @Post()
   @NoStore()
   @HttpCode(201)
-  @ApiOperation({
-    summary: 'Start enrolment: a new TOTP secret, its otpauth:// URI and QR code (shown once)',
-  })
+  @ApiOperation({ summary: 'Start two-factor enrolment' })
   @ApiCreatedResponse({ type: TwoFactorEnrolmentResource })
   start(
     @CurrentPrincipal() principal: Principal,
@@ -57,7 +55,7 @@ export class TwoFactorController {
   @Post('confirm')
   @NoStore()
   @HttpCode(200)
-  @ApiOperation({ summary: 'Confirm enrolment with a first code: two-factor on, recovery codes' })
+  @ApiOperation({ summary: 'Confirm two-factor enrolment' })
   @ApiOkResponse({ type: RecoveryCodesResource })
   confirm(
     @CurrentPrincipal() principal: Principal,
@@ -70,7 +68,7 @@ export class TwoFactorController {
   /** 200 state (off); 409 `TWO_FACTOR_NOT_ENABLED`; 422 `INVALID_TWO_FACTOR_CODE`; 429. */
   @Post('disable')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Turn two-factor off (needs a current code or a recovery code)' })
+  @ApiOperation({ summary: 'Turn two-factor off' })
   @ApiOkResponse({ type: TwoFactorStatusResource })
   disable(
     @CurrentPrincipal() principal: Principal,
@@ -84,7 +82,7 @@ export class TwoFactorController {
   @Post('recovery_codes')
   @NoStore()
   @HttpCode(200)
-  @ApiOperation({ summary: 'New set of recovery codes (the previous ones stop working)' })
+  @ApiOperation({ summary: 'Replace the recovery codes' })
   @ApiOkResponse({ type: RecoveryCodesResource })
   regenerate(
     @CurrentPrincipal() principal: Principal,

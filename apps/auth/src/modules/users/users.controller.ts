@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Ip, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { CurrentRequestMeta, NoStore, Public, type RequestMeta } from '@wp/http';
 import { CurrentClientApp } from '@wp/security';
 import type { FastifyReply } from 'fastify';
@@ -21,6 +22,7 @@ export class UsersController {
   @Post()
   @NoStore()
   @Public()
+  @ApiOperation({ summary: 'Register an account' })
   async register(
     @Body() dto: RegisterUserDto,
     @CurrentClientApp() appId: string,
@@ -39,6 +41,7 @@ export class UsersController {
   /** `GET /users/validate/email?email=`: 200 `{valid, exists}`; 400; 429 per address. */
   @Get('validate/email')
   @Public()
+  @ApiOperation({ summary: 'Check an email address' })
   validateEmail(
     @Query() query: ValidateEmailQueryDto,
     @Ip() address: string,
@@ -49,6 +52,7 @@ export class UsersController {
   /** `GET /users/validate/phone?phoneNumber=&countryCode=`: 200 `{valid, exists}`; 400; 429. */
   @Get('validate/phone')
   @Public()
+  @ApiOperation({ summary: 'Check a phone number' })
   validatePhone(
     @Query() query: ValidatePhoneQueryDto,
     @Ip() address: string,

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { document, type Document, IntIdPipe, NoStore, type Resource, UuidPipe } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { toApiKeyResource, type ApiKeyAttributes } from './api-key.serializer.js';
@@ -17,6 +18,7 @@ export class ApiKeysController {
   @Post('projects/:projectId/api_keys')
   @NoStore()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create an API key pair for a project' })
   async create(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -33,6 +35,7 @@ export class ApiKeysController {
 
   /** `PATCH P/{projectId}/api_keys/{apiKeyId}` (`data.attributes.note`) → 200. */
   @Patch('projects/:projectId/api_keys/:apiKeyId')
+  @ApiOperation({ summary: 'Change the note of an API key' })
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -53,6 +56,7 @@ export class ApiKeysController {
   /** `DELETE P/{projectId}/api_keys/{apiKeyId}` → 204. */
   @Delete('projects/:projectId/api_keys/:apiKeyId')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Delete an API key' })
   async delete(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -64,6 +68,7 @@ export class ApiKeysController {
 
   /** `GET /organizations/{id}/api_keys`: `{data: [apiKey]}` across the projects (ADMIN, OWNER). */
   @Get('api_keys')
+  @ApiOperation({ summary: "List the API keys of an organization's projects" })
   async listForOrganization(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

@@ -21,7 +21,7 @@ export class AuditLogController {
 
   /** 200 page, newest first; 400 invalid filter or cursor; 403; 404. */
   @Get(':organizationId/audit_log')
-  @ApiOperation({ summary: 'Audit log of an organization (filters, cursor pages)' })
+  @ApiOperation({ summary: "List an organization's audit log" })
   @ApiOkResponse({ type: AuditLogPage })
   async list(
     @CurrentPrincipal() principal: Principal,
@@ -35,7 +35,7 @@ export class AuditLogController {
 
   /** 200 streamed attachment (json, csv, jsonl), newest first; 400; 403; 404. */
   @Get(':organizationId/audit_log/export')
-  @ApiOperation({ summary: 'Export of the audit log, streamed (json, csv, jsonl)' })
+  @ApiOperation({ summary: "Export an organization's audit log" })
   @ApiProduces('application/json', 'text/csv', 'application/x-ndjson')
   @ApiOkResponse({ description: 'The file, as an attachment' })
   async export(

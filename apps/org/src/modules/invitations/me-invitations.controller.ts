@@ -1,4 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { document, UuidPipe, type Document, type Resource } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { toInvitationResource, type InvitationAttributes } from './invitation.serializer.js';
@@ -15,6 +16,7 @@ export class MeInvitationsController {
 
   /** `GET /me/pending_invitations`: with `organizationName` and `projectName`. */
   @Get('pending_invitations')
+  @ApiOperation({ summary: 'List the invitations waiting for the signed-in user' })
   async pending(
     @CurrentPrincipal() principal: Principal,
   ): Promise<Document<Resource<InvitationAttributes>[]>> {
@@ -32,6 +34,7 @@ export class MeInvitationsController {
   /** `POST /me/accept_invitation/{id}` → 200 with the invitation (`status: accepted`). */
   @Post('accept_invitation/:invitationId')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Accept an invitation' })
   async accept(
     @CurrentPrincipal() principal: Principal,
     @Param('invitationId', UuidPipe) invitationId: string,
@@ -41,6 +44,7 @@ export class MeInvitationsController {
 
   /** `DELETE /me/reject_invitation/{id}` → 200 with the invitation (`status: rejected`). */
   @Delete('reject_invitation/:invitationId')
+  @ApiOperation({ summary: 'Reject an invitation' })
   async reject(
     @CurrentPrincipal() principal: Principal,
     @Param('invitationId', UuidPipe) invitationId: string,

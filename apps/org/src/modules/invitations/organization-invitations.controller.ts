@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { roleFromInvitation } from '@wp/contracts';
 import { document, IntIdPipe, UuidPipe, type Document, type Resource } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
@@ -23,6 +24,7 @@ export class OrganizationInvitationsController {
    */
   @Post()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Invite someone to an organization' })
   async create(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -41,6 +43,7 @@ export class OrganizationInvitationsController {
 
   /** `GET /organizations/{id}/invitations`: pending invitations (expired ones show `expired`). */
   @Get()
+  @ApiOperation({ summary: "List an organization's invitations" })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -56,6 +59,7 @@ export class OrganizationInvitationsController {
   /** `POST …/invitations/{invitationId}/resend` → 200; 429 beyond the resend budget. */
   @Post(':invitationId/resend')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Send an invitation again' })
   async resend(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -73,6 +77,7 @@ export class OrganizationInvitationsController {
   /** `DELETE …/invitations/{invitationId}` → 204: cancelled. */
   @Delete(':invitationId')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Cancel an invitation' })
   async cancel(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -88,6 +93,7 @@ export class OrganizationInvitationsController {
 
   /** `PATCH …/invitations/{invitationId}` (`data.attributes.orgRole`) → 200. */
   @Patch(':invitationId')
+  @ApiOperation({ summary: 'Change the role of an invitation' })
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { roleFromInvitation } from '@wp/contracts';
 import { document, IntIdPipe, UuidPipe, type Document, type Resource } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
@@ -26,6 +27,7 @@ export class ProjectInvitationsController {
    */
   @Post()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Invite someone to a project' })
   async create(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -54,6 +56,7 @@ export class ProjectInvitationsController {
 
   /** `GET P/{id}/invitations`: pending invitations of the project. */
   @Get()
+  @ApiOperation({ summary: "List a project's invitations" })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -70,6 +73,7 @@ export class ProjectInvitationsController {
   /** `POST P/{id}/invitations/{invitationId}/resend` → 200; 429 beyond the resend budget. */
   @Post(':invitationId/resend')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Send a project invitation again' })
   async resend(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -88,6 +92,7 @@ export class ProjectInvitationsController {
   /** `DELETE P/{id}/invitations/{invitationId}` → 204. */
   @Delete(':invitationId')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Cancel a project invitation' })
   async cancel(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

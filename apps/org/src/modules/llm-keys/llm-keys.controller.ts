@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { document, IntIdPipe, UuidPipe, type Document, type Resource } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { CreateLlmApiKeyDto } from './dto/create-llm-api-key.dto.js';
@@ -16,6 +17,7 @@ export class LlmKeysController {
   /** `POST P/{projectId}/llm_api_keys` → 201, the key masked. */
   @Post('projects/:projectId/llm_api_keys')
   @HttpCode(201)
+  @ApiOperation({ summary: 'Add an LLM provider key to a project' })
   async create(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -34,6 +36,7 @@ export class LlmKeysController {
   /** `DELETE P/{projectId}/llm_api_keys/{apiKeyId}` → 204. */
   @Delete('projects/:projectId/llm_api_keys/:apiKeyId')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Delete an LLM provider key' })
   async delete(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -45,6 +48,7 @@ export class LlmKeysController {
 
   /** `GET /organizations/{id}/llm_api_keys`: across the projects, masked (ADMIN, OWNER). */
   @Get('llm_api_keys')
+  @ApiOperation({ summary: "List the LLM keys of an organization's projects" })
   async listForOrganization(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

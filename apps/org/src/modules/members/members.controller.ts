@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { document, IntIdPipe, UuidPipe, type Document, type Resource } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { requireEitherForm } from '../../common/body-fields.js';
@@ -8,7 +9,7 @@ import {
   type MemberUserAttributes,
 } from '../organizations/organization.serializer.js';
 import { AddMemberDto } from './dto/add-member.dto.js';
-import { RoleBodyDto } from './dto/change-role.dto.js';
+import { RequiredRoleBodyDto } from './dto/change-role.dto.js';
 import { MembersService } from './members.service.js';
 
 /**
@@ -21,6 +22,7 @@ export class MembersController {
 
   /** `GET /organizations/{id}/users`: `{data: [users]}` with `attributes.role`. */
   @Get('users')
+  @ApiOperation({ summary: "List an organization's members" })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -36,6 +38,7 @@ export class MembersController {
    */
   @Post('add_user')
   @HttpCode(201)
+  @ApiOperation({ summary: 'Add a member to an organization' })
   async add(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -52,11 +55,12 @@ export class MembersController {
 
   /** `PATCH /organizations/{id}/members/{userId}/role` (body `role`) → 200 with the member. */
   @Patch('members/:userId/role')
+  @ApiOperation({ summary: "Change a member's organization role" })
   async changeRole(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
     @Param('userId', UuidPipe) userId: string,
-    @Body() dto: RoleBodyDto,
+    @Body() dto: RequiredRoleBodyDto,
   ): Promise<Document<Resource<MemberUserAttributes>>> {
     const role = requireEitherForm(dto.data?.attributes?.role, dto.role, 'role');
     const member = await this.members.changeRole(principal, organizationId, userId, role);
@@ -66,6 +70,7 @@ export class MembersController {
   /** `DELETE /organizations/{id}/remove_user/{userId}` → 204. */
   @Delete('remove_user/:userId')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Remove a member from an organization' })
   async remove(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

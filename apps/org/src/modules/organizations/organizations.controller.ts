@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { document, IntIdPipe, WithETag, type Document, type Resource } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { toProjectResource } from '../projects/project.serializer.js';
@@ -27,6 +28,7 @@ export class OrganizationsController {
    * and `meta.role` / `meta.can` for the caller.
    */
   @Get()
+  @ApiOperation({ summary: "List the caller's organizations" })
   async list(
     @CurrentPrincipal() principal: Principal,
   ): Promise<Document<Resource<OrganizationAttributes>[]>> {
@@ -46,6 +48,7 @@ export class OrganizationsController {
   /** `POST /organizations` → 200 (the contract's status) with the created organization. */
   @Post()
   @HttpCode(200)
+  @ApiOperation({ summary: 'Create an organization' })
   async create(
     @CurrentPrincipal() principal: Principal,
     @Body() dto: CreateOrganizationDto,
@@ -65,6 +68,7 @@ export class OrganizationsController {
    */
   @Get(':organizationId')
   @WithETag()
+  @ApiOperation({ summary: 'Get an organization' })
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -83,6 +87,7 @@ export class OrganizationsController {
 
   /** `PATCH /organizations/{organizationId}` (name): ADMIN or OWNER. */
   @Patch(':organizationId')
+  @ApiOperation({ summary: 'Rename an organization' })
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

@@ -1,11 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiOperation, ApiResponse } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import { document, IntIdPipe, UuidPipe, type Document, type Resource } from '@wp/http';
 import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import { eitherForm, requireEitherForm } from '../../common/body-fields.js';
 import { optionalBody } from '../../common/optional-body.js';
 import { toInvitationResource } from '../invitations/invitation.serializer.js';
-import { RoleBodyDto } from '../members/dto/change-role.dto.js';
+import { RequiredRoleBodyDto, RoleBodyDto } from '../members/dto/change-role.dto.js';
 import {
   toProjectMemberResource,
   type ProjectMemberAttributes,
@@ -28,6 +28,7 @@ export class ProjectMembersController {
   /** `GET P/{id}/users`: `users` with project `role`, `accessDenied`, `organizationRole`. */
   @Get('users')
   @AgentAccess()
+  @ApiOperation({ summary: "List a project's members" })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -43,6 +44,7 @@ export class ProjectMembersController {
    */
   @Post('add_user')
   @HttpCode(201)
+  @ApiOperation({ summary: 'Add a member to a project' })
   async add(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -71,12 +73,13 @@ export class ProjectMembersController {
 
   /** `PATCH P/{id}/members/{userId}/role` (body `role`) → 200 with the member. */
   @Patch('members/:userId/role')
+  @ApiOperation({ summary: "Change a member's project role" })
   async changeRole(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
     @Param('projectId', IntIdPipe) projectId: number,
     @Param('userId', UuidPipe) userId: string,
-    @Body() dto: RoleBodyDto,
+    @Body() dto: RequiredRoleBodyDto,
   ): Promise<MemberDocument> {
     const role = requireEitherForm(dto.data?.attributes?.role, dto.role, 'role');
     const member = await this.members.changeRole(
@@ -92,6 +95,7 @@ export class ProjectMembersController {
   /** `DELETE P/{id}/remove_user/{userId}` → 204. */
   @Delete('remove_user/:userId')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Remove a member from a project' })
   async remove(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -105,7 +109,7 @@ export class ProjectMembersController {
   @Post('deny_access/:userId')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Deny a member access to the project',
+    summary: 'Deny a member access to a project',
     description:
       'User has access → access denied: the project membership (and its role) and the ' +
       'organization membership are kept; the project disappears for the user on their next ' +
@@ -136,6 +140,8 @@ export class ProjectMembersController {
    */
   @Post('restore_access/:userId')
   @HttpCode(200)
+  @ApiBody({ type: RoleBodyDto, required: false })
+  @ApiOperation({ summary: "Restore a member's access to a project" })
   async restore(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

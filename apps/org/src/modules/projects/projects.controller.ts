@@ -10,6 +10,7 @@ import {
   Query,
   Res,
 } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import {
   document,
   IntIdPipe,
@@ -48,6 +49,7 @@ export class ProjectsController {
    * (docs/org.md § Project list). Not paginated.
    */
   @Get()
+  @ApiOperation({ summary: 'List the projects of an organization' })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -60,6 +62,7 @@ export class ProjectsController {
   /** `POST P` → 201 with the project (the caller is its OWNER; its first key pair exists). */
   @Post()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create a project' })
   async create(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -84,6 +87,7 @@ export class ProjectsController {
   @Get(':projectId')
   @AgentAccess()
   @WithETag()
+  @ApiOperation({ summary: 'Get a project' })
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -102,6 +106,7 @@ export class ProjectsController {
 
   /** `PATCH P/{projectId}` → 200. */
   @Patch(':projectId')
+  @ApiOperation({ summary: 'Rename a project' })
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -119,6 +124,7 @@ export class ProjectsController {
   /** `DELETE P/{projectId}` → 204. */
   @Delete(':projectId')
   @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a project' })
   async delete(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

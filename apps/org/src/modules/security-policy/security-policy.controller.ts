@@ -14,7 +14,7 @@ export class SecurityPolicyController {
   constructor(private readonly policies: SecurityPolicyService) {}
 
   @Get(':organizationId/security_policy')
-  @ApiOperation({ summary: 'Security policy of an organization (any member)' })
+  @ApiOperation({ summary: "Get an organization's security policy" })
   @ApiOkResponse({ type: SecurityPolicyResource })
   get(
     @CurrentPrincipal() principal: Principal,
@@ -25,7 +25,7 @@ export class SecurityPolicyController {
 
   /** 200; 400; 403 (not OWNER); 404; 422 `TWO_FACTOR_NOT_ENABLED` (the owner's own account). */
   @Patch(':organizationId/security_policy')
-  @ApiOperation({ summary: 'Require (or stop requiring) two-factor for members (OWNER)' })
+  @ApiOperation({ summary: "Change an organization's security policy" })
   @ApiOkResponse({ type: SecurityPolicyResource })
   update(
     @CurrentPrincipal() principal: Principal,

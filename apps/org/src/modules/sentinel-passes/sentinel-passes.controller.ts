@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import {
   document,
   type Document,
@@ -46,6 +47,7 @@ export class SentinelPassesController {
   @Post(S)
   @NoStore()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create a Sentinel Pass' })
   async create(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -66,6 +68,7 @@ export class SentinelPassesController {
   /** `GET S` (`active`, `credential_type`, `search`, `tags`) → `{data: [pass]}`, oldest first. */
   @Get(S)
   @AgentAccess()
+  @ApiOperation({ summary: "List a project's Sentinel Passes" })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -84,6 +87,7 @@ export class SentinelPassesController {
   @Get(`${S}/:passId`)
   @AgentAccess()
   @WithETag()
+  @ApiOperation({ summary: 'Get a Sentinel Pass' })
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -96,6 +100,7 @@ export class SentinelPassesController {
 
   /** `PUT S/{passId}` (`{sentinelPass: {…}}`, fields to change) → the pass. */
   @Put(`${S}/:passId`)
+  @ApiOperation({ summary: 'Change a Sentinel Pass' })
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -111,6 +116,7 @@ export class SentinelPassesController {
   /** `DELETE S/{passId}` → 204; permanent. */
   @Delete(`${S}/:passId`)
   @HttpCode(204)
+  @ApiOperation({ summary: 'Delete a Sentinel Pass' })
   async delete(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -124,6 +130,7 @@ export class SentinelPassesController {
   @Post(`${S}/:passId/rotate_key`)
   @NoStore()
   @HttpCode(200)
+  @ApiOperation({ summary: "Rotate a Sentinel Pass's key" })
   async rotateKey(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -138,6 +145,7 @@ export class SentinelPassesController {
   /** `POST S/{passId}/revoke` → 200 with `active: false`. */
   @Post(`${S}/:passId/revoke`)
   @HttpCode(200)
+  @ApiOperation({ summary: 'Revoke a Sentinel Pass' })
   async revoke(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -151,6 +159,7 @@ export class SentinelPassesController {
   /** `POST S/{passId}/activate` → 200 with `active: true`. */
   @Post(`${S}/:passId/activate`)
   @HttpCode(200)
+  @ApiOperation({ summary: 'Activate a Sentinel Pass' })
   async activate(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -166,6 +175,7 @@ export class SentinelPassesController {
    * projects the caller can see, by project then oldest first.
    */
   @Get('sentinel_passes')
+  @ApiOperation({ summary: "List the Sentinel Passes of an organization's projects" })
   async listForOrganization(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

@@ -1,15 +1,17 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Query } from '@nestjs/common';
-import { ApiBody } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiParam } from '@nestjs/swagger';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface.js';
 import { WithETag } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { ClientQueryDto, UserSettingsQueryDto } from './dto/user-settings-query.dto.js';
 import {
   DEFAULT_CLIENT,
+  ONBOARDING_BODY_SCHEMA,
   parseOnboardingBody,
   parseSettingsBody,
   parseStepId,
   SETTINGS_BODY_SCHEMA,
+  STEP_ID_SCHEMA,
 } from './user-settings.input.js';
 import type { UserSettingsResource } from './user-settings.serializer.js';
 import { UserSettingsService } from './user-settings.service.js';
@@ -30,6 +32,7 @@ export class UserSettingsController {
    */
   @Get()
   @WithETag()
+  @ApiOperation({ summary: "Get the signed-in user's settings" })
   get(
     @CurrentPrincipal() principal: Principal,
     @Query() query: UserSettingsQueryDto,
@@ -48,6 +51,7 @@ export class UserSettingsController {
   @Patch()
   @HttpCode(200)
   @ApiBody({ schema: SETTINGS_BODY_SCHEMA as SchemaObject })
+  @ApiOperation({ summary: "Change the signed-in user's settings" })
   update(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ClientQueryDto,
@@ -63,6 +67,9 @@ export class UserSettingsController {
    */
   @Patch('onboarding/:stepId')
   @HttpCode(200)
+  @ApiParam({ name: 'stepId', schema: STEP_ID_SCHEMA })
+  @ApiBody({ required: false, schema: ONBOARDING_BODY_SCHEMA as SchemaObject })
+  @ApiOperation({ summary: 'Record an onboarding step' })
   onboarding(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ClientQueryDto,

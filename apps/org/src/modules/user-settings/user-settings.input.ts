@@ -173,6 +173,25 @@ function readPins(body: Record<string, unknown>, issues: ValidationIssue[]): Pin
  * `true` when absent, also for an empty or missing body), at most 4 KiB as JSON.
  * @throws ValidationFailedError 400 for another key or a larger value
  */
+/**
+ * The OpenAPI description of what {@link parseOnboardingBody} accepts: no body, or an object
+ * with at most `value` (any JSON, at most {@link MAX_ONBOARDING_VALUE_BYTES} bytes as JSON;
+ * default `true`); any other field is a 400.
+ */
+export const ONBOARDING_BODY_SCHEMA = {
+  type: 'object',
+  properties: {
+    value: {
+      description: `Any JSON value, at most ${MAX_ONBOARDING_VALUE_BYTES} bytes as JSON; absent: \`true\`.`,
+      example: true,
+    },
+  },
+  additionalProperties: false,
+};
+
+/** The OpenAPI description of the `stepId` path parameter ({@link parseStepId}). */
+export const STEP_ID_SCHEMA = { type: 'string', pattern: STEP_ID_PATTERN.source };
+
 export function parseOnboardingBody(body: unknown): unknown {
   if (body === undefined || body === null || body === '') return true;
   const object = requireObject(body);

@@ -9,6 +9,7 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
+import { ApiHeader, ApiOperation } from '@nestjs/swagger';
 import { CurrentRequestMeta, type PageMeta, type RequestMeta } from '@wp/http';
 import { AdminAccessGuard, AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import type { FastifyReply } from 'fastify';
@@ -16,7 +17,7 @@ import { WalletAddressPipe } from '../../common/address.js';
 import { CreditBody, DebitBody } from './dto/adjustment.dto.js';
 import { PageQuery } from './dto/history.query.js';
 import { TransactBody } from './dto/transact.dto.js';
-import { IdempotencyKey } from './idempotency-key.js';
+import { IDEMPOTENCY_KEY_HEADER, IdempotencyKey } from './idempotency-key.js';
 import type { MovementRecord, TransactionRecord } from './transaction.serializer.js';
 import { TransactionsService, type MovementOutcome } from './transactions.service.js';
 
@@ -37,6 +38,8 @@ export class TransactionsController {
   @Post('transact')
   @AgentAccess()
   @HttpCode(201)
+  @ApiHeader(IDEMPOTENCY_KEY_HEADER)
+  @ApiOperation({ summary: 'Move or convert an amount between wallets' })
   async transact(
     @CurrentPrincipal() principal: Principal,
     @Body() body: TransactBody,
@@ -51,6 +54,7 @@ export class TransactionsController {
   @Post(':addressHash/debits')
   @AgentAccess()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Debit a wallet' })
   async debit(
     @CurrentPrincipal() principal: Principal,
     @Param('addressHash', WalletAddressPipe) address: string,
@@ -64,6 +68,7 @@ export class TransactionsController {
   @Post(':addressHash/credits')
   @HttpCode(201)
   @UseGuards(AdminAccessGuard)
+  @ApiOperation({ summary: 'Credit a wallet' })
   async credit(
     @CurrentPrincipal() principal: Principal,
     @Param('addressHash', WalletAddressPipe) address: string,
@@ -79,6 +84,7 @@ export class TransactionsController {
   /** `?page&per_page` (defaults 1 / 20, at most 100): `{data, meta}`, newest first. */
   @Get(':addressHash/transactions')
   @AgentAccess()
+  @ApiOperation({ summary: "List a wallet's transactions" })
   history(
     @CurrentPrincipal() principal: Principal,
     @Param('addressHash', WalletAddressPipe) address: string,

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { UuidPipe, type PageMeta } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { PageQuery } from '../transactions/dto/history.query.js';
@@ -13,6 +14,7 @@ export class TransfersController {
 
   /** `?page&per_page` (defaults 1 / 20, at most 100): `{data, meta}`, newest first. */
   @Get()
+  @ApiOperation({ summary: "List the caller's transfer requests" })
   list(
     @CurrentPrincipal() principal: Principal,
     @Query() query: PageQuery,
@@ -23,6 +25,7 @@ export class TransfersController {
   /** 201 `{transfer}` in `pending_sender_verification`; the code goes to the creator. */
   @Post()
   @HttpCode(201)
+  @ApiOperation({ summary: 'Request a transfer between wallets' })
   async create(
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateTransferBody,
@@ -32,6 +35,7 @@ export class TransfersController {
 
   /** `{data}`: requests awaiting the caller's code. */
   @Get('pending')
+  @ApiOperation({ summary: 'List the transfer requests waiting for the caller' })
   pending(@CurrentPrincipal() principal: Principal): Promise<{ data: TransferRecord[] }> {
     return this.transfers.pending(principal);
   }
@@ -39,6 +43,7 @@ export class TransfersController {
   /** The sender confirms a transfer request with the emailed code: 200 `{transfer}`. */
   @Post(':transferId/verify_sender')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Confirm a transfer request as its sender' })
   async verifySender(
     @CurrentPrincipal() principal: Principal,
     @Param('transferId', UuidPipe) id: string,
@@ -52,6 +57,7 @@ export class TransfersController {
   /** The recipient accepts with their code; the held amount moves: 200 `{transfer}`. */
   @Post(':transferId/accept')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Accept a transfer request' })
   async accept(
     @CurrentPrincipal() principal: Principal,
     @Param('transferId', UuidPipe) id: string,
@@ -63,6 +69,7 @@ export class TransfersController {
   /** The recipient declines; the held amount returns to the sender: 200 `{transfer}`. */
   @Post(':transferId/reject')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Reject a transfer request' })
   async reject(
     @CurrentPrincipal() principal: Principal,
     @Param('transferId', UuidPipe) id: string,

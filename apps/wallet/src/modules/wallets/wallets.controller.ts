@@ -11,6 +11,7 @@ import {
   Query,
   Res,
 } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
 import { ifNoneMatchMatches } from '@wp/http';
 import { AgentAccess, CurrentPrincipal, type Principal } from '@wp/security';
 import type { FastifyReply } from 'fastify';
@@ -31,6 +32,7 @@ export class WalletsController {
   /** `GET /wallets?entity_type=`: `{data: [wallet]}`, the wallets the caller may see. */
   @Get()
   @AgentAccess()
+  @ApiOperation({ summary: "List the caller's wallets" })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ListWalletsQuery,
@@ -46,6 +48,7 @@ export class WalletsController {
    */
   @Get(':addressHash')
   @AgentAccess()
+  @ApiOperation({ summary: 'Get a wallet' })
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('addressHash', WalletAddressPipe) address: string,
@@ -66,6 +69,7 @@ export class WalletsController {
   /** `PUT /wallets/{addressHash}` with `{wallet: {entity_name?, description?}}`: `{wallet}`. */
   @Put(':addressHash')
   @AgentAccess()
+  @ApiOperation({ summary: "Change a wallet's name or description" })
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('addressHash', WalletAddressPipe) address: string,
@@ -77,6 +81,7 @@ export class WalletsController {
   /** `POST /wallets/create_entity_wallet` with `{entity_wallet}`: 201 `{wallet}`. */
   @Post('create_entity_wallet')
   @HttpCode(201)
+  @ApiOperation({ summary: 'Create a wallet for an entity' })
   async create(
     @CurrentPrincipal() principal: Principal,
     @Body() body: CreateEntityWalletBody,

@@ -1,4 +1,5 @@
-import { IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
+import { PartialType, PickType } from '@nestjs/swagger';
+import { IsIn, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
 import { MayBeAbsent } from '@wp/http';
 
 const isPasswordGrant = (dto: TokenRequestDto) =>
@@ -44,6 +45,32 @@ export class TokenRequestDto {
   @MinLength(1)
   @MaxLength(256)
   client_secret!: string;
+}
+
+/**
+ * The `password` grant as the document describes it (one branch of the `oneOf` of
+ * `POST /oauth/token`): `username` and `password` with the bounds of {@link TokenRequestDto},
+ * `grant_type` absent or `password`. Documentation only; {@link TokenRequestDto} validates.
+ */
+export class PasswordGrantDto extends PickType(TokenRequestDto, ['username', 'password']) {
+  /** `password`, the default when absent. */
+  @MayBeAbsent()
+  @IsIn(['password'])
+  grant_type?: 'password';
+}
+
+/**
+ * The `client_credentials` grant (Sentinel Pass agents) as the document describes it: the
+ * other branch of the `oneOf`, `client_id` and `client_secret` with the bounds of
+ * {@link TokenRequestDto} — in the body, or instead in an HTTP Basic `Authorization` header
+ * (RFC 6749 § 2.3.1, oauth-token-request.ts), hence optional here. Documentation only;
+ * {@link TokenRequestDto} validates.
+ */
+export class ClientCredentialsGrantDto extends PartialType(
+  PickType(TokenRequestDto, ['client_id', 'client_secret']),
+) {
+  @IsIn(['client_credentials'])
+  grant_type!: 'client_credentials';
 }
 
 /** Body of `POST /oauth/token/refresh`. */

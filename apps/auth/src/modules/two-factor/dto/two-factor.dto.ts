@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, MaxLength, MinLength } from 'class-validator';
-import { MayBeAbsent } from '@wp/http';
+import { MayBeAbsent, SchemaRule } from '@wp/http';
 
 /** Body of `POST /users/me/two_factor` (start enrolment): the account password, re-checked. */
 export class StartTwoFactorDto {
@@ -24,6 +24,8 @@ export class ConfirmTwoFactorDto {
  * A second factor: exactly one of `code` (authenticator app) or `recovery_code` — disabling,
  * regenerating recovery codes, and the login step (`MfaTokenRequestDto`).
  */
+// Exactly one of the two; the service refuses both or neither (400 VALIDATION_FAILED).
+@SchemaRule({ oneOf: [{ required: ['code'] }, { required: ['recovery_code'] }] })
 export class SecondFactorDto {
   @ApiPropertyOptional({ description: 'A 6-digit code from the authenticator app.' })
   @MayBeAbsent()

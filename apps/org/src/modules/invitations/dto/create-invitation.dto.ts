@@ -1,4 +1,3 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Equals, IsIn, IsObject, MaxLength, ValidateNested } from 'class-validator';
 import { MayBeAbsent } from '@wp/http';
@@ -9,7 +8,6 @@ import { LowerCase, Trim } from '../../../common/transforms.js';
 export class OrganizationInvitationAttributesDto {
   @Trim()
   @MaxLength(254)
-  @ApiProperty({ format: 'email' })
   @IsEmailAddress()
   email!: string;
 

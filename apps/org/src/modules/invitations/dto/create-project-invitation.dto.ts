@@ -1,4 +1,3 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Equals, IsBoolean, IsIn, IsObject, MaxLength, ValidateNested } from 'class-validator';
 import { MayBeAbsent } from '@wp/http';
@@ -31,7 +30,6 @@ export class ProjectInvitationGrantDto {
 export class ProjectInvitationAttributesDto extends ProjectInvitationGrantDto {
   @Trim()
   @MaxLength(254)
-  @ApiProperty({ format: 'email' })
   @IsEmailAddress()
   email!: string;
 }

@@ -1,4 +1,3 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Equals, IsIn, IsObject, MaxLength, ValidateNested } from 'class-validator';
 import { ROLES, type Role } from '@wp/contracts';
@@ -8,7 +7,6 @@ import { Trim, UpperCase } from '../../../common/transforms.js';
 export class AddMemberAttributesDto {
   @Trim()
   @MaxLength(254)
-  @ApiProperty({ format: 'email' })
   @IsEmailAddress()
   email!: string;
 

@@ -1,7 +1,8 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsObject, IsString, ValidateNested } from 'class-validator';
-import { MayBeAbsent } from '@wp/http';
+import { MayBeAbsent, SchemaRule } from '@wp/http';
 import { ROLES, type Role } from '@wp/contracts';
+import { eitherFormRequired } from '../../../common/body-fields.js';
 import { UpperCase } from '../../../common/transforms.js';
 
 export class RoleAttributesDto {
@@ -40,3 +41,10 @@ export class RoleBodyDto {
   @Type(() => RoleDataDto)
   data?: RoleDataDto;
 }
+
+/**
+ * {@link RoleBodyDto} where the role is required (`PATCH …/members/{userId}/role`): the same
+ * fields and validation; the handler refuses a body without a role in either place (400).
+ */
+@SchemaRule(eitherFormRequired('role'))
+export class RequiredRoleBodyDto extends RoleBodyDto {}

@@ -1,9 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Equals, IsBoolean, IsIn, IsObject, MaxLength, ValidateNested } from 'class-validator';
-import { MayBeAbsent } from '@wp/http';
+import { MayBeAbsent, SchemaRule } from '@wp/http';
 import { ROLES, type Role } from '@wp/contracts';
 import { IsEmailAddress } from '@wp/identity';
+import { eitherFormRequired } from '../../../common/body-fields.js';
 import { Trim, UpperCase } from '../../../common/transforms.js';
 
 const roleMessage = { message: `must be one of ${ROLES.join(', ')}` };
@@ -28,7 +28,6 @@ export class ProjectGrantFieldsDto {
 export class AddProjectMemberAttributesDto extends ProjectGrantFieldsDto {
   @Trim()
   @MaxLength(254)
-  @ApiProperty({ format: 'email' })
   @IsEmailAddress()
   email!: string;
 }
@@ -49,6 +48,7 @@ export class AddProjectMemberDataDto {
  * `project_only`); `project_only` (default false). The last three at the top level or in
  * `data.attributes` (docs/architecture.md § Request bodies).
  */
+@SchemaRule(eitherFormRequired('role'))
 export class AddProjectMemberDto extends ProjectGrantFieldsDto {
   @IsObject()
   @ValidateNested()

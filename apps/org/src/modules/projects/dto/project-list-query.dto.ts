@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ROLES, type Role } from '@wp/contracts';
-import { IsIsoInstant, MayBeAbsent, ToBoolean, ToInt } from '@wp/http';
+import { CaseInsensitive, IsIsoInstant, MayBeAbsent, ToBoolean, ToInt } from '@wp/http';
 import { PROJECT_SORT_VALUES, type ProjectSortValue } from '../../tenants/project-list.js';
 
 /**
@@ -25,6 +25,7 @@ export class ProjectListQueryDto {
   /** Comma list of the caller's effective roles to keep (either case). */
   @MayBeAbsent()
   @RoleList()
+  @CaseInsensitive()
   @IsIn(ROLES, { each: true, message: `each value must be one of ${ROLES.join(', ')}` })
   user_role?: Role[];
 

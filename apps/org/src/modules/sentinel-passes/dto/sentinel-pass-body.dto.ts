@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -58,6 +59,12 @@ export class SentinelPassFieldsDto {
   entityType?: string;
 
   /** Set to the path's `projectId`; if sent it must equal it (checked by the controller). */
+  @ApiPropertyOptional({
+    oneOf: [
+      { type: 'string', pattern: '^\\s*[1-9]\\d{0,9}\\s*$' },
+      { type: 'integer', minimum: 1 },
+    ],
+  })
   @MayBeAbsent()
   entityId?: unknown;
 

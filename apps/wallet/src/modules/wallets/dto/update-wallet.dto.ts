@@ -1,8 +1,10 @@
 import { Type } from 'class-transformer';
 import { IsDefined, IsObject, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { MayBeAbsent } from '@wp/http';
+import { MayBeAbsent, SchemaRule } from '@wp/http';
 
 /** The fields of `wallet` in `PUT /wallets/{addressHash}`; at least one must be present. */
+// The service refuses a `wallet` without either field (400 VALIDATION_FAILED).
+@SchemaRule({ anyOf: [{ required: ['entity_name'] }, { required: ['description'] }] })
 export class WalletChangesDto {
   @MayBeAbsent()
   @IsString()
