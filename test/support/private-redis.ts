@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { freePort, waitForPort } from '@wp/testing';
 
 const BINARY = [
   '/usr/bin/redis-server',
@@ -52,7 +52,7 @@ export class PrivateRedis {
       ],
       { stdio: 'ignore' },
     );
-    await waitForPort(this.port, 10_000);
+    await waitForPort(this.port, 10_000, 'redis-server');
   }
 
   /** Kills the server at once (SIGKILL): connections are cut, everything in it is lost. */
@@ -93,32 +93,4 @@ export class PrivateRedis {
     await this.kill();
     rmSync(this.dir, { recursive: true, force: true });
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect({ port, host: '127.0.0.1' });
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms`);
 }

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { waitFor } from '@wp/testing';
+import { freePort, waitFor } from '@wp/testing';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -107,15 +106,4 @@ export class ServiceProcess {
     child.kill('SIGKILL');
     await this.exit;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }

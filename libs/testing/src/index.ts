@@ -8,3 +8,4 @@ export * from './sinks/http-sink.js';
 export * from './route-audit.js';
 export * from './access-token.js';
 export * from './metrics.js';
+export * from './ports.js';
