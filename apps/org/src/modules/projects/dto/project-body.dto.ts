@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { Equals, IsNotEmpty, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
 import { MayBeAbsent } from '@wp/http';
@@ -34,6 +35,7 @@ export class UpdateProjectDataDto {
   /**
    * Required; must equal the path's projectId (409 `PROJECT_ID_MISMATCH`). A number is accepted.
    */
+  @ApiProperty({ oneOf: [{ type: 'string', minLength: 1 }, { type: 'integer' }] })
   @Transform(({ value }: { value: unknown }) => (typeof value === 'number' ? String(value) : value))
   @IsString({ message: 'must be the project id (a string)' })
   @IsNotEmpty()
