@@ -28,7 +28,12 @@ function record(
   contract ??= OpenApiContract.fromFile(process.env['OPENAPI_CONTRACT_FILE']);
   violations.push(...contract.check(method, url, status, type, body));
   // 207 (the ingestion batch) accepts the envelope but refuses the events it lists as errors.
-  if (request && status >= 200 && status < 300 && status !== 207) {
+  // The fuzz test opts out of the request check only: its mutated requests are meant to be
+  // invalid, and comma lists (`?tags=a,,b`, `?include= x`) are trimmed and their empty items
+  // dropped by the server, which an item `pattern` cannot say (docs/api-documentation.md).
+  const checkRequests =
+    (globalThis as Record<string, unknown>)['__OPENAPI_REQUEST_CHECK_SKIP__'] !== true;
+  if (checkRequests && request && status >= 200 && status < 300 && status !== 207) {
     violations.push(...contract.checkRequest(request).map((p) => `${p} → ${status}`));
   }
 }
