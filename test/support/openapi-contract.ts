@@ -259,7 +259,7 @@ function errorBodyOf(
 }
 
 /** `#/components/...` refs point into the document registered as `openapi`. */
-function rebase(schema: unknown): never {
+export function rebase(schema: unknown): never {
   if (Array.isArray(schema)) return schema.map(rebase) as never;
   if (schema === null || typeof schema !== 'object') return schema as never;
   const out: Record<string, unknown> = {};

@@ -2,6 +2,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { sample } from 'openapi-sampler';
 import { exampleValue } from '@wp/platform';
+import { rebase } from '../openapi-contract.js';
 import type { FuzzRequest } from './fuzz-request.js';
 import { resolve, type FuzzOperation, type OpenApiDocument, type Schema } from './operations.js';
 import { credentials, pathValue } from './requests.js';
@@ -122,15 +123,4 @@ function boundary(document: OpenApiDocument, node: Schema | undefined, name: str
     return 'y'.repeat(max);
   }
   return undefined;
-}
-
-function rebase(schema: unknown): never {
-  if (Array.isArray(schema)) return schema.map(rebase) as never;
-  if (schema === null || typeof schema !== 'object') return schema as never;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema)) {
-    out[k] =
-      k === '$ref' && typeof v === 'string' && v.startsWith('#/') ? `openapi${v}` : rebase(v);
-  }
-  return out as never;
 }
