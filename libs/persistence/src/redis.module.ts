@@ -22,6 +22,14 @@ export interface RedisOptions {
 }
 
 /**
+ * ioredis options with replies in RESP2 shapes (`replyMapping: 'legacy'`, ioredis 6's default
+ * over RESP3): maps as flat arrays, doubles as strings, as every caller here reads them.
+ */
+export type LegacyReplyRedisOptions = Omit<IORedisOptions, 'replyMapping'> & {
+  replyMapping?: 'legacy';
+};
+
+/**
  * The ioredis options of every service connection (docs/operations.md § Without Redis): fail fast
  * instead of waiting for Redis. While the connection is not ready a command is refused at once
  * (`enableOfflineQueue: false`) and a command in flight when the connection drops is not retried
@@ -30,7 +38,9 @@ export interface RedisOptions {
  * rejections into 503 with `Retry-After` (`storeUnavailable` of @wp/http).
  * @see https://github.com/redis/ioredis#offline-queue
  */
-export function failFastRedisOptions(options: Pick<RedisOptions, 'keyPrefix'>): IORedisOptions {
+export function failFastRedisOptions(
+  options: Pick<RedisOptions, 'keyPrefix'>,
+): LegacyReplyRedisOptions {
   return {
     keyPrefix: options.keyPrefix,
     enableOfflineQueue: false,
@@ -55,7 +65,7 @@ export function failFastRedisOptions(options: Pick<RedisOptions, 'keyPrefix'>): 
 export class FailFastRedis extends Redis {
   constructor(
     url: string,
-    options: IORedisOptions,
+    options: LegacyReplyRedisOptions,
     private readonly commandTimeoutMs = DEFAULT_REDIS_COMMAND_TIMEOUT_MS,
   ) {
     super(url, options);
