@@ -112,7 +112,7 @@ export class AgentTokenService {
       throw new RefererNotAllowedError();
     }
     // A token never outlives its pass: exp = min(now + lifetime, expiresAt) (docs/auth.md).
-    const issued = this.tokens.signAccessToken(
+    const issued = await this.tokens.signAccessToken(
       {
         sub: pass.id,
         sid,

@@ -106,7 +106,7 @@ function setup(graceSeconds = 20) {
     accessTokenTtl: 900,
     newRefreshToken: () => `rt_${++issued}`,
     hashRefreshToken: (token: string) => `hash(${token})`,
-    signAccessToken: () => ({ token: `at_${issued}`, claims: {} }),
+    signAccessToken: () => Promise.resolve({ token: `at_${issued}`, claims: {} }),
   };
   const lifecycle = {
     end: (familyId: string, reason: string) => {

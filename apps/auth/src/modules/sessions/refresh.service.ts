@@ -77,7 +77,7 @@ export class RefreshService {
   ): Promise<SessionResource | null> {
     const { user, familyId, appId } = presented;
     const refreshToken = this.tokens.newRefreshToken();
-    const access = this.tokens.signAccessToken({
+    const access = await this.tokens.signAccessToken({
       sub: user.id,
       sid: familyId,
       typ: 'user',

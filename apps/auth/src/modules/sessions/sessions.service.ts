@@ -104,7 +104,7 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
         status: 'active',
       },
     });
-    const access = this.tokens.signAccessToken({
+    const access = await this.tokens.signAccessToken({
       sub: user.id,
       sid: familyId,
       typ: 'user',

@@ -6,8 +6,8 @@ import {
   parsePublicKeys,
   type AccessTokenClaims,
 } from '@wp/security';
+import { SignJWT } from 'jose';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
-import { Es256JwsSigner } from './jws-signer.js';
 
 export interface IssuedAccessToken {
   token: string;
@@ -22,9 +22,8 @@ export type AccessTokenSubject = Omit<
 
 /**
  * Issues access tokens as RFC 9068 JWTs (docs/architecture.md § Identity and access) and opaque
- * refresh tokens. Access tokens are ES256 JWS signed synchronously with Node's crypto
- * (`Es256JwsSigner`; jose verifies them, docs/decisions.md § Security) by the `KeyObject` of
- * `JWT_PRIVATE_KEY`, parsed once; the header
+ * refresh tokens. Access tokens are ES256 JWS signed with `jose` (the one JWT library,
+ * docs/decisions.md § Security) by the `KeyObject` of `JWT_PRIVATE_KEY`, parsed once; the header
  * carries `typ: at+jwt` and the key's `kid` (RFC 7638 thumbprint, docs/operations.md
  * § Signing-key rotation); the claims `iss`, `aud` (`JWT_AUDIENCE`), `sub`, `client_id` (and
  * `app`, the same client application id), `jti`, `iat`, `exp`, `sid`, `typ` (kind), `email`, and
@@ -34,14 +33,12 @@ export type AccessTokenSubject = Omit<
 @Injectable()
 export class TokenService {
   private readonly privateKey: KeyObject;
-  private readonly signer: Es256JwsSigner;
   /** `kid` of the signing key. */
   readonly kid: string;
 
   constructor(@Inject(AUTH_CONFIG) private readonly config: AuthConfig) {
     this.privateKey = createPrivateKey(config.JWT_PRIVATE_KEY);
     this.kid = jwkThumbprint(this.privateKey);
-    this.signer = new Es256JwsSigner(this.privateKey, { typ: ACCESS_TOKEN_TYPE, kid: this.kid });
     if (!parsePublicKeys(config.JWT_PUBLIC_KEY).some((k) => k.kid === this.kid)) {
       throw new Error(
         "JWT_PUBLIC_KEY must include JWT_PRIVATE_KEY's public key (tokens would not verify)",
@@ -63,10 +60,10 @@ export class TokenService {
    * seconds) comes first: `exp = min(iat + ttl, notAfter)` (agent tokens end with their pass).
    * `client_id` is the subject's `app`.
    */
-  signAccessToken(
+  async signAccessToken(
     input: AccessTokenSubject,
     options: { notAfter?: number } = {},
-  ): IssuedAccessToken {
+  ): Promise<IssuedAccessToken> {
     const iat = Math.floor(Date.now() / 1000);
     const claims: AccessTokenClaims = {
       iss: this.config.JWT_ISSUER,
@@ -77,7 +74,10 @@ export class TokenService {
       iat,
       exp: Math.min(iat + this.config.ACCESS_TOKEN_TTL_SECONDS, options.notAfter ?? Infinity),
     };
-    return { token: this.signer.sign(claims), claims };
+    const token = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: 'ES256', typ: ACCESS_TOKEN_TYPE, kid: this.kid })
+      .sign(this.privateKey);
+    return { token, claims };
   }
 
   /** A new refresh token: `rt_` + 256 random bits, base64url (fits the token character rule). */
