@@ -1,4 +1,11 @@
-import { createHash, createPrivateKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  randomBytes,
+  randomUUID,
+  type KeyObject,
+  type webcrypto,
+} from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   ACCESS_TOKEN_TYPE,
@@ -23,7 +30,8 @@ export type AccessTokenSubject = Omit<
 /**
  * Issues access tokens as RFC 9068 JWTs (docs/architecture.md § Identity and access) and opaque
  * refresh tokens. Access tokens are ES256 JWS signed with `jose` (the one JWT library,
- * docs/decisions.md § Security) by the `KeyObject` of `JWT_PRIVATE_KEY`, parsed once; the header
+ * docs/decisions.md § Security) by the key of `JWT_PRIVATE_KEY`, parsed and imported as a WebCrypto
+ * `CryptoKey` once (jose signs through WebCrypto and would import a `KeyObject` per token); the header
  * carries `typ: at+jwt` and the key's `kid` (RFC 7638 thumbprint, docs/operations.md
  * § Signing-key rotation); the claims `iss`, `aud` (`JWT_AUDIENCE`), `sub`, `client_id` (and
  * `app`, the same client application id), `jti`, `iat`, `exp`, `sid`, `typ` (kind), `email`, and
@@ -33,12 +41,17 @@ export type AccessTokenSubject = Omit<
 @Injectable()
 export class TokenService {
   private readonly privateKey: KeyObject;
+  /** The same key as a WebCrypto key, made once: jose would convert a `KeyObject` per token. */
+  private readonly signingKey: webcrypto.CryptoKey;
   /** `kid` of the signing key. */
   readonly kid: string;
 
   constructor(@Inject(AUTH_CONFIG) private readonly config: AuthConfig) {
     this.privateKey = createPrivateKey(config.JWT_PRIVATE_KEY);
     this.kid = jwkThumbprint(this.privateKey);
+    this.signingKey = this.privateKey.toCryptoKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, [
+      'sign',
+    ]);
     if (!parsePublicKeys(config.JWT_PUBLIC_KEY).some((k) => k.kid === this.kid)) {
       throw new Error(
         "JWT_PUBLIC_KEY must include JWT_PRIVATE_KEY's public key (tokens would not verify)",
@@ -76,7 +89,7 @@ export class TokenService {
     };
     const token = await new SignJWT({ ...claims })
       .setProtectedHeader({ alg: 'ES256', typ: ACCESS_TOKEN_TYPE, kid: this.kid })
-      .sign(this.privateKey);
+      .sign(this.signingKey);
     return { token, claims };
   }
 
