@@ -18,8 +18,9 @@ import {
   ProjectKeysChanged,
   ProjectUpdated,
   SentinelPassChanged,
+  WebhookSubscriptionsChanged,
 } from './org.events.js';
-import { WalletCreated } from './wallet.events.js';
+import { TransactionPosted, TransferRequestChanged, WalletCreated } from './wallet.events.js';
 
 /**
  * Every event subject with its payload schema (docs/architecture.md § Data ownership and events).
@@ -42,8 +43,11 @@ export const EVENT_CATALOG = {
   'org.project.keys.changed': ProjectKeysChanged,
   'org.membership.changed': MembershipChanged,
   'org.sentinel_pass.changed': SentinelPassChanged,
+  'org.webhook_subscriptions.changed': WebhookSubscriptionsChanged,
   'org.activity.recorded': ActivityRecorded,
   'wallet.wallet.created': WalletCreated,
+  'wallet.transaction.posted': TransactionPosted,
+  'wallet.transfer_request.changed': TransferRequestChanged,
   'wallet.activity.recorded': ActivityRecorded,
   'wallet.audit.recorded': AuditRecorded,
   'notify.requested': NotificationRequested,
