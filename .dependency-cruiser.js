@@ -72,6 +72,7 @@ const LAYERS = {
     ['modules/memberships'],
     ['modules/access'],
     ['modules/audit'],
+    ['modules/project-credentials'],
     ['modules/api-keys', 'modules/llm-keys', 'modules/sentinel-passes', 'modules/security-policy'],
     ['modules/projects'],
     ['modules/organizations'],

@@ -63,6 +63,20 @@ const NO_IS_OPTIONAL = {
   message: 'Use @MayBeAbsent() (null refused) or @MayBeNull() (null has a meaning) from @wp/http.',
 };
 
+/** Requests of the JSON:API services are class-validator DTOs (docs/decisions.md § Validation). */
+const NO_ZOD_FOR_REQUESTS = {
+  name: 'zod',
+  message:
+    'Requests are validated by class-validator DTOs here; zod is for configuration and the event and RPC contracts (docs/decisions.md § Validation).',
+};
+
+/** Configuration and contracts are zod schemas (docs/decisions.md § Validation). */
+const CLASS_VALIDATION = ['class-validator', 'class-transformer'].map((name) => ({
+  name,
+  message:
+    'Configuration and the event and RPC contracts are zod schemas (docs/decisions.md § Validation).',
+}));
+
 export default tseslint.config(
   {
     ignores: [
@@ -112,12 +126,30 @@ export default tseslint.config(
     },
   },
   {
+    // One validation system per layer (docs/decisions.md § Validation): the JSON:API services
+    // validate requests with class-validator DTOs, never zod (their configuration excepted).
+    files: ['apps/{auth,gateway,org,wallet}/src/**/*.ts'],
+    ignores: ['apps/*/src/config/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_IS_OPTIONAL, NO_ZOD_FOR_REQUESTS] }] },
+  },
+  {
     // Util and contract libraries stay free of I/O clients.
     files: ['libs/contracts/**/*.ts', 'libs/config/**/*.ts', 'libs/http/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         { paths: ['typeorm', 'ioredis', 'nats', 'pg', NO_IS_OPTIONAL] },
+      ],
+    },
+  },
+  {
+    // Configuration and the event/RPC contracts are zod schemas, never class-validator classes
+    // (docs/decisions.md § Validation); the I/O rule above still holds.
+    files: ['libs/contracts/**/*.ts', 'libs/config/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: ['typeorm', 'ioredis', 'nats', 'pg', ...CLASS_VALIDATION] },
       ],
     },
   },

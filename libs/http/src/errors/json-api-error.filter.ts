@@ -169,9 +169,10 @@ function httpDetail(exception: HttpException): string | undefined {
 
 /**
  * Fastify's own errors (FST_ERR_CTP_INVALID_JSON, FST_ERR_CTP_BODY_TOO_LARGE, …) carry a 4xx
- * statusCode.
+ * statusCode: that status, 400 for a content-type parser's error without one, else undefined.
+ * Also what analytics' Langfuse filter reads them with.
  */
-function fastifyClientError(exception: unknown): number | undefined {
+export function fastifyClientError(exception: unknown): number | undefined {
   if (typeof exception !== 'object' || exception === null) return undefined;
   const { statusCode, code } = exception as { statusCode?: unknown; code?: unknown };
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) return statusCode;

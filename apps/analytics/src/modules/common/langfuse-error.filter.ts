@@ -5,7 +5,13 @@ import {
   type ArgumentsHost,
   type ExceptionFilter,
 } from '@nestjs/common';
-import { DomainError, isStoreUnavailable, storeUnavailable, withoutQuery } from '@wp/http';
+import {
+  DomainError,
+  fastifyClientError,
+  isStoreUnavailable,
+  storeUnavailable,
+  withoutQuery,
+} from '@wp/http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describeStatus, LangfuseApiError, type LangfuseErrorBody } from './langfuse-errors.js';
 
@@ -76,9 +82,5 @@ function clientStatus(exception: unknown): number | undefined {
     const status = exception.getStatus();
     return status < 500 ? status : undefined;
   }
-  if (typeof exception !== 'object' || exception === null) return undefined;
-  const { statusCode, code } = exception as { statusCode?: unknown; code?: unknown };
-  if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) return statusCode;
-  if (typeof code === 'string' && code.startsWith('FST_ERR_CTP')) return 400;
-  return undefined;
+  return fastifyClientError(exception);
 }

@@ -56,17 +56,20 @@ export const listField = z.preprocess((v) => {
     .filter((p) => p !== '');
 }, z.array(z.string()).optional());
 
+/** zod's issues as Langfuse's 400 body lists them: `[{code, message, path}]`. */
+export function langfuseIssues(error: z.ZodError) {
+  return error.issues.map((i) => ({
+    code: i.code,
+    message: i.message,
+    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+  }));
+}
+
 /** Parses a query object or throws a 400 `{message: "Invalid request data", error: issues}`. */
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.infer<S> {
   const parsed = schema.safeParse(query ?? {});
   if (parsed.success) return parsed.data;
-  throw LangfuseApiError.invalid(
-    parsed.error.issues.map((i) => ({
-      code: i.code,
-      message: i.message,
-      path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-    })),
-  );
+  throw LangfuseApiError.invalid(langfuseIssues(parsed.error));
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ANALYTICS_CONFIG, type AnalyticsConfig } from '../../config/analytics.config.js';
 import { LangfuseApiError } from '../common/langfuse-errors.js';
+import { langfuseIssues } from '../common/query.js';
 import type { Change, ParsedEvent } from './changes.js';
 import { IngestionRequestSchema, parseIngestionEvent } from './ingestion-events.schema.js';
 import { IngestionWriter } from './ingestion-writer.js';
@@ -40,14 +41,7 @@ export class IngestionService {
     }
     const request = IngestionRequestSchema.safeParse(body);
     if (!request.success) {
-      throw LangfuseApiError.invalid(
-        request.error.issues.map((i) => ({
-          code: i.code,
-          message: i.message,
-          path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-        })),
-        'invalid_body',
-      );
+      throw LangfuseApiError.invalid(langfuseIssues(request.error), 'invalid_body');
     }
     const result: IngestionResult = { successes: [], errors: [] };
     const accepted: { id: string; change: Change | null }[] = [];

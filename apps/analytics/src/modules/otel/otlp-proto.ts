@@ -4,7 +4,10 @@ import protobuf from 'protobufjs';
  * The OTLP trace export messages (opentelemetry-proto: collector/trace/v1/trace_service.proto,
  * trace/v1/trace.proto, common/v1/common.proto, resource/v1/resource.proto), declared as a
  * protobufjs JSON descriptor with the specification's field numbers and wire types. Only the
- * messages a trace export carries; enums are read as their integer values.
+ * messages a trace export carries; enums are read as their integer values. Declared here because
+ * the OpenTelemetry JS project publishes no decoder of these requests and no .proto files at the
+ * release we use (docs/decisions.md § Stack and toolchain); otlp-proto.spec.ts holds it to
+ * `@opentelemetry/otlp-transformer`'s own protobuf and JSON serializers of that release.
  */
 const DESCRIPTOR = {
   nested: {

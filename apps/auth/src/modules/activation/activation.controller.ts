@@ -37,6 +37,7 @@ export class ActivationController {
   @Public()
   @HttpCode(200)
   @ApiOperation({ summary: 'Activate an account with the texted code' })
+  // jscpd:ignore-start: two routes of the contract (activate by email, by phone) with the same parameters.
   activateByPhone(
     @Param('userId', UuidPipe) userId: string,
     @Body() dto: ActivateDto,
@@ -44,6 +45,7 @@ export class ActivationController {
     @CurrentRequestMeta() meta: RequestMeta,
   ): Promise<SessionResource> {
     return this.activation.activate(userId, 'phone', dto.code, appId, meta);
+    // jscpd:ignore-end
   }
 
   /** `POST /users/{userId}/resend_activation`: 200 {@link ResendActivationResource}. */

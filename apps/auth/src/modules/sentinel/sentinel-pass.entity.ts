@@ -29,6 +29,7 @@ export class SentinelPass {
   @Column('char', { length: 64, nullable: true })
   keyHash!: string | null;
 
+  // jscpd:ignore-start: auth's read model of org's sentinel_pass table (each service owns its tables): the columns agents log in with.
   @Column('timestamptz', { nullable: true })
   expiresAt!: Date | null;
 
@@ -40,6 +41,7 @@ export class SentinelPass {
 
   @Column('text', { array: true, default: () => "'{}'" })
   permissions!: string[];
+  // jscpd:ignore-end
 
   @Column('integer')
   version!: number;

@@ -4,7 +4,7 @@ import { TokenService } from '../tokens/token.service.js';
 import { ActivityController } from './activity.controller.js';
 import { ActivityService } from './activity.service.js';
 import { AgentTokenService } from './agent-token.service.js';
-import { SentinelEventsHandler } from './sentinel-events.handler.js';
+import { SentinelEventsHandlers } from './sentinel-events.handlers.js';
 import { SentinelPassRepository } from './sentinel-pass.repository.js';
 
 /**
@@ -17,7 +17,7 @@ import { SentinelPassRepository } from './sentinel-pass.repository.js';
   providers: [
     TokenService,
     SentinelPassRepository,
-    SentinelEventsHandler,
+    SentinelEventsHandlers,
     AgentTokenService,
     ActivityService,
     PermissionFreshness,

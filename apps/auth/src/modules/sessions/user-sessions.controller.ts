@@ -8,7 +8,7 @@ import {
 } from '@nestjs/swagger';
 import { CurrentRequestMeta, UuidPipe, type RequestMeta } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
-import { SessionsEndedResource, UserSessionListResource } from './user-sessions.resources.js';
+import { SessionsEndedResource, UserSessionListResource } from './user-sessions.serializer.js';
 import { UserSessionsService } from './user-sessions.service.js';
 
 /**

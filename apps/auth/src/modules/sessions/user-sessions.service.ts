@@ -9,7 +9,7 @@ import {
   toUserSessionData,
   type SessionsEndedResource,
   type UserSessionListResource,
-} from './user-sessions.resources.js';
+} from './user-sessions.serializer.js';
 
 /**
  * The signed-in user's own sessions (docs/auth.md § Session management): list the live

@@ -21,7 +21,7 @@ import {
   type RecoveryCodesResource,
   type TwoFactorEnrolmentResource,
   type TwoFactorStatusResource,
-} from './two-factor.resources.js';
+} from './two-factor.serializer.js';
 
 /**
  * Turning two-factor on (docs/auth.md § Two-factor authentication): `start` (password

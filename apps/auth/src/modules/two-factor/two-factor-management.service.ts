@@ -12,7 +12,7 @@ import {
   toStatusResource,
   type RecoveryCodesResource,
   type TwoFactorStatusResource,
-} from './two-factor.resources.js';
+} from './two-factor.serializer.js';
 
 /**
  * Changes to two-factor once it is on, each proven by a current code or a recovery code

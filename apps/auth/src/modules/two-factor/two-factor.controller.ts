@@ -15,7 +15,7 @@ import {
   RecoveryCodesResource,
   TwoFactorEnrolmentResource,
   TwoFactorStatusResource,
-} from './two-factor.resources.js';
+} from './two-factor.serializer.js';
 
 /**
  * TOTP two-factor authentication of the signed-in user (header set B, user tokens; agent tokens

@@ -1,51 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { ProjectCredentialsRepository } from '../project-credentials/project-credentials.repository.js';
 import { ProjectApiKey } from './project-api-key.entity.js';
 
-/** Project API key pairs: the only code that reads or writes `project_api_key`. */
+/**
+ * Project API key pairs: the only code that reads or writes `project_api_key`. Besides the
+ * shared credential reads and writes, a pair's note changes and the oldest unexpired pair is
+ * what `secret=true` shows.
+ */
 @Injectable()
-export class ApiKeysRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  async insert(key: ProjectApiKey, manager: EntityManager): Promise<ProjectApiKey> {
-    await manager.insert(ProjectApiKey, key);
-    return manager.findOneByOrFail(ProjectApiKey, { id: key.id });
-  }
-
-  find(
-    projectId: number,
-    id: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<ProjectApiKey | null> {
-    return manager.findOneBy(ProjectApiKey, { projectId, id });
+export class ApiKeysRepository extends ProjectCredentialsRepository<ProjectApiKey> {
+  constructor(dataSource: DataSource) {
+    super(dataSource, ProjectApiKey);
   }
 
   async updateNote(id: string, note: string, manager: EntityManager): Promise<ProjectApiKey> {
     await manager.update(ProjectApiKey, { id }, { note });
     return manager.findOneByOrFail(ProjectApiKey, { id });
-  }
-
-  async delete(id: string, manager: EntityManager): Promise<void> {
-    await manager.delete(ProjectApiKey, { id });
-  }
-
-  /** A project's key pairs, oldest first. */
-  listForProject(
-    projectId: number,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<ProjectApiKey[]> {
-    return manager.find(ProjectApiKey, {
-      where: { projectId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
-  }
-
-  /** Key pairs of every project of an organization, by project then age. */
-  listForOrganization(organizationId: number): Promise<ProjectApiKey[]> {
-    return this.dataSource.getRepository(ProjectApiKey).find({
-      where: { organizationId },
-      order: { projectId: 'ASC', createdAt: 'ASC', id: 'ASC' },
-    });
   }
 
   /** The oldest key pair that has not expired (what `secret=true` returns), or null. */

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { parseIsoInstant, ValidationFailedError } from '@wp/http';
 import type { Principal } from '@wp/security';
-import { DataSource } from 'typeorm';
-import { AccessService } from '../access/access.service.js';
 import { credentialAudit } from '../audit/audit-events.js';
 import { AuditTrail } from '../audit/audit-trail.js';
+import { ProjectCredentialCommands } from '../project-credentials/project-credential-commands.js';
 import { ApiKeyNotFoundError } from './api-keys.errors.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import type { ProjectApiKey } from './project-api-key.entity.js';
@@ -12,14 +11,14 @@ import { ProjectKeys, type NewKeyPair } from './project-keys.js';
 
 /**
  * Project API keys (docs/api.md § Projects: `P/{id}/api_keys`; docs/api.md § Organizations:
- * `api_keys`). Changes need `project.manageKeys` (effective project ADMIN or OWNER) and publish
- * `org.project.keys.changed` in the same transaction.
+ * `api_keys`). Permissions as for LLM keys (`ProjectCredentialCommands`); unlike them, every
+ * change publishes `org.project.keys.changed` in the same transaction, a note can change, and a
+ * deleted pair is withdrawn from analytics at once.
  */
 @Injectable()
 export class ApiKeysService {
   constructor(
-    private readonly dataSource: DataSource,
-    private readonly access: AccessService,
+    private readonly commands: ProjectCredentialCommands,
     private readonly keys: ApiKeysRepository,
     private readonly projectKeys: ProjectKeys,
     private readonly audit: AuditTrail,
@@ -45,14 +44,7 @@ export class ApiKeysService {
         'must be in the future',
       );
     }
-    return this.dataSource.transaction(async (manager) => {
-      const { project } = await this.access.projectWith(
-        principal,
-        organizationId,
-        projectId,
-        'project.manageKeys',
-        { manager, lock: true },
-      );
+    return this.commands.change(principal, organizationId, projectId, async (project, manager) => {
       const pair = await this.projectKeys.create(
         project,
         { note: input.note, expiresAt, createdBy: principal.id },
@@ -76,14 +68,7 @@ export class ApiKeysService {
     keyId: string,
     note: string,
   ): Promise<ProjectApiKey> {
-    return this.dataSource.transaction(async (manager) => {
-      const { project } = await this.access.projectWith(
-        principal,
-        organizationId,
-        projectId,
-        'project.manageKeys',
-        { manager, lock: true },
-      );
+    return this.commands.change(principal, organizationId, projectId, async (project, manager) => {
       if (!(await this.keys.find(projectId, keyId, manager))) throw new ApiKeyNotFoundError();
       const key = await this.keys.updateNote(keyId, note, manager);
       await this.projectKeys.publish(project, manager);
@@ -106,14 +91,7 @@ export class ApiKeysService {
     projectId: number,
     keyId: string,
   ): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const { project } = await this.access.projectWith(
-        principal,
-        organizationId,
-        projectId,
-        'project.manageKeys',
-        { manager, lock: true },
-      );
+    await this.commands.change(principal, organizationId, projectId, async (project, manager) => {
       const key = await this.keys.find(projectId, keyId, manager);
       if (!key) throw new ApiKeyNotFoundError();
       await this.keys.delete(keyId, manager);
@@ -133,8 +111,7 @@ export class ApiKeysService {
     principal: Principal,
     organizationId: number,
   ): Promise<ProjectApiKey[]> {
-    await this.access.organizationWith(principal, organizationId, 'organization.viewKeys');
-    return this.keys.listForOrganization(organizationId);
+    return this.commands.listForOrganization(principal, organizationId, this.keys);
   }
 }
 

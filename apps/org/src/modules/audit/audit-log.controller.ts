@@ -5,7 +5,7 @@ import { IntIdPipe } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AUDIT_EXPORT_CONTENT_TYPES, auditExportChunks } from './audit-export.js';
-import { AuditLogPage } from './audit-log.resources.js';
+import { AuditLogPage } from './audit-log.serializer.js';
 import { AuditLogService } from './audit-log.service.js';
 import { AuditLogExportQueryDto, AuditLogQueryDto } from './dto/audit-log-query.dto.js';
 

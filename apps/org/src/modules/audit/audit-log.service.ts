@@ -8,7 +8,7 @@ import {
   type AuditCursor,
   type AuditLogFilter,
 } from './audit-log.repository.js';
-import { toAuditLogEntryResource, type AuditLogPage } from './audit-log.resources.js';
+import { toAuditLogEntryResource, type AuditLogPage } from './audit-log.serializer.js';
 import type { AuditLogFilterDto, AuditLogQueryDto } from './dto/audit-log-query.dto.js';
 
 const DEFAULT_LIMIT = 50;

@@ -37,12 +37,14 @@ export class LlmKeysController {
   @Delete('projects/:projectId/llm_api_keys/:apiKeyId')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete an LLM provider key' })
+  // jscpd:ignore-start: each route's decorators and parameters are its HTTP contract; the delete routes of API keys and LLM keys stay written out.
   async delete(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
     @Param('projectId', IntIdPipe) projectId: number,
     @Param('apiKeyId', UuidPipe) apiKeyId: string,
   ): Promise<void> {
+    // jscpd:ignore-end
     await this.llmKeys.delete(principal, organizationId, projectId, apiKeyId);
   }
 

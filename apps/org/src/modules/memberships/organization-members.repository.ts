@@ -1,35 +1,36 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@wp/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
+import {
+  memberDirectorySql,
+  toMemberDirectoryFields,
+  type MemberDirectoryFields,
+  type RawMemberDirectoryFields,
+} from './member-directory.js';
 import { OrganizationMembership } from './organization-membership.entity.js';
 
-/** A membership with the user's directory entry (names and email may lag auth by ≤ 2 s). */
-export interface MemberRow {
+/** A membership with the user's directory entry. */
+export interface MemberRow extends MemberDirectoryFields {
   organizationId: number;
   userId: string;
   role: Role;
   createdAt: Date;
   updatedAt: Date;
-  email: string | null;
-  firstName: string;
-  lastName: string;
 }
 
-interface RawMemberRow {
+interface RawMemberRow extends RawMemberDirectoryFields {
   organization_id: number;
   user_id: string;
   role: Role;
   created_at: Date;
   updated_at: Date;
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
 }
 
+const directory = memberDirectorySql('m');
 const MEMBER_SELECT = `SELECT m.organization_id, m.user_id, m.role, m.created_at, m.updated_at,
-         d.email, d.first_name, d.last_name
+         ${directory.columns}
        FROM organization_membership m
-       LEFT JOIN directory_user d ON d.id = m.user_id`;
+       ${directory.join}`;
 
 function toMemberRow(r: RawMemberRow): MemberRow {
   return {
@@ -38,9 +39,7 @@ function toMemberRow(r: RawMemberRow): MemberRow {
     role: r.role,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
-    email: r.email,
-    firstName: r.first_name ?? '',
-    lastName: r.last_name ?? '',
+    ...toMemberDirectoryFields(r),
   };
 }
 

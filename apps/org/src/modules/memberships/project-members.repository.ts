@@ -1,10 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@wp/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
+import {
+  memberDirectorySql,
+  toMemberDirectoryFields,
+  type MemberDirectoryFields,
+  type RawMemberDirectoryFields,
+} from './member-directory.js';
 import { ProjectMembership } from './project-membership.entity.js';
 
 /** A project member with their organization role and directory entry. */
-export interface ProjectMemberRow {
+export interface ProjectMemberRow extends MemberDirectoryFields {
   projectId: number;
   organizationId: number;
   userId: string;
@@ -13,12 +19,9 @@ export interface ProjectMemberRow {
   organizationRole: Role | null;
   createdAt: Date;
   updatedAt: Date;
-  email: string | null;
-  firstName: string;
-  lastName: string;
 }
 
-interface RawProjectMemberRow {
+interface RawProjectMemberRow extends RawMemberDirectoryFields {
   project_id: number;
   organization_id: number;
   user_id: string;
@@ -27,18 +30,16 @@ interface RawProjectMemberRow {
   organization_role: Role | null;
   created_at: Date;
   updated_at: Date;
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
 }
 
+const directory = memberDirectorySql('pm');
 const SELECT = `SELECT pm.project_id, pm.organization_id, pm.user_id, pm.role, pm.access_denied,
     pm.created_at, pm.updated_at, om.role AS organization_role,
-    d.email, d.first_name, d.last_name
+    ${directory.columns}
   FROM project_membership pm
   LEFT JOIN organization_membership om
     ON om.organization_id = pm.organization_id AND om.user_id = pm.user_id
-  LEFT JOIN directory_user d ON d.id = pm.user_id`;
+  ${directory.join}`;
 
 function toRow(r: RawProjectMemberRow): ProjectMemberRow {
   return {
@@ -50,9 +51,7 @@ function toRow(r: RawProjectMemberRow): ProjectMemberRow {
     organizationRole: r.organization_role,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
-    email: r.email,
-    firstName: r.first_name ?? '',
-    lastName: r.last_name ?? '',
+    ...toMemberDirectoryFields(r),
   };
 }
 

@@ -264,6 +264,7 @@ export class ProjectMembersService {
    *   409 `ACCESS_NOT_DENIED`
    */
   async restore(
+    // jscpd:ignore-start: change_role and restore_access run the same checks on one target; restore_access also takes the role kept while access was denied.
     principal: Principal,
     organizationId: number,
     projectId: number,
@@ -275,6 +276,7 @@ export class ProjectMembersService {
       const target = await this.target(projectId, userId, manager);
       const next = role ?? target.role;
       assertRoleChangeAllowed({
+        // jscpd:ignore-end
         actorId: principal.id,
         actorRole: actingRole(access),
         targetId: userId,

@@ -3,7 +3,7 @@ import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swa
 import { IntIdPipe } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { UpdateSecurityPolicyDto } from './dto/update-security-policy.dto.js';
-import { SecurityPolicyResource } from './security-policy.resources.js';
+import { SecurityPolicyResource } from './security-policy.serializer.js';
 import { SecurityPolicyService } from './security-policy.service.js';
 
 /** An organization's security policy on {org_url} (docs/org.md § Two-factor policy). */

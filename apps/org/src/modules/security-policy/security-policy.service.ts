@@ -5,7 +5,7 @@ import { AccessService } from '../access/access.service.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import { OwnTwoFactorRequiredError } from './security-policy.errors.js';
 import { SecurityPolicyRepository } from './security-policy.repository.js';
-import type { SecurityPolicyResource } from './security-policy.resources.js';
+import type { SecurityPolicyResource } from './security-policy.serializer.js';
 
 /**
  * An organization's security policy (docs/org.md § Two-factor policy): whether members must

@@ -88,6 +88,7 @@ export class SentinelPassesController {
   @AgentAccess()
   @WithETag()
   @ApiOperation({ summary: 'Get a Sentinel Pass' })
+  // jscpd:ignore-start: each route's decorators and parameters are its HTTP contract (get, revoke, activate a pass).
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -95,6 +96,7 @@ export class SentinelPassesController {
     @Param('passId', UuidPipe) passId: string,
   ): Promise<PassDocument> {
     const pass = await this.passes.get({ principal, organizationId, projectId }, passId);
+    // jscpd:ignore-end
     return passDocument(toSentinelPassResource(pass));
   }
 
@@ -160,6 +162,7 @@ export class SentinelPassesController {
   @Post(`${S}/:passId/activate`)
   @HttpCode(200)
   @ApiOperation({ summary: 'Activate a Sentinel Pass' })
+  // jscpd:ignore-start: the same parameters as get and revoke above; each route's decorators and parameters are its HTTP contract.
   async activate(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -167,6 +170,7 @@ export class SentinelPassesController {
     @Param('passId', UuidPipe) passId: string,
   ): Promise<PassDocument> {
     const pass = await this.passes.activate({ principal, organizationId, projectId }, passId);
+    // jscpd:ignore-end
     return passDocument(toSentinelPassResource(pass));
   }
 

@@ -3,7 +3,7 @@ import { SentinelPassEvents } from './sentinel-pass-events.js';
 import { SentinelPassesController } from './sentinel-passes.controller.js';
 import { SentinelPassesRepository } from './sentinel-passes.repository.js';
 import { SentinelPassesService } from './sentinel-passes.service.js';
-import { SentinelUsageHandler } from './sentinel-usage.handler.js';
+import { SentinelUsageHandlers } from './sentinel-usage.handlers.js';
 
 /** Sentinel Pass CRUD, rotation, revocation (docs/org.md § Sentinel Pass) and usage counting. */
 @Module({
@@ -12,7 +12,7 @@ import { SentinelUsageHandler } from './sentinel-usage.handler.js';
     SentinelPassesRepository,
     SentinelPassEvents,
     SentinelPassesService,
-    SentinelUsageHandler,
+    SentinelUsageHandlers,
   ],
   exports: [SentinelPassesRepository, SentinelPassEvents],
 })

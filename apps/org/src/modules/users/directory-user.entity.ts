@@ -1,30 +1,17 @@
+import { DirectoryUserColumns } from '@wp/user-directory';
 import { Column, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 /**
  * Read model of auth's users (docs/architecture.md § Data ownership and events), fed by
  * `auth.user.*` events: names and emails to show next to memberships. Never used to decide whether
- * an account exists — that question goes to auth synchronously.
+ * an account exists — that question goes to auth synchronously. The snapshot's columns are
+ * @wp/user-directory's; the two-factor state and the row's own times are org's.
  */
 @Entity('directory_user')
 @Index('directory_user_email_idx', ['email'])
-export class DirectoryUser {
+export class DirectoryUser extends DirectoryUserColumns {
   @PrimaryColumn('uuid')
   id!: string;
-
-  @Column('text', { nullable: true })
-  email!: string | null;
-
-  @Column('text', { nullable: true })
-  phone!: string | null;
-
-  @Column('text', { default: '' })
-  firstName!: string;
-
-  @Column('text', { default: '' })
-  lastName!: string;
-
-  @Column('text')
-  status!: string;
 
   /**
    * The account has two-factor authentication on (`auth.user.two_factor_changed`), for the

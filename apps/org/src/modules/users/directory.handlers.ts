@@ -3,26 +3,18 @@ import { EventBus } from '@wp/messaging';
 import { DirectoryRepository } from './directory.repository.js';
 
 /**
- * Keeps the user directory read model in line with auth: `auth.user.*` snapshots and the
- * two-factor state from `auth.user.two_factor_changed`, each applied only when newer.
+ * Org's own event of the user directory: the two-factor state from
+ * `auth.user.two_factor_changed`, applied only when newer. The `auth.user.*` snapshots are
+ * @wp/user-directory's `UserDirectoryHandlers`, as in wallet.
  */
 @Injectable()
-export class DirectoryHandlers implements OnModuleInit {
+export class DirectoryTwoFactorHandlers implements OnModuleInit {
   constructor(
     private readonly bus: EventBus,
     private readonly directory: DirectoryRepository,
   ) {}
 
   onModuleInit(): void {
-    for (const subject of [
-      'auth.user.registered',
-      'auth.user.activated',
-      'auth.user.updated',
-    ] as const) {
-      this.bus.on(subject, `directory_${subject.split('.')[2]}`, (event, manager) =>
-        this.directory.apply(event.payload, event.occurredAt, manager),
-      );
-    }
     this.bus.on('auth.user.two_factor_changed', 'directory_two_factor', (event, manager) =>
       this.directory.applyTwoFactor(event.payload, manager),
     );

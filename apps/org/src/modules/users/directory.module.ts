@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
-import { DirectoryHandlers } from './directory.handlers.js';
+import { userDirectoryProviders } from '@wp/user-directory';
+import { DirectoryTwoFactorHandlers } from './directory.handlers.js';
 import { DirectoryRepository } from './directory.repository.js';
 
-@Module({ providers: [DirectoryRepository, DirectoryHandlers], exports: [DirectoryRepository] })
+@Module({
+  providers: [...userDirectoryProviders(DirectoryRepository), DirectoryTwoFactorHandlers],
+  exports: [DirectoryRepository],
+})
 export class DirectoryModule {}

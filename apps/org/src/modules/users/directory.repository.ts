@@ -1,34 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import type { UserSnapshot, UserTwoFactorChanged } from '@wp/contracts';
 import { upsertIfNewer } from '@wp/persistence';
+import { UserDirectory } from '@wp/user-directory';
 import { DataSource, In, type EntityManager } from 'typeorm';
 import { DirectoryUser } from './directory-user.entity.js';
 
+/**
+ * Org's user directory: `auth.user.*` snapshots stored by @wp/user-directory (`apply`, key `id`,
+ * `updated_at` stamped; the two-factor columns are not touched), plus org's own two-factor state,
+ * the add_user seed and the reads beside memberships.
+ */
 @Injectable()
-export class DirectoryRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  /**
-   * Stores an `auth.user.*` snapshot unless a later one (by event time) is already stored, so a
-   * redelivered or reordered event never brings back an older name or email (`upsertIfNewer`,
-   * docs/architecture.md § Consistency). The two-factor columns are not touched.
-   */
-  async apply(user: UserSnapshot, occurredAt: string, manager: EntityManager): Promise<void> {
-    await upsertIfNewer(manager, {
-      table: 'directory_user',
-      key: ['id'],
-      order: 'occurred_at',
-      values: {
-        id: user.userId,
-        email: user.email,
-        phone: user.phone,
-        first_name: user.firstName,
-        last_name: user.lastName,
-        status: user.status,
-        occurred_at: occurredAt,
-        updated_at: new Date(),
-      },
-    });
+export class DirectoryRepository extends UserDirectory {
+  constructor(private readonly dataSource: DataSource) {
+    super({ idColumn: 'id', stampsUpdatedAt: true });
   }
 
   /**

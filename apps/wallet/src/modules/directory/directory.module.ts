@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { DirectoryHandlers } from './directory.handlers.js';
+import { userDirectoryProviders } from '@wp/user-directory';
 import { DirectoryRepository } from './directory.repository.js';
 
-/** Who the users are and how to mail them (read model of auth's accounts). */
+/** Who the users are and how to mail them (read model of auth's accounts, @wp/user-directory). */
 @Module({
-  providers: [DirectoryRepository, DirectoryHandlers],
+  providers: userDirectoryProviders(DirectoryRepository),
   exports: [DirectoryRepository],
 })
 export class DirectoryModule {}

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { UserSnapshot } from '@wp/contracts';
-import { upsertIfNewer } from '@wp/persistence';
-import { DataSource, type EntityManager } from 'typeorm';
+import { UserDirectory } from '@wp/user-directory';
+import { DataSource } from 'typeorm';
 
 /** How to reach a user: what `notify.requested` needs. */
 export interface Contact {
@@ -10,31 +9,17 @@ export interface Contact {
   phone: string | null;
 }
 
+/**
+ * Wallet's user directory: `auth.user.*` snapshots stored by @wp/user-directory (`apply`, key
+ * `user_id`), read for the contacts transfer-request codes are sent to.
+ */
 @Injectable()
-export class DirectoryRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  /**
-   * Stores a snapshot unless a later one (by event time) is already stored: the read-model rule
-   * of `upsertIfNewer` (docs/architecture.md § Consistency).
-   */
-  async apply(user: UserSnapshot, occurredAt: string, manager: EntityManager): Promise<void> {
-    await upsertIfNewer(manager, {
-      table: 'directory_user',
-      key: ['user_id'],
-      order: 'occurred_at',
-      values: {
-        user_id: user.userId,
-        email: user.email,
-        phone: user.phone,
-        first_name: user.firstName,
-        last_name: user.lastName,
-        status: user.status,
-        occurred_at: occurredAt,
-      },
-    });
+export class DirectoryRepository extends UserDirectory {
+  constructor(private readonly dataSource: DataSource) {
+    super({ idColumn: 'user_id', stampsUpdatedAt: false });
   }
 
+  /** Where to send codes to the given users: those the directory knows and not disabled. */
   async contacts(userIds: string[]): Promise<Contact[]> {
     if (userIds.length === 0) return [];
     const rows: { user_id: string; email: string | null; phone: string | null }[] =

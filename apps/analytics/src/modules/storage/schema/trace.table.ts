@@ -22,6 +22,7 @@ export const TRACE_TABLE = table(
     /** Sorted, unique. */
     tags: column.textArray().default(() => "'{}'"),
     public: column.boolean().default(false),
+    // jscpd:ignore-start: each table declares its own bookkeeping columns (implicit, createdAt, updatedAt).
     environment: column.text().default('default'),
     /**
      * True while the trace exists only because an observation referenced it: its timestamp and
@@ -30,6 +31,7 @@ export const TRACE_TABLE = table(
     implicit: column.boolean().default(false),
     createdAt: column.timestamp().default(() => 'now()'),
     updatedAt: column.timestamp().default(() => 'now()'),
+    // jscpd:ignore-end
   },
   {
     /**

@@ -2,13 +2,12 @@ import { Type } from 'class-transformer';
 import { Equals, IsIn, IsObject, MaxLength, ValidateNested } from 'class-validator';
 import { MayBeAbsent } from '@wp/http';
 import { INVITATION_ROLES, type InvitationRole } from '@wp/contracts';
-import { IsEmailAddress } from '@wp/identity';
-import { LowerCase, Trim } from '../../../common/transforms.js';
+import { EmailAddressField } from '../../../common/member-fields.js';
+import { LowerCase } from '../../../common/transforms.js';
 
 export class OrganizationInvitationAttributesDto {
-  @Trim()
   @MaxLength(254)
-  @IsEmailAddress()
+  @EmailAddressField()
   email!: string;
 
   /** Default `member`. Either case accepted; answered lower case. */

@@ -2,8 +2,8 @@ import { Type } from 'class-transformer';
 import { Equals, IsBoolean, IsIn, IsObject, MaxLength, ValidateNested } from 'class-validator';
 import { MayBeAbsent } from '@wp/http';
 import { INVITATION_ROLES, type InvitationRole } from '@wp/contracts';
-import { IsEmailAddress } from '@wp/identity';
-import { LowerCase, Trim } from '../../../common/transforms.js';
+import { EmailAddressField } from '../../../common/member-fields.js';
+import { LowerCase } from '../../../common/transforms.js';
 
 const roleMessage = { message: `must be one of ${INVITATION_ROLES.join(', ')}` };
 
@@ -28,9 +28,8 @@ export class ProjectInvitationGrantDto {
 }
 
 export class ProjectInvitationAttributesDto extends ProjectInvitationGrantDto {
-  @Trim()
   @MaxLength(254)
-  @IsEmailAddress()
+  @EmailAddressField()
   email!: string;
 }
 

@@ -1,17 +1,14 @@
 import { Type } from 'class-transformer';
-import { Equals, IsIn, IsObject, MaxLength, ValidateNested } from 'class-validator';
-import { ROLES, type Role } from '@wp/contracts';
-import { IsEmailAddress } from '@wp/identity';
-import { Trim, UpperCase } from '../../../common/transforms.js';
+import { Equals, IsObject, MaxLength, ValidateNested } from 'class-validator';
+import type { Role } from '@wp/contracts';
+import { EmailAddressField, RoleField } from '../../../common/member-fields.js';
 
 export class AddMemberAttributesDto {
-  @Trim()
   @MaxLength(254)
-  @IsEmailAddress()
+  @EmailAddressField()
   email!: string;
 
-  @UpperCase()
-  @IsIn(ROLES, { message: `must be one of ${ROLES.join(', ')}` })
+  @RoleField()
   role!: Role;
 }
 

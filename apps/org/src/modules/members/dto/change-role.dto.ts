@@ -1,14 +1,13 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsObject, IsString, ValidateNested } from 'class-validator';
+import { IsObject, IsString, ValidateNested } from 'class-validator';
 import { MayBeAbsent, SchemaRule } from '@wp/http';
-import { ROLES, type Role } from '@wp/contracts';
+import type { Role } from '@wp/contracts';
 import { eitherFormRequired } from '../../../common/body-fields.js';
-import { UpperCase } from '../../../common/transforms.js';
+import { RoleField } from '../../../common/member-fields.js';
 
 export class RoleAttributesDto {
   @MayBeAbsent()
-  @UpperCase()
-  @IsIn(ROLES, { message: `must be one of ${ROLES.join(', ')}` })
+  @RoleField()
   role?: Role;
 }
 
@@ -31,8 +30,7 @@ export class RoleDataDto {
  */
 export class RoleBodyDto {
   @MayBeAbsent()
-  @UpperCase()
-  @IsIn(ROLES, { message: `must be one of ${ROLES.join(', ')}` })
+  @RoleField()
   role?: Role;
 
   @MayBeAbsent()

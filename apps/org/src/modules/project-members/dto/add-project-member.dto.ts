@@ -1,23 +1,18 @@
 import { Type } from 'class-transformer';
-import { Equals, IsBoolean, IsIn, IsObject, MaxLength, ValidateNested } from 'class-validator';
+import { Equals, IsBoolean, IsObject, MaxLength, ValidateNested } from 'class-validator';
 import { MayBeAbsent, SchemaRule } from '@wp/http';
-import { ROLES, type Role } from '@wp/contracts';
-import { IsEmailAddress } from '@wp/identity';
+import type { Role } from '@wp/contracts';
 import { eitherFormRequired } from '../../../common/body-fields.js';
-import { Trim, UpperCase } from '../../../common/transforms.js';
-
-const roleMessage = { message: `must be one of ${ROLES.join(', ')}` };
+import { EmailAddressField, RoleField } from '../../../common/member-fields.js';
 
 /** The grant fields, accepted at the top level and in `data.attributes`. */
 export class ProjectGrantFieldsDto {
   @MayBeAbsent()
-  @UpperCase()
-  @IsIn(ROLES, roleMessage)
+  @RoleField()
   role?: Role;
 
   @MayBeAbsent()
-  @UpperCase()
-  @IsIn(ROLES, roleMessage)
+  @RoleField()
   organization_role?: Role;
 
   @MayBeAbsent()
@@ -26,9 +21,8 @@ export class ProjectGrantFieldsDto {
 }
 
 export class AddProjectMemberAttributesDto extends ProjectGrantFieldsDto {
-  @Trim()
   @MaxLength(254)
-  @IsEmailAddress()
+  @EmailAddressField()
   email!: string;
 }
 

@@ -5,6 +5,7 @@ import { IsAmount, IsAssetCode, IsWalletAddress, LowerCase } from '../../../comm
 
 /** `transfer` of `POST /wallet_transfers` (docs/wallet.md § Transfer requests). */
 export class TransferDto {
+  // jscpd:ignore-start: the same wallet fields as TransactDto, but two bodies of the contract (transfer request, transact); a shared base class would merge their OpenAPI schemas.
   @IsDefined({ message: 'from_wallet is required' })
   @LowerCase()
   @IsWalletAddress()
@@ -17,6 +18,7 @@ export class TransferDto {
 
   @IsDefined({ message: 'amount is required' })
   @IsAmount()
+  // jscpd:ignore-end
   amount!: number;
 
   /** Default `CREDITS`. */

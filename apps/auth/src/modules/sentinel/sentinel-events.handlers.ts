@@ -15,7 +15,7 @@ import { SentinelPassRepository } from './sentinel-pass.repository.js';
  * service (`auth|org|wallet.activity.recorded`), stored idempotently by entry id.
  */
 @Injectable()
-export class SentinelEventsHandler implements OnModuleInit {
+export class SentinelEventsHandlers implements OnModuleInit {
   constructor(
     private readonly bus: EventBus,
     private readonly passes: SentinelPassRepository,

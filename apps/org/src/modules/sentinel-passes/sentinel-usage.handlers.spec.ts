@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ActivityEntry } from '@wp/contracts';
-import { usageOf } from './sentinel-usage.handler.js';
+import { usageOf } from './sentinel-usage.handlers.js';
 
 const A = '11111111-1111-4111-8111-111111111111';
 const B = '22222222-2222-4222-8222-222222222222';

@@ -18,7 +18,7 @@ export const ACTIVITY_SUBJECTS = [
  * entries of deleted passes are ignored. `token_generation` and `error` entries do not count.
  */
 @Injectable()
-export class SentinelUsageHandler implements OnModuleInit {
+export class SentinelUsageHandlers implements OnModuleInit {
   constructor(
     private readonly bus: EventBus,
     private readonly passes: SentinelPassesRepository,

@@ -12,7 +12,7 @@ import { PermanentDeliveryError } from '../notifications.errors.js';
  * once: a crash between hand-over and ack can send twice.
  */
 @Injectable()
-export class NotifyRequestedHandler implements OnModuleInit {
+export class NotifyRequestedHandlers implements OnModuleInit {
   private readonly logger = new Logger('Notifications');
 
   constructor(

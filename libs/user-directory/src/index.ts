@@ -1,0 +1,3 @@
+export * from './directory-user.columns.js';
+export * from './user-directory.js';
+export * from './user-directory.handlers.js';
