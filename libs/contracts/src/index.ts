@@ -9,3 +9,4 @@ export * from './events/notify.events.js';
 export * from './events/catalog.js';
 export * from './rpc/auth.rpc.js';
 export * from './headers.js';
+export * from './webhooks/index.js';

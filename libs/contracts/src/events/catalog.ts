@@ -19,7 +19,7 @@ import {
   ProjectUpdated,
   SentinelPassChanged,
 } from './org.events.js';
-import { WalletCreated } from './wallet.events.js';
+import { TransactionPosted, TransferRequestChanged, WalletCreated } from './wallet.events.js';
 
 /**
  * Every event subject with its payload schema (docs/architecture.md § Data ownership and events).
@@ -44,6 +44,8 @@ export const EVENT_CATALOG = {
   'org.sentinel_pass.changed': SentinelPassChanged,
   'org.activity.recorded': ActivityRecorded,
   'wallet.wallet.created': WalletCreated,
+  'wallet.transaction.posted': TransactionPosted,
+  'wallet.transfer_request.changed': TransferRequestChanged,
   'wallet.activity.recorded': ActivityRecorded,
   'wallet.audit.recorded': AuditRecorded,
   'notify.requested': NotificationRequested,

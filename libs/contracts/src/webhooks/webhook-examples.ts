@@ -1,0 +1,133 @@
+import type { WebhookEventType } from './webhook-event-types.js';
+
+const USER = { id: '0b1c2b9e-7d0a-4b8e-9f3c-2a1b0c9d8e7f', email: 'ada@example.com' };
+const INVITATION = {
+  id: '6f1c2b9e-7d0a-4b8e-9f3c-2a1b0c9d8e70',
+  email: 'grace@example.com',
+  org_role: 'member',
+  project_role: 'member',
+  project_id: null,
+};
+const WALLET_A = '0x1a5e6c2d7b3e4f5a6b7c8d9e0f1a2b3c4d5e6f70';
+const WALLET_B = '0x73f7a1b2c3d4e5f60718293a4b5c6d7e8f901234';
+const TRANSFER = {
+  id: '0c6b9b7e-8f0a-4f63-9a53-3f8f5f3d2a10',
+  from_wallet: WALLET_A,
+  to_wallet: WALLET_B,
+  amount: 10,
+  asset: 'CREDITS',
+  description: 'rent',
+  status: 'pending_sender_verification',
+  failure_reason: null,
+  transaction_id: null,
+  created_at: '2026-11-22T07:30:12.000Z',
+  updated_at: '2026-11-22T07:30:12.000Z',
+};
+const PASS = { id: '3d2c1b0a-9e8f-4a7b-8c6d-5e4f3a2b1c0d', project_id: '7', title: 'CI agent' };
+
+/** An example `data` per type (the catalog's `example`; each parses with its schema). */
+export const EXAMPLE_DATA: Record<WebhookEventType, Record<string, unknown>> = {
+  'organization.created': {
+    id: '42',
+    name: 'Acme',
+    created_by: USER.id,
+    created_at: '2026-11-22T07:30:12.000Z',
+  },
+  'organization.updated': { id: '42', name: 'Acme Ltd' },
+  'organization.deleted': { id: '42' },
+  'organization.security_policy_changed': { organization_id: '42', require_two_factor: true },
+  'project.created': {
+    id: '7',
+    organization_id: '42',
+    name: 'Website',
+    is_default: false,
+    created_by: USER.id,
+    created_at: '2026-11-22T07:30:12.000Z',
+  },
+  'project.updated': { id: '7', organization_id: '42', name: 'Web shop', is_default: false },
+  'project.deleted': { id: '7', organization_id: '42' },
+  'member.added': { user: USER, role: 'MEMBER' },
+  'member.role_changed': { user: USER, role: 'ADMIN', previous_role: 'MEMBER' },
+  'member.removed': { user: USER, previous_role: 'ADMIN', reason: 'removed' },
+  'project_member.added': { project_id: '7', user: USER, role: 'VIEWER' },
+  'project_member.role_changed': {
+    project_id: '7',
+    user: USER,
+    role: 'MEMBER',
+    previous_role: 'VIEWER',
+  },
+  'project_member.removed': {
+    project_id: '7',
+    user: USER,
+    previous_role: 'MEMBER',
+    reason: 'left',
+  },
+  'project_access.denied': { project_id: '7', user: USER, role: 'MEMBER' },
+  'project_access.restored': { project_id: '7', user: USER, role: 'MEMBER' },
+  'invitation.created': INVITATION,
+  'invitation.accepted': INVITATION,
+  'invitation.rejected': INVITATION,
+  'invitation.cancelled': { ...INVITATION, org_role: null, project_role: 'viewer', project_id: '7' },
+  'api_key.created': {
+    id: '5b0f7d1e-2c3a-4b5c-8d9e-0f1a2b3c4d5e',
+    project_id: '7',
+    label: 'CI (pk_lf_1a2b3c4d)',
+  },
+  'api_key.deleted': {
+    id: '5b0f7d1e-2c3a-4b5c-8d9e-0f1a2b3c4d5e',
+    project_id: '7',
+    label: 'CI (pk_lf_1a2b3c4d)',
+  },
+  'llm_api_key.created': { id: '9', project_id: '7', provider: 'openai' },
+  'llm_api_key.deleted': { id: '9', project_id: '7', provider: 'openai' },
+  'sentinel_pass.created': PASS,
+  'sentinel_pass.rotated': PASS,
+  'sentinel_pass.revoked': PASS,
+  'sentinel_pass.activated': PASS,
+  'sentinel_pass.deleted': PASS,
+  'wallet.created': {
+    address_hash: WALLET_A,
+    entity_type: 'project',
+    entity_id: '7',
+    purpose: 'general',
+    currency: 'CREDITS',
+  },
+  'transaction.posted': {
+    id: '4912d037-0ace-4db0-93fc-117539f42d0f',
+    kind: 'transfer',
+    from_wallet: WALLET_A,
+    to_wallet: WALLET_B,
+    amount: 12.5,
+    asset: 'CREDITS',
+    to_amount: 12.5,
+    to_asset: 'CREDITS',
+    description: 'lunch',
+    reference_id: null,
+    transfer_id: null,
+    created_at: '2026-11-22T07:30:12.199Z',
+  },
+  'transfer_request.created': TRANSFER,
+  'transfer_request.accepted': {
+    ...TRANSFER,
+    status: 'completed',
+    transaction_id: '4912d037-0ace-4db0-93fc-117539f42d0f',
+    updated_at: '2026-11-22T07:31:40.000Z',
+  },
+  'transfer_request.rejected': {
+    ...TRANSFER,
+    status: 'rejected',
+    failure_reason: 'rejected_by_recipient',
+    updated_at: '2026-11-22T07:31:40.000Z',
+  },
+  'transfer_request.expired': {
+    ...TRANSFER,
+    status: 'expired',
+    failure_reason: 'expired',
+    updated_at: '2026-11-22T07:40:12.000Z',
+  },
+  'user.two_factor_enabled': { user: USER, method: null },
+  'user.two_factor_disabled': { user: USER, method: 'totp' },
+  'session.ended': { user: USER, session_id: '2a3b4c5d-6e7f-4081-9a2b-3c4d5e6f7a8b', current: false },
+  'session.others_ended': { user: USER, sessions_ended: 3 },
+  ping: { endpoint_id: '1f2e3d4c-5b6a-4789-8a7b-6c5d4e3f2a1b', message: 'ping' },
+};
