@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { env } from '@wp/config';
 
-/** Svix's schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (docs/webhooks.md § Retries). */
+/** Svix's schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (docs/org.md § Webhooks). */
 const SVIX_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
 
 /**
@@ -46,10 +46,10 @@ export const webhookConfigFields = {
   WEBHOOK_MAX_IN_FLIGHT: env.int(64, 1),
   /** Attempts in flight at once per endpoint and process: a slow endpoint holds only these. */
   WEBHOOK_ENDPOINT_CONCURRENCY: env.int(4, 1),
-  /** An endpoint failing without a success for longer than this is disabled, hours. */
-  WEBHOOK_DISABLE_AFTER_HOURS: env.int(120, 1),
-  /** How long the previous secret keeps signing after a rotation, hours (0 = not at all). */
-  WEBHOOK_SECRET_OVERLAP_HOURS: env.int(24, 0),
+  /** An endpoint failing without a success for longer than this is disabled, seconds (5 days). */
+  WEBHOOK_DISABLE_AFTER_SECONDS: env.int(432_000, 1),
+  /** How long the previous secret keeps signing after a rotation, seconds (0 = not at all). */
+  WEBHOOK_SECRET_OVERLAP_SECONDS: env.int(86_400, 0),
   /** Messages whose deliveries all ended are deleted after this many days. */
   WEBHOOK_RETENTION_DAYS: env.int(30, 1),
   /**

@@ -12,7 +12,7 @@ const REASONS: Record<string, string> = {
 
 /**
  * Disabling endpoints that cannot receive (docs/org.md § Webhooks, Disabling): one failing
- * without a success for longer than `WEBHOOK_DISABLE_AFTER_HOURS`, or one that answered 410
+ * without a success for longer than `WEBHOOK_DISABLE_AFTER_SECONDS`, or one that answered 410
  * Gone. The organization's OWNERs are told by mail (`notify.requested`, delivered by auth), in
  * the transaction that disables it. Pending deliveries stay queued: enabling the endpoint again
  * sends them.

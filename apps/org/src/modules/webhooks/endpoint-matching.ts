@@ -17,7 +17,10 @@ export interface EndpointScope {
  * `project_id` null, are not its business); one of its filters selects the type. `ping` goes
  * only to the endpoint a test was asked for, never by fan-out.
  */
-export function endpointSelects(endpoint: EndpointScope, event: WebhookEvent): boolean {
+export function endpointSelects(
+  endpoint: EndpointScope,
+  event: Pick<WebhookEvent, 'type' | 'organization_id' | 'project_id'>,
+): boolean {
   if (event.type === 'ping') return false;
   if (endpoint.organizationId !== event.organization_id) return false;
   if (endpoint.projectId !== null && endpoint.projectId !== event.project_id) return false;

@@ -203,7 +203,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       await this.health.disabled(claim.endpointId, 'gone');
     } else if (after?.enabled && after.failingSince) {
       const failingMs = Date.now() - after.failingSince.getTime();
-      if (failingMs > this.config.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000) {
+      if (failingMs > this.config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000) {
         await this.health.disableFailing(claim.endpointId);
       }
     }

@@ -64,6 +64,11 @@ export class WebhookPublisher {
     return delivery!;
   }
 
+  /** Wakes this process's dispatcher once the caller's transaction commits (enabled endpoint). */
+  wakeAfterCommit(manager: EntityManager): void {
+    this.signal.mark(manager);
+  }
+
   /** Inserts the messages not stored yet; returns those inserted. */
   private async storeMessages(
     manager: EntityManager,
