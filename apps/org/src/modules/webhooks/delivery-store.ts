@@ -108,10 +108,11 @@ export class DeliveryStore {
     outcome: DeliveryOutcome,
   ): Promise<{ failingSince: Date | null; enabled: boolean } | null> {
     return this.dataSource.transaction(async (manager) => {
+      // (a delivery deleted meanwhile, with its endpoint, keeps no attempt)
       await manager.query(
         `INSERT INTO webhook_attempt (id, delivery_id, started_at, duration_ms, response_status,
                                       response_body, error)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+         SELECT $1, $2, $3, $4, $5, $6, $7 WHERE EXISTS (SELECT 1 FROM webhook_delivery WHERE id = $2)`,
         [
           randomUUID(),
           claim.id,

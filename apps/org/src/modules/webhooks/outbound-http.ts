@@ -47,7 +47,8 @@ export class OutboundHttp {
     const filter = {
       allowPrivateIPAddress: policy.allowPrivateNetworks,
       allowMetaIPAddress: false,
-      allowIPAddressList: [...policy.allowedPrivateAddresses],
+      // the library lets its allow-list win over its deny-list: metadata never enters it
+      allowIPAddressList: policy.allowedPrivateAddresses.filter((a) => !METADATA_ADDRESSES.includes(a)),
       denyIPAddressList: METADATA_ADDRESSES,
     };
     this.httpAgent = new RequestFilteringHttpAgent({ keepAlive: true, maxSockets: 64, ...filter });

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IntIdPipe, parseIsoInstant, UuidPipe } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { requireEitherForm } from '../../common/body-fields.js';
@@ -30,7 +30,6 @@ export class WebhookDeliveriesController {
   /** `GET …/{endpointId}/deliveries` → 200 page, newest first; 400 invalid filter or cursor. */
   @Get(`${E}/deliveries`)
   @ApiOperation({ summary: "List a webhook endpoint's deliveries with their attempts" })
-  @ApiOkResponse({ type: WebhookDeliveryPage })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -60,7 +59,6 @@ export class WebhookDeliveriesController {
   @Post(`${E}/test`)
   @HttpCode(202)
   @ApiOperation({ summary: 'Send a test (ping) event to a webhook endpoint' })
-  @ApiOkResponse({ type: WebhookDeliveryDocument })
   async test(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -73,7 +71,6 @@ export class WebhookDeliveriesController {
   @Post(`${E}/deliveries/:deliveryId/resend`)
   @HttpCode(202)
   @ApiOperation({ summary: 'Send one webhook delivery again' })
-  @ApiOkResponse({ type: WebhookDeliveryDocument })
   async resend(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -91,7 +88,6 @@ export class WebhookDeliveriesController {
   @Post(`${E}/replay`)
   @HttpCode(202)
   @ApiOperation({ summary: 'Replay what a webhook endpoint missed since an instant' })
-  @ApiOkResponse({ type: WebhookReplayAnswer })
   async replay(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,

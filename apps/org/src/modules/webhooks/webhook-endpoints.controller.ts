@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IntIdPipe, NoStore, UuidPipe } from '@wp/http';
 import { CurrentPrincipal, type Principal } from '@wp/security';
 import { CreateEndpointDto, UpdateEndpointDto } from './dto/endpoint-body.dto.js';
@@ -29,7 +29,6 @@ export class WebhookEndpointsController {
   @NoStore()
   @HttpCode(201)
   @ApiOperation({ summary: 'Create a webhook endpoint' })
-  @ApiOkResponse({ type: WebhookEndpointWithSecretDocument })
   async create(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -41,7 +40,6 @@ export class WebhookEndpointsController {
   /** `GET …/webhook_endpoints` → 200, oldest first, with pending and failed counts. */
   @Get(E)
   @ApiOperation({ summary: "List an organization's webhook endpoints" })
-  @ApiOkResponse({ type: WebhookEndpointList })
   async list(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -53,7 +51,6 @@ export class WebhookEndpointsController {
   /** `GET …/webhook_endpoints/{endpointId}` → 200. */
   @Get(`${E}/:endpointId`)
   @ApiOperation({ summary: 'Get a webhook endpoint' })
-  @ApiOkResponse({ type: WebhookEndpointDocument })
   async get(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -65,7 +62,6 @@ export class WebhookEndpointsController {
   /** `PATCH …/webhook_endpoints/{endpointId}` → 200 (url, description, eventTypes, enabled). */
   @Patch(`${E}/:endpointId`)
   @ApiOperation({ summary: 'Change a webhook endpoint' })
-  @ApiOkResponse({ type: WebhookEndpointDocument })
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
@@ -101,7 +97,6 @@ export class WebhookEndpointsController {
   @NoStore()
   @HttpCode(200)
   @ApiOperation({ summary: "Rotate a webhook endpoint's signing secret" })
-  @ApiOkResponse({ type: WebhookEndpointWithSecretDocument })
   async rotateSecret(
     @CurrentPrincipal() principal: Principal,
     @Param('organizationId', IntIdPipe) organizationId: number,
