@@ -14,8 +14,21 @@ export interface UrlRules extends OutboundPolicy {
 /** Resolves a host name to its addresses (`dns.lookup`, all families); tests pass their own. */
 export type Resolve = (host: string) => Promise<string[]>;
 
-const systemResolve: Resolve = async (host) =>
-  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+/** Longest wait for DNS when an endpoint is created or changed, ms. */
+const RESOLVE_TIMEOUT_MS = 3000;
+
+const systemResolve: Resolve = async (host) => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('DNS timeout')), RESOLVE_TIMEOUT_MS);
+  });
+  try {
+    const found = await Promise.race([lookup(host, { all: true, verbatim: true }), timeout]);
+    return found.map((a) => a.address);
+  } finally {
+    clearTimeout(timer);
+  }
+};
 
 /**
  * Checks an endpoint URL when it is created or changed (docs/org.md § SSRF defence): an absolute

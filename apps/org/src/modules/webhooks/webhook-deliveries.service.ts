@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { WebhookEventType } from '@wp/contracts';
 import { DomainError, ValidationFailedError } from '@wp/http';
 import type { Principal } from '@wp/security';
 import { DataSource } from 'typeorm';
@@ -148,7 +149,7 @@ export class WebhookDeliveriesService {
       };
       const chosen = missed.filter((m) =>
         endpointSelects(scope, {
-          type: m.eventType as never,
+          type: m.eventType as WebhookEventType,
           organization_id: String(organizationId),
           project_id: m.projectId,
         }),

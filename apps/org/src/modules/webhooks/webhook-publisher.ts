@@ -39,10 +39,10 @@ export class WebhookPublisher {
     const tenants = new Set(rows.map((r) => r.organization_id));
     const kept = events.filter((e) => tenants.has(e.organization_id));
     const enabled = rows.filter((r) => r.enabled).map(toScope);
-    const targets = new Map(fanOut(enabled, kept).map((f) => [f.event.id + f.event.organization_id, f]));
+    const targets = new Map(fanOut(enabled, kept).map((f) => [`${f.event.organization_id}/${f.event.id}`, f]));
     const stored = await this.storeMessages(manager, kept);
     const deliveries = stored.flatMap((m) =>
-      (targets.get(m.eventId + m.organizationId)?.endpointIds ?? []).map((endpointId) => ({
+      (targets.get(`${m.organizationId}/${m.eventId}`)?.endpointIds ?? []).map((endpointId) => ({
         messageId: m.id,
         endpointId,
         eventType: m.eventType,

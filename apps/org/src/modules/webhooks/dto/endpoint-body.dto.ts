@@ -9,6 +9,7 @@ import {
   IsInt,
   IsObject,
   IsString,
+  Max,
   MaxLength,
   Min,
   ValidateBy,
@@ -69,6 +70,7 @@ export class CreateEndpointAttributesDto {
   @ToInt()
   @IsInt()
   @Min(1)
+  @Max(2_147_483_647)
   projectId?: number | null;
 
   @ApiPropertyOptional({ default: true })
