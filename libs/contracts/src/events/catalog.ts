@@ -18,6 +18,7 @@ import {
   ProjectKeysChanged,
   ProjectUpdated,
   SentinelPassChanged,
+  WebhookSubscriptionsChanged,
 } from './org.events.js';
 import { TransactionPosted, TransferRequestChanged, WalletCreated } from './wallet.events.js';
 
@@ -42,6 +43,7 @@ export const EVENT_CATALOG = {
   'org.project.keys.changed': ProjectKeysChanged,
   'org.membership.changed': MembershipChanged,
   'org.sentinel_pass.changed': SentinelPassChanged,
+  'org.webhook_subscriptions.changed': WebhookSubscriptionsChanged,
   'org.activity.recorded': ActivityRecorded,
   'wallet.wallet.created': WalletCreated,
   'wallet.transaction.posted': TransactionPosted,

@@ -101,3 +101,16 @@ export const SentinelPassChanged = z.object({
    */
   credentialEpoch: z.number().int().nonnegative().optional(),
 });
+
+/**
+ * `org.webhook_subscriptions.changed`: whether any enabled webhook endpoint of the organization
+ * selects `transaction.posted` now (docs/webhooks.md § Transaction events and the transfer
+ * path). The wallet service writes `wallet.transaction.posted` only for organizations that do,
+ * which keeps the transfer path free of events nobody receives. `version` grows with every
+ * change of the organization's endpoints, so consumers apply only newer states.
+ */
+export const WebhookSubscriptionsChanged = z.object({
+  organizationId: Id,
+  transactionEvents: z.boolean(),
+  version: z.number().int().nonnegative(),
+});

@@ -93,3 +93,15 @@ export function eventTypeSelected(filters: readonly string[], type: WebhookEvent
 function prefixOf(type: string): string {
   return type.slice(0, type.indexOf('.'));
 }
+
+/**
+ * `transactionEvents` of `org.webhook_subscriptions.changed`: true when an enabled endpoint of
+ * the organization selects `transaction.posted` (docs/webhooks.md § Transaction events and the
+ * transfer path). Org publishes it whenever an endpoint is created, changed, enabled, disabled
+ * or deleted.
+ */
+export function selectsTransactionEvents(
+  endpoints: readonly { enabled: boolean; eventTypes: readonly string[] }[],
+): boolean {
+  return endpoints.some((e) => e.enabled && eventTypeSelected(e.eventTypes, 'transaction.posted'));
+}
