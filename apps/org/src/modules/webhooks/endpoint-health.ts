@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Outbox } from '@wp/messaging';
 import { DataSource, type EntityManager } from 'typeorm';
+import { SubscriptionHint } from './subscription-hint.js';
 
 /** Template name of the "endpoint disabled" mail in `notify.requested`. */
 export const ENDPOINT_DISABLED_TEMPLATE = 'org.webhook_endpoint_disabled';
@@ -24,6 +25,7 @@ export class EndpointHealth {
   constructor(
     private readonly dataSource: DataSource,
     private readonly outbox: Outbox,
+    private readonly hint: SubscriptionHint,
   ) {}
 
   /** Disables an endpoint failing too long (if still enabled) and tells the OWNERs. */
@@ -35,7 +37,9 @@ export class EndpointHealth {
         [endpointId],
       );
       const row = rows[0];
-      if (row) await this.tellOwners(manager, row.organization_id, endpointId, row.url, 'failing');
+      if (!row) return;
+      await this.hint.changed(manager, row.organization_id);
+      await this.tellOwners(manager, row.organization_id, endpointId, row.url, 'failing');
     });
   }
 
@@ -47,7 +51,9 @@ export class EndpointHealth {
         [endpointId],
       );
       const row = rows[0];
-      if (row) await this.tellOwners(manager, row.organization_id, endpointId, row.url, reason);
+      if (!row) return;
+      await this.hint.changed(manager, row.organization_id);
+      await this.tellOwners(manager, row.organization_id, endpointId, row.url, reason);
     });
   }
 

@@ -64,6 +64,7 @@ export function retryAfterMs(value: string | null, now: Date): number | null {
   if (value === null) return null;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  if (!/GMT$/.test(text)) return null; // an HTTP date (IMF-fixdate) ends in GMT
   const at = Date.parse(text);
   if (Number.isNaN(at)) return null;
   return Math.max(0, at - now.getTime());

@@ -6,6 +6,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
 import { ProjectNotFoundError } from '../access/access.errors.js';
 import { AccessService } from '../access/access.service.js';
+import { SubscriptionHint } from './subscription-hint.js';
 import { urlProblem, type UrlRules } from './url-policy.js';
 import { newWebhookSecret } from './webhook-signer.js';
 import { WebhookEndpointsRepository, type EndpointWithCounts } from './webhook-endpoints.repository.js';
@@ -51,6 +52,7 @@ export class WebhookEndpointsService {
     private readonly access: AccessService,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly publisher: WebhookPublisher,
+    private readonly hint: SubscriptionHint,
     private readonly box: AesGcmEnvelope,
     @Inject(ORG_CONFIG) private readonly config: OrgConfig,
   ) {
@@ -77,7 +79,7 @@ export class WebhookEndpointsService {
         throw new WebhookEndpointLimitError(MAX_ENDPOINTS_PER_ORGANIZATION);
       }
       const enabled = input.enabled ?? true;
-      return this.endpoints.insert(
+      const created = await this.endpoints.insert(
         Object.assign(new WebhookEndpoint(), {
           id: randomUUID(),
           organizationId,
@@ -94,6 +96,8 @@ export class WebhookEndpointsService {
         }),
         manager,
       );
+      await this.hint.changed(manager, organizationId);
+      return created;
     });
     return { ...(await this.endpoints.withCounts(endpoint)), secret };
   }
@@ -130,6 +134,7 @@ export class WebhookEndpointsService {
       }
       const saved = await this.endpoints.save(current, manager);
       if (saved.enabled) this.publisher.wakeAfterCommit(manager);
+      await this.hint.changed(manager, organizationId);
       return saved;
     });
     return this.endpoints.withCounts(endpoint);
@@ -141,6 +146,7 @@ export class WebhookEndpointsService {
       await this.authorize(principal, organizationId, manager);
       await this.require(organizationId, id, manager, true);
       await this.endpoints.delete(id, manager);
+      await this.hint.changed(manager, organizationId);
     });
   }
 
@@ -188,10 +194,15 @@ export class WebhookEndpointsService {
     });
   }
 
-  /** @throws OrganizationNotFoundError 404; PermissionDeniedError 403 */
+  /**
+   * In a transaction (`manager`) it also takes the organization's row lock: endpoint changes of
+   * one organization are serialized (the endpoint limit, the subscription hint's version).
+   * @throws OrganizationNotFoundError 404; PermissionDeniedError 403
+   */
   async authorize(principal: Principal, organizationId: number, manager?: EntityManager): Promise<void> {
     await this.access.organizationWith(principal, organizationId, 'organization.manageWebhooks', {
       manager,
+      lock: manager !== undefined,
     });
   }
 

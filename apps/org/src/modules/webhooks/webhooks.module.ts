@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DeliveryStore } from './delivery-store.js';
 import { DispatchSignal } from './dispatch-signal.js';
 import { EndpointHealth } from './endpoint-health.js';
+import { SubscriptionHint } from './subscription-hint.js';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js';
@@ -30,6 +31,7 @@ import { WebhookSources } from './webhook-sources.js';
     WebhookDeliveriesService,
     DeliveryStore,
     EndpointHealth,
+    SubscriptionHint,
     WebhookDispatcher,
     WebhookRetention,
     WebhookSources,
