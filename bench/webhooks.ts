@@ -64,7 +64,9 @@ export async function main(argv: string[]): Promise<void> {
     for (let i = 0; i < endpoints; i++) {
       const res = await ctx.request('POST', `/organizations/${orgId}/webhook_endpoints`, {
         token: owner.token,
-        body: { data: { type: 'webhook_endpoints', attributes: { url, eventTypes: ['member.*'] } } },
+        body: {
+          data: { type: 'webhook_endpoints', attributes: { url, eventTypes: ['member.*'] } },
+        },
       });
       if (res.status !== 201) throw new Error(`endpoint: ${res.status}`);
     }
@@ -83,7 +85,10 @@ export async function main(argv: string[]): Promise<void> {
     const deliverySeconds = (received[received.length - 1]! - started) / 1000;
 
     // ceiling: the same client, signed bodies, straight to the receiver
-    const http = new OutboundHttp({ allowedPrivateAddresses: ['127.0.0.1'], allowPrivateNetworks: false }, 10_000);
+    const http = new OutboundHttp(
+      { allowedPrivateAddresses: ['127.0.0.1'], allowPrivateNetworks: false },
+      10_000,
+    );
     const secret = newWebhookSecret();
     received.length = 0;
     let next = 0;
@@ -93,7 +98,9 @@ export async function main(argv: string[]): Promise<void> {
         while (next < total) {
           const e = all[next++ % events]!;
           const body = JSON.stringify(e);
-          const result = await http.post(url, body, { ...signWebhook(e.id, new Date(), body, [secret]) });
+          const result = await http.post(url, body, {
+            ...signWebhook(e.id, new Date(), body, [secret]),
+          });
           if (result.status !== 204) throw new Error(`ceiling: ${result.status} ${result.error}`);
         }
       }),
@@ -102,11 +109,20 @@ export async function main(argv: string[]): Promise<void> {
     http.close();
 
     latencies.sort((a, b) => a - b);
-    const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
-    print(`webhooks: ${events} events × ${endpoints} endpoints (${total} deliveries), concurrency ${concurrency}/endpoint`);
-    print(`  delivered: ${Math.round(total / deliverySeconds)} deliveries/s (${deliverySeconds.toFixed(2)} s)`);
-    print(`  end-to-end (commit → receipt): p50 ${pct(0.5).toFixed(1)} ms, p99 ${pct(0.99).toFixed(1)} ms`);
-    print(`  ceiling, same client posting signed bodies directly: ${Math.round(total / ceilingSeconds)} requests/s`);
+    const pct = (p: number) =>
+      latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
+    print(
+      `webhooks: ${events} events × ${endpoints} endpoints (${total} deliveries), concurrency ${concurrency}/endpoint`,
+    );
+    print(
+      `  delivered: ${Math.round(total / deliverySeconds)} deliveries/s (${deliverySeconds.toFixed(2)} s)`,
+    );
+    print(
+      `  end-to-end (commit → receipt): p50 ${pct(0.5).toFixed(1)} ms, p99 ${pct(0.99).toFixed(1)} ms`,
+    );
+    print(
+      `  ceiling, same client posting signed bodies directly: ${Math.round(total / ceilingSeconds)} requests/s`,
+    );
   } finally {
     await ctx.close();
     server.closeAllConnections();

@@ -2,7 +2,12 @@ import { SmtpSink, waitFor } from '@wp/testing';
 import { DataSource } from 'typeorm';
 import { PlatformStack } from '../support/stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { RECEIVER_HOST, WEBHOOK_TEST_ENV, webhookWorld, type Account } from '../support/webhook-world.js';
+import {
+  RECEIVER_HOST,
+  WEBHOOK_TEST_ENV,
+  webhookWorld,
+  type Account,
+} from '../support/webhook-world.js';
 
 /**
  * What webhooks refuse and withstand, through the gateway in both modes (docs/org.md § SSRF
@@ -66,10 +71,10 @@ describe('webhooks: SSRF defence, slow endpoints, disabling', () => {
         eventTypes: ['ping'],
       });
       // what DNS rebinding amounts to: the stored target now points at a refused address
-      await stack.apps.get('org')!.get(DataSource).query(
-        'UPDATE webhook_endpoint SET url = $1 WHERE id = $2',
-        [loopback.url(), e.id],
-      );
+      await stack.apps
+        .get('org')!
+        .get(DataSource)
+        .query('UPDATE webhook_endpoint SET url = $1 WHERE id = $2', [loopback.url(), e.id]);
       await world.ping(owner, orgId, e.id);
       const attempt = await waitFor(async () => {
         const [delivery] = await world.deliveries(owner, orgId, e.id);
@@ -89,7 +94,10 @@ describe('webhooks: SSRF defence, slow endpoints, disabling', () => {
     const redirecting = await WebhookReceiver.start(RECEIVER_HOST);
     try {
       redirecting.answerAlways(() => ({ status: 307, headers: { location: target.url() } }));
-      const e = await world.endpoint(owner, orgId, { url: redirecting.url(), eventTypes: ['ping'] });
+      const e = await world.endpoint(owner, orgId, {
+        url: redirecting.url(),
+        eventTypes: ['ping'],
+      });
       await world.ping(owner, orgId, e.id);
       await world.until(() => redirecting.received.length, 2, 3000, 'a retry after the 307');
       const [delivery] = await world.deliveries(owner, orgId, e.id);
@@ -138,10 +146,13 @@ describe('webhooks: SSRF defence, slow endpoints, disabling', () => {
         { timeoutMs: 6000, what: 'the endpoint disabled' },
       );
       expect(disabled.disabledReason).toBe('failing');
-      const mail = await waitFor(() => smtp.mailsTo(owner.email).find((m) => m.text.includes(receiver.url())), {
-        timeoutMs: 10_000,
-        what: 'the OWNER told',
-      });
+      const mail = await waitFor(
+        () => smtp.mailsTo(owner.email).find((m) => m.text.includes(receiver.url())),
+        {
+          timeoutMs: 10_000,
+          what: 'the OWNER told',
+        },
+      );
       expect(mail.subject).toMatch(/Webhook endpoint disabled/);
       const count = receiver.received.length;
       await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -152,7 +163,11 @@ describe('webhooks: SSRF defence, slow endpoints, disabling', () => {
         token: owner.token,
         body: { data: { attributes: { enabled: true } } },
       });
-      expect(enabled.body.data.attributes).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
+      expect(enabled.body.data.attributes).toMatchObject({
+        enabled: true,
+        disabledReason: null,
+        failingSince: null,
+      });
     } finally {
       await receiver.close();
     }

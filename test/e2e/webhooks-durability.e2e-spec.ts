@@ -39,7 +39,9 @@ describe('webhooks: durability across kill -9', () => {
       receivers.push(receiver);
     }
     for (let i = 0; i < 2; i++) {
-      processes.push(await ServiceProcess.start('org', { ...stack.env.env, ...env, METRICS_PORT: '0' }));
+      processes.push(
+        await ServiceProcess.start('org', { ...stack.env.env, ...env, METRICS_PORT: '0' }),
+      );
     }
   }, 180_000);
   afterAll(async () => {
@@ -63,15 +65,24 @@ describe('webhooks: durability across kill -9', () => {
       organization_id: orgId,
       project_id: null,
       actor: null,
-      data: { user: { id: '00000000-0000-4000-8000-000000000000', email: null }, role: 'MEMBER', n: i },
+      data: {
+        user: { id: '00000000-0000-4000-8000-000000000000', email: null },
+        role: 'MEMBER',
+        n: i,
+      },
     }));
     for (let i = 0; i < EVENTS; i += 100) {
-      await org.get(DataSource).transaction((manager) =>
-        org.get(WebhookPublisher).publish(manager, events.slice(i, i + 100)),
-      );
+      await org
+        .get(DataSource)
+        .transaction((manager) =>
+          org.get(WebhookPublisher).publish(manager, events.slice(i, i + 100)),
+        );
     }
     const total = () => receivers.reduce((n, r) => n + r.received.length, 0);
-    await waitFor(() => total() >= (EVENTS * ENDPOINTS) / 5, { timeoutMs: 20_000, what: 'a fifth delivered' });
+    await waitFor(() => total() >= (EVENTS * ENDPOINTS) / 5, {
+      timeoutMs: 20_000,
+      what: 'a fifth delivered',
+    });
     const inFlight: { n: number }[] = await org
       .get(DataSource)
       .query(`SELECT count(*)::int AS n FROM webhook_delivery WHERE status = 'delivering'`);
@@ -79,7 +90,10 @@ describe('webhooks: durability across kill -9', () => {
     const killedAt = total();
 
     await waitFor(
-      () => receivers.every((r) => new Set(r.received.map((q) => q.headers['webhook-id'])).size === EVENTS),
+      () =>
+        receivers.every(
+          (r) => new Set(r.received.map((q) => q.headers['webhook-id'])).size === EVENTS,
+        ),
       { timeoutMs: 60_000, what: 'every event at every endpoint' },
     );
     const expected = new Set(events.map((e) => e.id));

@@ -1,7 +1,12 @@
 import { WEBHOOK_EVENT_CATALOG, WebhookEnvelope } from '@wp/contracts';
 import { PlatformStack } from '../support/stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { RECEIVER_HOST, WEBHOOK_TEST_ENV, webhookWorld, type Account } from '../support/webhook-world.js';
+import {
+  RECEIVER_HOST,
+  WEBHOOK_TEST_ENV,
+  webhookWorld,
+  type Account,
+} from '../support/webhook-world.js';
 
 /**
  * Webhooks through the gateway, in both modes (docs/org.md § Webhooks): an endpoint receives
@@ -114,7 +119,10 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
   });
 
   it('keeps endpoints per organization: 404 across tenants, 403 for a MEMBER, 400 for bad input', async () => {
-    const a = await world.endpoint(ownerA, orgA, { url: receiverA.url('/x'), eventTypes: ['member.*'] });
+    const a = await world.endpoint(ownerA, orgA, {
+      url: receiverA.url('/x'),
+      eventTypes: ['member.*'],
+    });
     const base = world.endpoints(orgA);
     // the secret is not shown again
     const got = await stack.request('GET', `${base}/${a.id}`, { token: ownerA.token });
@@ -174,10 +182,16 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
       expect([JSON.stringify(attributes), res.status]).toEqual([JSON.stringify(attributes), 400]);
       expect(res.body.errors[0].code).toBe('VALIDATION_FAILED');
     }
-    expect((await stack.request('GET', base, { token: ownerA.token })).body.data.length).toBe(before);
+    expect((await stack.request('GET', base, { token: ownerA.token })).body.data.length).toBe(
+      before,
+    );
     // the deleted endpoint is gone
-    expect((await stack.request('DELETE', `${base}/${a.id}`, { token: ownerA.token })).status).toBe(204);
-    expect((await stack.request('GET', `${base}/${a.id}`, { token: ownerA.token })).status).toBe(404);
+    expect((await stack.request('DELETE', `${base}/${a.id}`, { token: ownerA.token })).status).toBe(
+      204,
+    );
+    expect((await stack.request('GET', `${base}/${a.id}`, { token: ownerA.token })).status).toBe(
+      404,
+    );
   });
 
   it('retries a failing receiver on the schedule: 500 three times then 200 → delivered on the 4th attempt, 4 attempts logged', async () => {
@@ -196,19 +210,28 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
       await world.until(() => receiver.received.length, 4, 5000, '4 attempts');
       const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
       expect(ids.size).toBe(1);
-      for (const request of receiver.received) expect(WebhookReceiver.verifies(request, e.secret)).toBe(true);
+      for (const request of receiver.received)
+        expect(WebhookReceiver.verifies(request, e.secret)).toBe(true);
       const [delivery] = await waitForStatus(e.id, 'succeeded');
       expect(delivery!.attributes.attemptCount).toBe(4);
-      expect(delivery!.attributes.attempts.map((a: any) => a.responseStatus)).toEqual([500, 500, 500, 200]);
+      expect(delivery!.attributes.attempts.map((a: any) => a.responseStatus)).toEqual([
+        500, 500, 500, 200,
+      ]);
       expect(delivery!.attributes.attempts[0].responseBody).toBe('boom 1');
       const gaps = receiver.received.slice(1).map((r, i) => r.at - receiver.received[i]!.at);
       for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(250);
       // filters of the log
       expect(await world.deliveries(ownerA, orgA, e.id, '?status=failed')).toEqual([]);
-      expect(await world.deliveries(ownerA, orgA, e.id, '?event_type=ping&status=succeeded')).toHaveLength(1);
-      const bad = await stack.request('GET', `${world.endpoints(orgA)}/${e.id}/deliveries?status=nope`, {
-        token: ownerA.token,
-      });
+      expect(
+        await world.deliveries(ownerA, orgA, e.id, '?event_type=ping&status=succeeded'),
+      ).toHaveLength(1);
+      const bad = await stack.request(
+        'GET',
+        `${world.endpoints(orgA)}/${e.id}/deliveries?status=nope`,
+        {
+          token: ownerA.token,
+        },
+      );
       expect(bad.status).toBe(400);
     } finally {
       await receiver.close();
@@ -223,7 +246,9 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
       await world.ping(ownerA, orgA, e.id);
       const [failed] = await waitForStatus(e.id, 'failed', 6000);
       expect(failed!.attributes.attemptCount).toBe(5);
-      const endpoint = await stack.request('GET', `${world.endpoints(orgA)}/${e.id}`, { token: ownerA.token });
+      const endpoint = await stack.request('GET', `${world.endpoints(orgA)}/${e.id}`, {
+        token: ownerA.token,
+      });
       expect(endpoint.body.data.attributes.failedDeliveries).toBe(1);
       expect(endpoint.body.data.attributes.failingSince).not.toBeNull();
       receiver.answerAlways(() => ({ status: 204 }));
@@ -235,7 +260,9 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
       expect(resend.status).toBe(202);
       const [done] = await waitForStatus(e.id, 'succeeded');
       expect(done!.id).toBe(failed!.id);
-      const healed = await stack.request('GET', `${world.endpoints(orgA)}/${e.id}`, { token: ownerA.token });
+      const healed = await stack.request('GET', `${world.endpoints(orgA)}/${e.id}`, {
+        token: ownerA.token,
+      });
       expect(healed.body.data.attributes.failingSince).toBeNull();
     } finally {
       await receiver.close();
@@ -249,8 +276,13 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
       receiver.answerAlways(() => ({ status: 410 }));
       await world.ping(ownerA, orgA, e.id);
       await waitForStatus(e.id, 'failed');
-      const endpoint = await stack.request('GET', `${world.endpoints(orgA)}/${e.id}`, { token: ownerA.token });
-      expect(endpoint.body.data.attributes).toMatchObject({ enabled: false, disabledReason: 'gone' });
+      const endpoint = await stack.request('GET', `${world.endpoints(orgA)}/${e.id}`, {
+        token: ownerA.token,
+      });
+      expect(endpoint.body.data.attributes).toMatchObject({
+        enabled: false,
+        disabledReason: 'gone',
+      });
       expect(receiver.received).toHaveLength(1);
       const again = await world.ping(ownerA, orgA, e.id);
       expect([again.status, again.body.errors[0].code]).toEqual([422, 'WEBHOOK_ENDPOINT_DISABLED']);
@@ -263,9 +295,13 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
     const receiver = await WebhookReceiver.start(RECEIVER_HOST);
     try {
       const e = await world.endpoint(ownerA, orgA, { url: receiver.url(), eventTypes: ['ping'] });
-      const rotated = await stack.request('POST', `${world.endpoints(orgA)}/${e.id}/rotate_secret`, {
-        token: ownerA.token,
-      });
+      const rotated = await stack.request(
+        'POST',
+        `${world.endpoints(orgA)}/${e.id}/rotate_secret`,
+        {
+          token: ownerA.token,
+        },
+      );
       expect(rotated.status).toBe(200);
       const fresh = rotated.body.meta.secret as string;
       expect(fresh).not.toBe(e.secret);

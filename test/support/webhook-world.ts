@@ -22,6 +22,8 @@ export const WEBHOOK_TEST_ENV: Record<string, string> = {
   WEBHOOK_RETRY_JITTER: '0',
   WEBHOOK_POLL_INTERVAL_MS: '100',
   WEBHOOK_SECRET_OVERLAP_SECONDS: '3',
+  LOG_LEVEL: 'warn',
+  LOG_FORMAT: 'json',
 };
 
 /** The account, organization and endpoint calls the webhook e2e tests make through the gateway. */
@@ -59,11 +61,7 @@ export function webhookWorld(stack: () => PlatformStack, label: string) {
     if (res.status !== 201) throw new Error(`add_user ${res.status}: ${JSON.stringify(res.body)}`);
   };
   const endpoints = (orgId: string) => `/v1/api/organizations/${orgId}/webhook_endpoints`;
-  const createEndpoint = (
-    by: Account,
-    orgId: string,
-    attributes: Record<string, unknown>,
-  ) =>
+  const createEndpoint = (by: Account, orgId: string, attributes: Record<string, unknown>) =>
     stack().request('POST', endpoints(orgId), {
       token: by.token,
       body: { data: { type: 'webhook_endpoints', attributes } },
@@ -88,5 +86,16 @@ export function webhookWorld(stack: () => PlatformStack, label: string) {
   /** Waits until `count()` reaches `n` (2 s by default). */
   const until = (count: () => number, n: number, timeoutMs = 2000, what = `${n} requests`) =>
     waitFor(() => (count() >= n ? true : undefined), { timeoutMs, what });
-  return { signUp, newOrganization, newProject, addMember, endpoints, createEndpoint, endpoint, deliveries, ping, until };
+  return {
+    signUp,
+    newOrganization,
+    newProject,
+    addMember,
+    endpoints,
+    createEndpoint,
+    endpoint,
+    deliveries,
+    ping,
+    until,
+  };
 }

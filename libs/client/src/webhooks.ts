@@ -51,7 +51,8 @@ export function verifyWebhook(
     headers.forEach((value, name) => (flat[name.toLowerCase()] = value));
   } else {
     for (const [name, value] of Object.entries(headers)) {
-      if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      if (value !== undefined)
+        flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
   }
   const body = typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
@@ -70,7 +71,10 @@ export class WebhookEndpoints {
     return (await this.api.GET(ENDPOINTS, { params: { path: { organizationId } } })).body;
   }
 
-  async create(organizationId: number, attributes: NewWebhookEndpoint): Promise<WebhookEndpointWithSecret> {
+  async create(
+    organizationId: number,
+    attributes: NewWebhookEndpoint,
+  ): Promise<WebhookEndpointWithSecret> {
     const { body } = await this.api.POST(ENDPOINTS, {
       params: { path: { organizationId } },
       body: { data: { type: 'webhook_endpoints', attributes } },
@@ -79,7 +83,8 @@ export class WebhookEndpoints {
   }
 
   async get(organizationId: number, endpointId: string): Promise<WebhookEndpointDocument> {
-    return (await this.api.GET(ENDPOINT, { params: { path: { organizationId, endpointId } } })).body;
+    return (await this.api.GET(ENDPOINT, { params: { path: { organizationId, endpointId } } }))
+      .body;
   }
 
   async update(organizationId: number, endpointId: string, attributes: WebhookEndpointChanges) {
@@ -95,7 +100,10 @@ export class WebhookEndpoints {
   }
 
   /** A new secret (`meta.secret`); the previous one keeps signing during the overlap. */
-  async rotateSecret(organizationId: number, endpointId: string): Promise<WebhookEndpointWithSecret> {
+  async rotateSecret(
+    organizationId: number,
+    endpointId: string,
+  ): Promise<WebhookEndpointWithSecret> {
     const { body } = await this.api.POST(`${ENDPOINT}/rotate_secret`, {
       params: { path: { organizationId, endpointId } },
     });

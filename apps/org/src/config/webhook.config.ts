@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { env } from '@wp/config';
 
 /** Svix's schedule: immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (docs/org.md § Webhooks). */
-const SVIX_SCHEDULE_MS = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+const SVIX_SCHEDULE_MS = [
+  0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+];
 
 /**
  * Settings of webhook delivery (docs/org.md § Webhooks; README § Configuration). Durations in
@@ -20,7 +22,10 @@ export const webhookConfigFields = {
       if (v === undefined || v.trim() === '') return SVIX_SCHEDULE_MS;
       const list = v.split(',').map((s) => Number(s.trim()));
       if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n < 0)) {
-        ctx.addIssue({ code: 'custom', message: 'expected non-negative integers, comma separated' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'expected non-negative integers, comma separated',
+        });
         return z.NEVER;
       }
       return list;

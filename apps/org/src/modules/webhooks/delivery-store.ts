@@ -1,3 +1,4 @@
+import { returningRows } from '@wp/persistence';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -79,8 +80,9 @@ export class DeliveryStore {
         chosen.push(row.id);
       }
       if (chosen.length === 0) return [];
-      const rows: Record<string, unknown>[] = await manager.query(
-        `UPDATE webhook_delivery d
+      const rows = await returningRows<Record<string, unknown>>(
+        manager.query(
+          `UPDATE webhook_delivery d
             SET status = 'delivering', attempt_count = d.attempt_count + 1,
                 locked_until = now() + make_interval(secs => $2::double precision / 1000),
                 next_attempt_at = now() + make_interval(secs => $2::double precision / 1000),
@@ -90,7 +92,8 @@ export class DeliveryStore {
           RETURNING d.id, d.endpoint_id, e.organization_id, d.attempt_count, m.event_id, m.payload,
                     e.url, e.encrypted_secret, e.previous_encrypted_secret,
                     e.previous_secret_expires_at`,
-        [chosen, leaseMs],
+          [chosen, leaseMs],
+        ),
       );
       return rows.map(toClaimed);
     });
@@ -123,15 +126,22 @@ export class DeliveryStore {
           attempt.error,
         ],
       );
-      const owned: unknown[] = await manager.query(
-        `UPDATE webhook_delivery
+      const owned = await returningRows<unknown>(
+        manager.query(
+          `UPDATE webhook_delivery
             SET status = $3::text,
                 next_attempt_at = CASE WHEN $3::text = 'pending'
                   THEN now() + make_interval(secs => $4::double precision / 1000) END,
                 locked_until = NULL, updated_at = now()
           WHERE id = $1 AND status = 'delivering' AND attempt_count = $2
           RETURNING id`,
-        [claim.id, claim.attemptCount, statusOf(outcome), outcome.kind === 'retry' ? outcome.delayMs : 0],
+          [
+            claim.id,
+            claim.attemptCount,
+            statusOf(outcome),
+            outcome.kind === 'retry' ? outcome.delayMs : 0,
+          ],
+        ),
       );
       if (owned.length === 0) return null;
       return this.endpointAfter(manager, claim.endpointId, outcome);
@@ -143,26 +153,22 @@ export class DeliveryStore {
     endpointId: string,
     outcome: DeliveryOutcome,
   ): Promise<{ failingSince: Date | null; enabled: boolean } | null> {
-    const rows: { failing_since: Date | null; enabled: boolean }[] =
+    const sql =
       outcome.kind === 'succeeded'
-        ? await manager.query(
-            `UPDATE webhook_endpoint SET failing_since = NULL
-              WHERE id = $1 AND failing_since IS NOT NULL RETURNING failing_since, enabled`,
-            [endpointId],
-          )
+        ? `UPDATE webhook_endpoint SET failing_since = NULL
+            WHERE id = $1 AND failing_since IS NOT NULL RETURNING failing_since, enabled`
         : outcome.kind === 'failed_and_disable'
-          ? await manager.query(
-              `UPDATE webhook_endpoint
-                  SET enabled = false, disabled_reason = $2,
-                      failing_since = COALESCE(failing_since, now()), updated_at = now()
-                WHERE id = $1 RETURNING failing_since, enabled`,
-              [endpointId, outcome.reason],
-            )
-          : await manager.query(
-              `UPDATE webhook_endpoint SET failing_since = COALESCE(failing_since, now())
-                WHERE id = $1 RETURNING failing_since, enabled`,
-              [endpointId],
-            );
+          ? `UPDATE webhook_endpoint
+                SET enabled = false, disabled_reason = $2,
+                    failing_since = COALESCE(failing_since, now()), updated_at = now()
+              WHERE id = $1 RETURNING failing_since, enabled`
+          : `UPDATE webhook_endpoint SET failing_since = COALESCE(failing_since, now())
+              WHERE id = $1 RETURNING failing_since, enabled`;
+    const params =
+      outcome.kind === 'failed_and_disable' ? [endpointId, outcome.reason] : [endpointId];
+    const rows = await returningRows<{ failing_since: Date | null; enabled: boolean }>(
+      manager.query(sql, params),
+    );
     const row = rows[0];
     return row ? { failingSince: row.failing_since, enabled: row.enabled } : null;
   }

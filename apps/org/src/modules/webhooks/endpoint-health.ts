@@ -1,3 +1,4 @@
+import { returningRows } from '@wp/persistence';
 import { Injectable, Logger } from '@nestjs/common';
 import { Outbox } from '@wp/messaging';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -31,10 +32,12 @@ export class EndpointHealth {
   /** Disables an endpoint failing too long (if still enabled) and tells the OWNERs. */
   async disableFailing(endpointId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const rows: { organization_id: number; url: string }[] = await manager.query(
-        `UPDATE webhook_endpoint SET enabled = false, disabled_reason = 'failing', updated_at = now()
+      const rows = await returningRows<{ organization_id: number; url: string }>(
+        manager.query(
+          `UPDATE webhook_endpoint SET enabled = false, disabled_reason = 'failing', updated_at = now()
           WHERE id = $1 AND enabled RETURNING organization_id, url`,
-        [endpointId],
+          [endpointId],
+        ),
       );
       const row = rows[0];
       if (!row) return;

@@ -38,7 +38,9 @@ describe('webhook fan-out (docs/org.md § Webhooks, Fan-out)', () => {
     expect(endpointSelects(scoped, event('member.added', '1', null))).toBe(false);
     expect(endpointSelects(scoped, event('api_key.created', '2', '7'))).toBe(false);
     // an organization-wide endpoint gets every project's events too
-    expect(endpointSelects(endpoint('o', '1', ['*']), event('api_key.created', '1', '8'))).toBe(true);
+    expect(endpointSelects(endpoint('o', '1', ['*']), event('api_key.created', '1', '8'))).toBe(
+      true,
+    );
   });
 
   it('applies the filters: *, <prefix>.*, exact types, any of several', () => {

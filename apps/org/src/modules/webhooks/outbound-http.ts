@@ -6,7 +6,12 @@ import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-f
 export const RESPONSE_EXCERPT_BYTES = 4096;
 
 /** Cloud metadata services, refused even where private networks are allowed. */
-export const METADATA_ADDRESSES = ['169.254.169.254', '169.254.170.2', 'fd00:ec2::254', '100.100.100.200'];
+export const METADATA_ADDRESSES = [
+  '169.254.169.254',
+  '169.254.170.2',
+  'fd00:ec2::254',
+  '100.100.100.200',
+];
 
 /** Which addresses outbound requests may reach (docs/org.md § SSRF defence). */
 export interface OutboundPolicy {
@@ -48,11 +53,17 @@ export class OutboundHttp {
       allowPrivateIPAddress: policy.allowPrivateNetworks,
       allowMetaIPAddress: false,
       // the library lets its allow-list win over its deny-list: metadata never enters it
-      allowIPAddressList: policy.allowedPrivateAddresses.filter((a) => !METADATA_ADDRESSES.includes(a)),
+      allowIPAddressList: policy.allowedPrivateAddresses.filter(
+        (a) => !METADATA_ADDRESSES.includes(a),
+      ),
       denyIPAddressList: METADATA_ADDRESSES,
     };
     this.httpAgent = new RequestFilteringHttpAgent({ keepAlive: true, maxSockets: 64, ...filter });
-    this.httpsAgent = new RequestFilteringHttpsAgent({ keepAlive: true, maxSockets: 64, ...filter });
+    this.httpsAgent = new RequestFilteringHttpsAgent({
+      keepAlive: true,
+      maxSockets: 64,
+      ...filter,
+    });
   }
 
   /** POSTs `body` (JSON) to `url` with `headers`; never throws. */
@@ -67,8 +78,7 @@ export class OutboundHttp {
         clearTimeout(timer);
         resolve({ ...result, durationMs: elapsed() });
       };
-      const fail = (error: string) =>
-        finish({ status: null, body: null, retryAfter: null, error });
+      const fail = (error: string) => finish({ status: null, body: null, retryAfter: null, error });
       let target: URL;
       try {
         target = new URL(url);

@@ -48,9 +48,10 @@ describe('webhook retry schedule (docs/org.md § Webhooks, Retries)', () => {
       ),
     ).toEqual({ kind: 'retry', delayMs: 600_000 });
     // bounded by retryAfterMaxSeconds
-    expect(
-      decideRetry({ attemptCount: 1, status: 429, retryAfter: '86400' }, svix, now),
-    ).toEqual({ kind: 'retry', delayMs: 3_600_000 });
+    expect(decideRetry({ attemptCount: 1, status: 429, retryAfter: '86400' }, svix, now)).toEqual({
+      kind: 'retry',
+      delayMs: 3_600_000,
+    });
     // shorter than the schedule: the schedule wins
     expect(decideRetry({ attemptCount: 3, status: 429, retryAfter: '1' }, svix, now)).toEqual({
       kind: 'retry',

@@ -45,7 +45,8 @@ export function decideRetry(
   let delayMs = withJitter(next, policy.jitter, random);
   if (attempt.status !== null && RETRY_AFTER_STATUSES.has(attempt.status)) {
     const asked = retryAfterMs(attempt.retryAfter ?? null, now);
-    if (asked !== null) delayMs = Math.max(delayMs, Math.min(asked, policy.retryAfterMaxSeconds * 1000));
+    if (asked !== null)
+      delayMs = Math.max(delayMs, Math.min(asked, policy.retryAfterMaxSeconds * 1000));
   }
   return { kind: 'retry', delayMs };
 }

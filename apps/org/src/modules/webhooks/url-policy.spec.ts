@@ -1,7 +1,11 @@
 import { addressAllowed, urlProblem, type UrlRules } from './url-policy.js';
 
 describe('webhook URL policy (docs/org.md § SSRF defence)', () => {
-  const strict: UrlRules = { allowHttp: false, allowedPrivateAddresses: [], allowPrivateNetworks: false };
+  const strict: UrlRules = {
+    allowHttp: false,
+    allowedPrivateAddresses: [],
+    allowPrivateNetworks: false,
+  };
   const dns = (table: Record<string, string[]>) => async (host: string) => {
     const found = table[host];
     if (!found) throw new Error('ENOTFOUND');
@@ -37,31 +41,42 @@ describe('webhook URL policy (docs/org.md § SSRF defence)', () => {
   });
 
   it('refuses a name that resolves to a private address (any of its addresses)', async () => {
-    expect(await urlProblem('https://internal.example.com/', strict, resolve)).toMatch(/10\.0\.0\.5/);
-    expect(await urlProblem('https://mixed.example.com/', strict, resolve)).toMatch(/192\.168\.1\.10/);
+    expect(await urlProblem('https://internal.example.com/', strict, resolve)).toMatch(
+      /10\.0\.0\.5/,
+    );
+    expect(await urlProblem('https://mixed.example.com/', strict, resolve)).toMatch(
+      /192\.168\.1\.10/,
+    );
     expect(await urlProblem('https://six.example.com/', strict, resolve)).toMatch(/::1/);
-    expect(await urlProblem('https://nowhere.example.com/', strict, resolve)).toMatch(/does not resolve/);
+    expect(await urlProblem('https://nowhere.example.com/', strict, resolve)).toMatch(
+      /does not resolve/,
+    );
   });
 
   it('requires https unless http is allowed, and refuses credentials and other schemes', async () => {
-    expect(await urlProblem('http://hooks.example.com/', strict, resolve)).toBe('must be an https URL');
+    expect(await urlProblem('http://hooks.example.com/', strict, resolve)).toBe(
+      'must be an https URL',
+    );
     expect(
       await urlProblem('http://hooks.example.com/', { ...strict, allowHttp: true }, resolve),
     ).toBeNull();
-    expect(await urlProblem('ftp://hooks.example.com/', { ...strict, allowHttp: true }, resolve)).toBe(
-      'must be an http or https URL',
-    );
+    expect(
+      await urlProblem('ftp://hooks.example.com/', { ...strict, allowHttp: true }, resolve),
+    ).toBe('must be an http or https URL');
     expect(await urlProblem('https://user:pw@hooks.example.com/', strict, resolve)).toBe(
       'must not carry credentials',
     );
     expect(await urlProblem('not a url', strict, resolve)).toBe('must be an absolute URL');
-    expect(await urlProblem(`https://hooks.example.com/${'a'.repeat(2000)}`, strict, resolve)).toMatch(
-      /at most 2000/,
-    );
+    expect(
+      await urlProblem(`https://hooks.example.com/${'a'.repeat(2000)}`, strict, resolve),
+    ).toMatch(/at most 2000/);
   });
 
   it('lets the allow-list open exact addresses and ranges, never metadata addresses', () => {
-    const rules = { allowedPrivateAddresses: ['127.0.0.1', '10.0.0.0/8'], allowPrivateNetworks: false };
+    const rules = {
+      allowedPrivateAddresses: ['127.0.0.1', '10.0.0.0/8'],
+      allowPrivateNetworks: false,
+    };
     expect(addressAllowed('127.0.0.1', rules)).toBe(true);
     expect(addressAllowed('127.0.0.2', rules)).toBe(false);
     expect(addressAllowed('10.9.8.7', rules)).toBe(true);

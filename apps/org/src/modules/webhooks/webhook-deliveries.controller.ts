@@ -64,7 +64,9 @@ export class WebhookDeliveriesController {
     @Param('organizationId', IntIdPipe) organizationId: number,
     @Param('endpointId', UuidPipe) endpointId: string,
   ): Promise<WebhookDeliveryDocument> {
-    return { data: toDeliveryResource(await this.deliveries.test(principal, organizationId, endpointId)) };
+    return {
+      data: toDeliveryResource(await this.deliveries.test(principal, organizationId, endpointId)),
+    };
   }
 
   /** `POST …/{endpointId}/deliveries/{deliveryId}/resend` → 202 with the delivery, due now. */

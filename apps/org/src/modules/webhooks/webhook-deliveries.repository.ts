@@ -1,3 +1,4 @@
+import { returningRows } from '@wp/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { DeliveryStatus } from './webhook-tables.js';
@@ -109,27 +110,31 @@ export class WebhookDeliveriesRepository {
    * @returns false when it is not the endpoint's or an attempt of it is in flight
    */
   async resend(endpointId: string, deliveryId: string, manager: EntityManager): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `UPDATE webhook_delivery
+    const rows = await returningRows<unknown>(
+      manager.query(
+        `UPDATE webhook_delivery
           SET attempt_count = CASE WHEN status IN ('succeeded', 'failed') THEN 0 ELSE attempt_count END,
               status = 'pending', next_attempt_at = now(), locked_until = NULL, updated_at = now()
         WHERE id = $1 AND endpoint_id = $2 AND status <> 'delivering'
         RETURNING id`,
-      [deliveryId, endpointId],
+        [deliveryId, endpointId],
+      ),
     );
     return rows.length > 0;
   }
 
   /** The endpoint's `failed` deliveries of messages since `since`, due again now; their count. */
   async requeueFailed(endpointId: string, since: Date, manager: EntityManager): Promise<number> {
-    const rows: unknown[] = await manager.query(
-      `UPDATE webhook_delivery d
+    const rows = await returningRows<unknown>(
+      manager.query(
+        `UPDATE webhook_delivery d
           SET status = 'pending', attempt_count = 0, next_attempt_at = now(), updated_at = now()
          FROM webhook_message m
         WHERE d.endpoint_id = $1 AND d.status = 'failed' AND m.id = d.message_id
           AND m.created_at >= $2
         RETURNING d.id`,
-      [endpointId, since.toISOString()],
+        [endpointId, since.toISOString()],
+      ),
     );
     return rows.length;
   }

@@ -12,10 +12,7 @@ import {
   type DeliveryRow,
 } from './webhook-deliveries.repository.js';
 import { WebhookEndpointsService } from './webhook-endpoints.service.js';
-import {
-  WebhookDeliveryNotFoundError,
-  WebhookEndpointDisabledError,
-} from './webhooks.errors.js';
+import { WebhookDeliveryNotFoundError, WebhookEndpointDisabledError } from './webhooks.errors.js';
 import { DispatchSignal } from './dispatch-signal.js';
 
 /** Most messages one replay queues; the answer says when more are left (call again). */
@@ -79,7 +76,11 @@ export class WebhookDeliveriesService {
    * Sends a `ping` to the endpoint (whatever its filters) and answers its queued delivery.
    * @throws 404; 403; 422 `WEBHOOK_ENDPOINT_DISABLED`
    */
-  async test(principal: Principal, organizationId: number, endpointId: string): Promise<DeliveryRow> {
+  async test(
+    principal: Principal,
+    organizationId: number,
+    endpointId: string,
+  ): Promise<DeliveryRow> {
     const deliveryId = await this.endpoints.test(principal, organizationId, endpointId);
     const row = await this.deliveries.find(endpointId, deliveryId);
     if (!row) throw new WebhookDeliveryNotFoundError(); // the endpoint was deleted meanwhile
@@ -186,7 +187,10 @@ export function decodeCursor(value: string): DeliveryCursor {
   const at = text.slice(0, bar);
   const id = text.slice(bar + 1);
   if (bar < 0 || !UUID.test(id) || !PG_TIMESTAMP.test(at)) {
-    throw ValidationFailedError.at({ parameter: 'cursor' }, 'must be a cursor from a previous page');
+    throw ValidationFailedError.at(
+      { parameter: 'cursor' },
+      'must be a cursor from a previous page',
+    );
   }
   return { at, id };
 }

@@ -83,8 +83,10 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     };
     this.dataSource.subscribers.push(subscriber);
     this.signal.onWake(() => this.kick());
-    this.job = periodicJobs.every('org.webhook-dispatch', this.config.WEBHOOK_POLL_INTERVAL_MS, () =>
-      this.kick(),
+    this.job = periodicJobs.every(
+      'org.webhook-dispatch',
+      this.config.WEBHOOK_POLL_INTERVAL_MS,
+      () => this.kick(),
     );
     this.kick();
   }
@@ -148,7 +150,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     this.inFlightTotal++;
     const attempt = this.attempt(claim)
       .catch((error: unknown) =>
-        this.logger.warn(`delivery ${claim.id}: ${(error as Error).message}; retried after its lease`),
+        this.logger.warn(
+          `delivery ${claim.id}: ${(error as Error).message}; retried after its lease`,
+        ),
       )
       .finally(() => {
         this.attempts.delete(attempt);

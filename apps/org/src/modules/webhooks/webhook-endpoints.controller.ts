@@ -56,7 +56,9 @@ export class WebhookEndpointsController {
     @Param('organizationId', IntIdPipe) organizationId: number,
     @Param('endpointId', UuidPipe) endpointId: string,
   ): Promise<WebhookEndpointDocument> {
-    return { data: toEndpointResource(await this.endpoints.get(principal, organizationId, endpointId)) };
+    return {
+      data: toEndpointResource(await this.endpoints.get(principal, organizationId, endpointId)),
+    };
   }
 
   /** `PATCH …/webhook_endpoints/{endpointId}` → 200 (url, description, eventTypes, enabled). */

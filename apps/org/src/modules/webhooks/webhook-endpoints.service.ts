@@ -9,7 +9,10 @@ import { AccessService } from '../access/access.service.js';
 import { SubscriptionHint } from './subscription-hint.js';
 import { urlProblem, type UrlRules } from './url-policy.js';
 import { newWebhookSecret } from './webhook-signer.js';
-import { WebhookEndpointsRepository, type EndpointWithCounts } from './webhook-endpoints.repository.js';
+import {
+  WebhookEndpointsRepository,
+  type EndpointWithCounts,
+} from './webhook-endpoints.repository.js';
 import {
   urlRefused,
   WebhookEndpointDisabledError,
@@ -74,7 +77,8 @@ export class WebhookEndpointsService {
     const secret = newWebhookSecret();
     const endpoint = await this.dataSource.transaction(async (manager) => {
       await this.authorize(principal, organizationId, manager);
-      if (input.projectId != null) await this.requireProject(organizationId, input.projectId, manager);
+      if (input.projectId != null)
+        await this.requireProject(organizationId, input.projectId, manager);
       if ((await this.endpoints.count(organizationId, manager)) >= MAX_ENDPOINTS_PER_ORGANIZATION) {
         throw new WebhookEndpointLimitError(MAX_ENDPOINTS_PER_ORGANIZATION);
       }
@@ -199,7 +203,11 @@ export class WebhookEndpointsService {
    * one organization are serialized (the endpoint limit, the subscription hint's version).
    * @throws OrganizationNotFoundError 404; PermissionDeniedError 403
    */
-  async authorize(principal: Principal, organizationId: number, manager?: EntityManager): Promise<void> {
+  async authorize(
+    principal: Principal,
+    organizationId: number,
+    manager?: EntityManager,
+  ): Promise<void> {
     await this.access.organizationWith(principal, organizationId, 'organization.manageWebhooks', {
       manager,
       lock: manager !== undefined,

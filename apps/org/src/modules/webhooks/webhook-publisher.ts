@@ -39,7 +39,9 @@ export class WebhookPublisher {
     const tenants = new Set(rows.map((r) => r.organization_id));
     const kept = events.filter((e) => tenants.has(e.organization_id));
     const enabled = rows.filter((r) => r.enabled).map(toScope);
-    const targets = new Map(fanOut(enabled, kept).map((f) => [`${f.event.organization_id}/${f.event.id}`, f]));
+    const targets = new Map(
+      fanOut(enabled, kept).map((f) => [`${f.event.organization_id}/${f.event.id}`, f]),
+    );
     const stored = await this.storeMessages(manager, kept);
     const deliveries = stored.flatMap((m) =>
       (targets.get(`${m.organizationId}/${m.eventId}`)?.endpointIds ?? []).map((endpointId) => ({
@@ -55,7 +57,11 @@ export class WebhookPublisher {
    * Stores one event and queues it for one endpoint whatever its filters (`ping`, resends of a
    * new kind); returns the delivery id.
    */
-  async publishTo(manager: EntityManager, event: WebhookEvent, endpointId: string): Promise<string> {
+  async publishTo(
+    manager: EntityManager,
+    event: WebhookEvent,
+    endpointId: string,
+  ): Promise<string> {
     const [message] = await this.storeMessages(manager, [event]);
     if (!message) throw new Error(`event ${event.id} is already stored`);
     const [delivery] = await this.queue(manager, [

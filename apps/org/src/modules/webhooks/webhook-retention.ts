@@ -1,3 +1,4 @@
+import { returningRows } from '@wp/persistence';
 import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import {
   Inject,
@@ -41,15 +42,17 @@ export class WebhookRetention implements OnApplicationBootstrap, BeforeApplicati
   async sweep(): Promise<number> {
     let total = 0;
     for (;;) {
-      const rows: unknown[] = await this.dataSource.query(
-        `DELETE FROM webhook_message WHERE id IN (
+      const rows = await returningRows<unknown>(
+        this.dataSource.query(
+          `DELETE FROM webhook_message WHERE id IN (
            SELECT m.id FROM webhook_message m
             WHERE m.created_at < now() - make_interval(days => $1)
               AND NOT EXISTS (SELECT 1 FROM webhook_delivery d
                                WHERE d.message_id = m.id AND d.status IN ('pending', 'delivering'))
             LIMIT $2)
          RETURNING id`,
-        [this.config.WEBHOOK_RETENTION_DAYS, BATCH],
+          [this.config.WEBHOOK_RETENTION_DAYS, BATCH],
+        ),
       );
       total += rows.length;
       if (rows.length < BATCH || this.job?.active === false) break;

@@ -24,7 +24,11 @@ describe('webhook signing (Standard Webhooks; docs/org.md § Webhooks, Signing a
     const current = newWebhookSecret();
     const previous = newWebhookSecret();
     const now = new Date();
-    const secrets = signingSecrets(current, { secret: previous, expiresAt: new Date(now.getTime() + 1000) }, now);
+    const secrets = signingSecrets(
+      current,
+      { secret: previous, expiresAt: new Date(now.getTime() + 1000) },
+      now,
+    );
     const headers = signWebhook('evt_2', now, body, secrets);
     expect(headers['webhook-signature'].split(' ')).toHaveLength(2);
     expect(() => new Webhook(current).verify(body, { ...headers })).not.toThrow();

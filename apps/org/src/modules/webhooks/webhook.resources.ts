@@ -28,7 +28,11 @@ export class WebhookEndpointAttributes {
   })
   disabledReason!: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'First failure since the last success.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'First failure since the last success.',
+  })
   failingSince!: string | null;
 
   @ApiProperty({ description: 'Deliveries queued or in flight.' })
@@ -37,7 +41,11 @@ export class WebhookEndpointAttributes {
   @ApiProperty({ description: 'Deliveries that gave up (resend or replay them).' })
   failedDeliveries!: number;
 
-  @ApiProperty({ type: String, nullable: true, description: 'When the previous secret stops signing.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'When the previous secret stops signing.',
+  })
   previousSecretExpiresAt!: string | null;
 
   @ApiProperty()

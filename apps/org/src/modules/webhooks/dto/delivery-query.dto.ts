@@ -1,15 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIsoInstant, MayBeAbsent, ToInt, ToList } from '@wp/http';
-import {
-  ArrayMaxSize,
-  IsIn,
-  IsInt,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { ArrayMaxSize, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { WEBHOOK_EVENT_TYPES } from '@wp/contracts';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../webhook-tables.js';
 
@@ -23,7 +14,10 @@ export class DeliveryQueryDto {
   @MayBeAbsent()
   @ToList()
   @ArrayMaxSize(DELIVERY_STATUSES.length)
-  @IsIn(DELIVERY_STATUSES, { each: true, message: `each status must be one of ${DELIVERY_STATUSES.join(', ')}` })
+  @IsIn(DELIVERY_STATUSES, {
+    each: true,
+    message: `each status must be one of ${DELIVERY_STATUSES.join(', ')}`,
+  })
   status?: DeliveryStatus[];
 
   @ApiPropertyOptional({
