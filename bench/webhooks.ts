@@ -82,7 +82,7 @@ export async function main(argv: string[]): Promise<void> {
     }
     const total = events * endpoints;
     while (received.length < total) await new Promise((resolve) => setTimeout(resolve, 20));
-    const deliverySeconds = (received[received.length - 1]! - started) / 1000;
+    const deliverySeconds = (received[received.length - 1] - started) / 1000;
 
     // ceiling: the same client, signed bodies, straight to the receiver
     const http = new OutboundHttp(
@@ -96,7 +96,7 @@ export async function main(argv: string[]): Promise<void> {
     await Promise.all(
       Array.from({ length: endpoints * concurrency }, async () => {
         while (next < total) {
-          const e = all[next++ % events]!;
+          const e = all[next++ % events];
           const body = JSON.stringify(e);
           const result = await http.post(url, body, {
             ...signWebhook(e.id, new Date(), body, [secret]),
@@ -110,7 +110,7 @@ export async function main(argv: string[]): Promise<void> {
 
     latencies.sort((a, b) => a - b);
     const pct = (p: number) =>
-      latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!;
+      latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))];
     print(
       `webhooks: ${events} events × ${endpoints} endpoints (${total} deliveries), concurrency ${concurrency}/endpoint`,
     );

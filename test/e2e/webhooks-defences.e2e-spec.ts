@@ -101,8 +101,8 @@ describe('webhooks: SSRF defence, slow endpoints, disabling', () => {
       await world.ping(owner, orgId, e.id);
       await world.until(() => redirecting.received.length, 2, 3000, 'a retry after the 307');
       const [delivery] = await world.deliveries(owner, orgId, e.id);
-      expect(delivery!.attributes.attempts[0].responseStatus).toBe(307);
-      expect(delivery!.attributes.status).not.toBe('succeeded');
+      expect(delivery.attributes.attempts[0].responseStatus).toBe(307);
+      expect(delivery.attributes.status).not.toBe('succeeded');
       expect(target.received).toEqual([]);
       await stack.request('DELETE', `${world.endpoints(orgId)}/${e.id}`, { token: owner.token });
     } finally {

@@ -86,7 +86,7 @@ describe('webhooks: durability across kill -9', () => {
     const inFlight: { n: number }[] = await org
       .get(DataSource)
       .query(`SELECT count(*)::int AS n FROM webhook_delivery WHERE status = 'delivering'`);
-    await processes[0]!.kill(); // SIGKILL, mid-burst
+    await processes[0].kill(); // SIGKILL, mid-burst
     const killedAt = total();
 
     await waitFor(
@@ -109,14 +109,14 @@ describe('webhooks: durability across kill -9', () => {
         const now: { status: string; n: number }[] = await org
           .get(DataSource)
           .query(`SELECT status, count(*)::int AS n FROM webhook_delivery GROUP BY status`);
-        return now.length === 1 && now[0]!.status === 'succeeded' ? now : undefined;
+        return now.length === 1 && now[0].status === 'succeeded' ? now : undefined;
       },
       { timeoutMs: 10_000, what: 'every delivery succeeded' },
     );
     const duplicates = total() - EVENTS * ENDPOINTS;
     // what the run looked like, for the record
     console.log(
-      `kill -9 after ${killedAt} of ${EVENTS * ENDPOINTS} requests (${inFlight[0]!.n} in flight); ` +
+      `kill -9 after ${killedAt} of ${EVENTS * ENDPOINTS} requests (${inFlight[0].n} in flight); ` +
         `${duplicates} sent twice; states before settling ${JSON.stringify(rows)}`,
     );
     expect(duplicates).toBeGreaterThanOrEqual(0);

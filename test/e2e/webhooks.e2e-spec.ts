@@ -62,11 +62,11 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
     expect(Date.now() - started).toBeLessThan(2000);
 
     const [request] = receiverA.ofType('member.added');
-    expect(WebhookReceiver.verify(request!, a.secret)).toEqual(request!.event);
-    expect(WebhookReceiver.verifies(request!, b.secret)).toBe(false);
-    expect(request!.headers['webhook-id']).toBe(request!.event.id);
-    expect(request!.headers['content-type']).toBe('application/json');
-    const event = WebhookEnvelope.parse(request!.event);
+    expect(WebhookReceiver.verify(request, a.secret)).toEqual(request.event);
+    expect(WebhookReceiver.verifies(request, b.secret)).toBe(false);
+    expect(request.headers['webhook-id']).toBe(request.event.id);
+    expect(request.headers['content-type']).toBe('application/json');
+    const event = WebhookEnvelope.parse(request.event);
     expect(event).toMatchObject({
       type: 'member.added',
       version: WEBHOOK_EVENT_CATALOG['member.added'].version,
@@ -83,8 +83,8 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
     const memberB = await world.signUp('member-b');
     await world.addMember(orgB, ownerB, memberB, 'ADMIN');
     await world.until(() => receiverB.ofType('member.added').length, 1, 2000, 'member.added at B');
-    expect(receiverB.ofType('member.added')[0]!.event.organization_id).toBe(orgB);
-    expect(WebhookReceiver.verifies(receiverB.ofType('member.added')[0]!, b.secret)).toBe(true);
+    expect(receiverB.ofType('member.added')[0].event.organization_id).toBe(orgB);
+    expect(WebhookReceiver.verifies(receiverB.ofType('member.added')[0], b.secret)).toBe(true);
 
     // a project event reaches the organization endpoint and the project's own, not B
     const key = await stack.request(
@@ -95,8 +95,8 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
     expect(key.status).toBe(201);
     await world.until(() => receiverP.ofType('api_key.created').length, 1, 2000, 'api_key at P');
     await world.until(() => receiverA.ofType('api_key.created').length, 1, 2000, 'api_key at A');
-    expect(receiverP.ofType('api_key.created')[0]!.event.project_id).toBe(projectA);
-    expect(WebhookReceiver.verifies(receiverP.ofType('api_key.created')[0]!, p.secret)).toBe(true);
+    expect(receiverP.ofType('api_key.created')[0].event.project_id).toBe(projectA);
+    expect(WebhookReceiver.verifies(receiverP.ofType('api_key.created')[0], p.secret)).toBe(true);
     // another project of A: not for P
     const otherProject = await world.newProject(ownerA, orgA, 'Other');
     await stack.request('POST', `/v1/api/organizations/${orgA}/projects/${otherProject}/api_keys`, {
@@ -213,12 +213,12 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
       for (const request of receiver.received)
         expect(WebhookReceiver.verifies(request, e.secret)).toBe(true);
       const [delivery] = await waitForStatus(e.id, 'succeeded');
-      expect(delivery!.attributes.attemptCount).toBe(4);
-      expect(delivery!.attributes.attempts.map((a: any) => a.responseStatus)).toEqual([
+      expect(delivery.attributes.attemptCount).toBe(4);
+      expect(delivery.attributes.attempts.map((a: any) => a.responseStatus)).toEqual([
         500, 500, 500, 200,
       ]);
-      expect(delivery!.attributes.attempts[0].responseBody).toBe('boom 1');
-      const gaps = receiver.received.slice(1).map((r, i) => r.at - receiver.received[i]!.at);
+      expect(delivery.attributes.attempts[0].responseBody).toBe('boom 1');
+      const gaps = receiver.received.slice(1).map((r, i) => r.at - receiver.received[i].at);
       for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(250);
       // filters of the log
       expect(await world.deliveries(ownerA, orgA, e.id, '?status=failed')).toEqual([]);
@@ -245,7 +245,7 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
       receiver.answerAlways(() => ({ status: 503 }));
       await world.ping(ownerA, orgA, e.id);
       const [failed] = await waitForStatus(e.id, 'failed', 6000);
-      expect(failed!.attributes.attemptCount).toBe(5);
+      expect(failed.attributes.attemptCount).toBe(5);
       const endpoint = await stack.request('GET', `${world.endpoints(orgA)}/${e.id}`, {
         token: ownerA.token,
       });
@@ -254,12 +254,12 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
       receiver.answerAlways(() => ({ status: 204 }));
       const resend = await stack.request(
         'POST',
-        `${world.endpoints(orgA)}/${e.id}/deliveries/${failed!.id}/resend`,
+        `${world.endpoints(orgA)}/${e.id}/deliveries/${failed.id}/resend`,
         { token: ownerA.token },
       );
       expect(resend.status).toBe(202);
       const [done] = await waitForStatus(e.id, 'succeeded');
-      expect(done!.id).toBe(failed!.id);
+      expect(done.id).toBe(failed.id);
       const healed = await stack.request('GET', `${world.endpoints(orgA)}/${e.id}`, {
         token: ownerA.token,
       });
@@ -308,13 +308,13 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
       expect(rotated.body.data.attributes.previousSecretExpiresAt).not.toBeNull();
       await world.ping(ownerA, orgA, e.id);
       await world.until(() => receiver.received.length, 1);
-      const during = receiver.received[0]!;
+      const during = receiver.received[0];
       expect(WebhookReceiver.verifies(during, fresh)).toBe(true);
       expect(WebhookReceiver.verifies(during, e.secret)).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 3200)); // WEBHOOK_SECRET_OVERLAP_SECONDS=3
       await world.ping(ownerA, orgA, e.id);
       await world.until(() => receiver.received.length, 2);
-      const after = receiver.received[1]!;
+      const after = receiver.received[1];
       expect(WebhookReceiver.verifies(after, fresh)).toBe(true);
       expect(WebhookReceiver.verifies(after, e.secret)).toBe(false);
     } finally {

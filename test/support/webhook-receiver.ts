@@ -38,9 +38,9 @@ export class WebhookReceiver {
   ) {}
 
   static async start(host = '127.0.0.1'): Promise<WebhookReceiver> {
-    let receiver!: WebhookReceiver;
-    const server = createServer((req, res) => void receiver.handle(req, res));
-    receiver = new WebhookReceiver(server, host);
+    const server = createServer();
+    const receiver = new WebhookReceiver(server, host);
+    server.on('request', (req, res) => void receiver.handle(req, res));
     await new Promise<void>((resolve) => server.listen(0, host, resolve));
     return receiver;
   }

@@ -107,7 +107,7 @@ export class WebhookEndpoints {
     const { body } = await this.api.POST(`${ENDPOINT}/rotate_secret`, {
       params: { path: { organizationId, endpointId } },
     });
-    return body as WebhookEndpointWithSecret;
+    return body;
   }
 
   /** Sends a `ping`; answers the queued delivery. */

@@ -180,7 +180,8 @@ function statusOf(outcome: DeliveryOutcome): string {
       return 'succeeded';
     case 'retry':
       return 'pending';
-    default:
+    case 'failed':
+    case 'failed_and_disable':
       return 'failed';
   }
 }

@@ -6,10 +6,9 @@ describe('webhook URL policy (docs/org.md § SSRF defence)', () => {
     allowedPrivateAddresses: [],
     allowPrivateNetworks: false,
   };
-  const dns = (table: Record<string, string[]>) => async (host: string) => {
+  const dns = (table: Record<string, string[]>) => (host: string) => {
     const found = table[host];
-    if (!found) throw new Error('ENOTFOUND');
-    return found;
+    return found ? Promise.resolve(found) : Promise.reject(new Error('ENOTFOUND'));
   };
   const resolve = dns({
     'hooks.example.com': ['93.184.215.14'],

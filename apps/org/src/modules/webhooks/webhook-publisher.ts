@@ -67,7 +67,7 @@ export class WebhookPublisher {
     const [delivery] = await this.queue(manager, [
       { messageId: message.id, endpointId, eventType: event.type },
     ]);
-    return delivery!;
+    return delivery;
   }
 
   /** Wakes this process's dispatcher once the caller's transaction commits (enabled endpoint). */

@@ -50,7 +50,7 @@ export class WebhookSources implements OnModuleInit {
     this.dataSource.subscribers.push(outboxSubscriber);
     for (const [subject, name] of CONSUMED) {
       this.bus.on(subject, name, (event, manager) =>
-        this.publisher.publish(manager, webhookEventsFromBus(event as EventEnvelope)),
+        this.publisher.publish(manager, webhookEventsFromBus(event)),
       );
     }
   }
