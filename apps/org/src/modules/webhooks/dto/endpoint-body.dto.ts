@@ -73,7 +73,7 @@ export class CreateEndpointAttributesDto {
   @Max(2_147_483_647)
   projectId?: number | null;
 
-  @ApiPropertyOptional({ default: true })
+  @ApiPropertyOptional({ description: 'Absent: true.' })
   @MayBeAbsent()
   @IsBoolean()
   enabled?: boolean;
