@@ -16,7 +16,7 @@ import {
   ValidateNested,
   type ValidationOptions,
 } from 'class-validator';
-import { isValidEventTypeFilter } from '@wp/contracts';
+import { isValidEventTypeFilter, WEBHOOK_EVENT_PREFIXES, WEBHOOK_EVENT_TYPES } from '@wp/contracts';
 import { MayBeAbsent, MayBeNull, ToInt } from '@wp/http';
 import { MAX_URL_LENGTH } from '../url-policy.js';
 
@@ -38,12 +38,31 @@ function IsEventTypeFilter(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
+/** Every valid filter: `*`, `<resource>.*` per resource, each type (the document's enum). */
+const EVENT_TYPE_FILTERS = [
+  '*',
+  ...WEBHOOK_EVENT_PREFIXES.map((prefix) => `${prefix}.*`),
+  ...WEBHOOK_EVENT_TYPES,
+];
+
+/** The URL as the document states it (the SSRF rules are checked on top: docs/org.md § SSRF defence). */
+const URL_SCHEMA = {
+  format: 'uri',
+  pattern: '^https?://',
+  maxLength: MAX_URL_LENGTH,
+  example: 'https://93.184.215.14/webhooks',
+};
+
 const EVENT_TYPES_DOC =
   'Event types this endpoint receives: `*` (all), `<resource>.*` (e.g. `member.*`) or exact types.';
 
 /** Attributes of `POST …/webhook_endpoints`. */
 export class CreateEndpointAttributesDto {
-  @ApiProperty({ description: 'Receiver URL: https (http outside production), public address.' })
+  @ApiProperty({
+    ...URL_SCHEMA,
+    description:
+      'Receiver URL: https (http outside production) whose host resolves to public addresses only.',
+  })
   @IsString()
   @MaxLength(MAX_URL_LENGTH)
   url!: string;
@@ -54,7 +73,12 @@ export class CreateEndpointAttributesDto {
   @MaxLength(500)
   description?: string;
 
-  @ApiProperty({ description: EVENT_TYPES_DOC, example: ['member.*', 'project.created'] })
+  @ApiProperty({
+    description: EVENT_TYPES_DOC,
+    enum: EVENT_TYPE_FILTERS,
+    isArray: true,
+    example: ['member.*', 'project.created'],
+  })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_EVENT_FILTERS)
@@ -81,7 +105,7 @@ export class CreateEndpointAttributesDto {
 
 /** Attributes of `PATCH …/webhook_endpoints/{id}`: any of them; the project cannot change. */
 export class UpdateEndpointAttributesDto {
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({ ...URL_SCHEMA, description: 'Receiver URL, as on create.' })
   @MayBeAbsent()
   @IsString()
   @MaxLength(MAX_URL_LENGTH)
@@ -93,7 +117,12 @@ export class UpdateEndpointAttributesDto {
   @MaxLength(500)
   description?: string;
 
-  @ApiPropertyOptional({ description: EVENT_TYPES_DOC })
+  @ApiPropertyOptional({
+    description: EVENT_TYPES_DOC,
+    enum: EVENT_TYPE_FILTERS,
+    isArray: true,
+    example: ['member.*'],
+  })
   @MayBeAbsent()
   @IsArray()
   @ArrayMinSize(1)
