@@ -42,6 +42,7 @@ export const description =
  *
  *   npm run bench -- wallet-transfers [--runs 3] [--duration 8] [--clients 16,64]
  *                                     [--wallets 1000] [--scale 16] [--ledger-concurrency N]
+ *                                     [--webhook-hints]
  */
 export async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -66,6 +67,12 @@ export async function main(argv: string[]): Promise<void> {
        * first run (`bench/support/cpu-profile.js`; open in Chrome DevTools or speedscope).
        */
       profile: { type: 'string', default: '' },
+      /**
+       * Every bench organization announces an endpoint taking transaction events: its transfers
+       * write `wallet.transaction.posted` (docs/webhooks.md § Transaction events and the
+       * transfer path). Off: no organization wants them (the default deployment).
+       */
+      'webhook-hints': { type: 'boolean', default: false },
       /** Which HTTP scenarios to run (`random,hot,organization`); profiling runs may take one. */
       scenarios: { type: 'string', default: SCENARIOS.join(',') },
     },
@@ -126,7 +133,7 @@ export async function main(argv: string[]): Promise<void> {
     const http = new Pool(target, { connections: Math.max(...clientCounts), pipelining: 1 });
     stopping.push(() => http.close());
     const organizations = values.scenarios.split(',').includes('organization')
-      ? await openOrganizationWallets(env, db, users)
+      ? await openOrganizationWallets(env, db, users, values['webhook-hints'])
       : [];
     await fund(http, env, [...users, hot, ...organizations]);
 

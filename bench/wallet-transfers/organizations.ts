@@ -15,12 +15,17 @@ import type { BenchUser } from './users.js';
  * Redis, as org does before answering. Transfers out of these wallets then take the permission
  * freshness check of docs/architecture.md § Withdrawn permissions at once (one Redis `GET`, the
  * applied version read with the roles), which personal wallets skip.
+ * With `webhookHints`, each organization also announces an endpoint taking transaction events
+ * (`org.webhook_subscriptions.changed`), so its transfers run the announcing ledger statement
+ * and write `wallet.transaction.posted` (docs/webhooks.md § Transaction events and the transfer
+ * path): the cost of transaction webhooks when every organization wants them.
  * @returns per user, the user with its organization's wallet (`wallet`) and its token
  */
 export async function openOrganizationWallets(
   env: TestEnvironment,
   db: PgPool,
   users: BenchUser[],
+  webhookHints = false,
 ): Promise<BenchUser[]> {
   const nc = await connect({ servers: env.env['NATS_URL'] });
   const codec = JSONCodec();
@@ -56,6 +61,17 @@ export async function openOrganizationWallets(
       }),
     ),
   );
+  if (webhookHints) {
+    await Promise.all(
+      users.map((_, index) =>
+        publish('org.webhook_subscriptions.changed', {
+          organizationId: organizationOf(index),
+          transactionEvents: true,
+          version: 1,
+        }),
+      ),
+    );
+  }
   await nc.close();
   const redis = new Redis(env.env['REDIS_URL'], { keyPrefix: env.env['REDIS_KEY_PREFIX'] });
   const required = new RedisTenantVersionStore(redis);
@@ -64,11 +80,13 @@ export async function openOrganizationWallets(
 
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const { rows } = await db.query<{ wallets: number; applied: number }>(
+    const { rows } = await db.query<{ wallets: number; applied: number; hints: number }>(
       `SELECT (SELECT count(*)::int FROM wallet WHERE entity_type = 'organization') AS wallets,
-              (SELECT count(*)::int FROM tenant_permission_version WHERE version >= 1) AS applied`,
+              (SELECT count(*)::int FROM tenant_permission_version WHERE version >= 1) AS applied,
+              (SELECT count(*)::int FROM webhook_hint) AS hints`,
     );
-    if (rows[0].wallets >= users.length && rows[0].applied >= users.length) break;
+    const hinted = !webhookHints || rows[0].hints >= users.length;
+    if (rows[0].wallets >= users.length && rows[0].applied >= users.length && hinted) break;
     if (Date.now() > deadline)
       throw new Error(`organizations not ready: ${JSON.stringify(rows[0])}`);
     await new Promise((r) => setTimeout(r, 200));

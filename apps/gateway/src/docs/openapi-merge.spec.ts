@@ -55,10 +55,13 @@ describe('mergeOpenApiDocuments', () => {
         description: 'Registration, activation, login, tokens, passwords, two-factor and sessions.',
         'x-contract-section': 'Accounts and sessions',
       },
+      expect.objectContaining({ name: 'Webhooks' }),
     ]);
     expect(merged.paths['/v1/api/organizations']?.['parameters']).toEqual([]);
-    // Schemas nothing refers to are left out.
-    expect(merged.components?.schemas).toEqual({});
+    // Schemas nothing refers to are left out (`Org`); the webhook bodies are referred to.
+    expect(merged.components?.schemas).not.toHaveProperty('Org');
+    expect(merged.components?.schemas).toHaveProperty('MemberAddedEvent');
+    expect(merged['webhooks']).toHaveProperty(['member.added', 'post', 'requestBody']);
     expect(merged.info['x-unavailable-services']).toEqual(['wallet']);
     expect(merged.components?.['securitySchemes']).toHaveProperty('apiKey.name', 'Api-Key');
     expect(merged.components?.['securitySchemes']).toHaveProperty('basic.scheme', 'basic');

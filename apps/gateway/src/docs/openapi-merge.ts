@@ -8,6 +8,7 @@ import {
 } from '@wp/platform';
 import { API_KEY_REFUSALS } from '../proxy/api-key-precheck.js';
 import { addHeaders } from './openapi-headers.js';
+import { addWebhooks } from './openapi-webhooks.js';
 import type { ProxyRoute, UpstreamService } from '../proxy/routes.js';
 
 /** The parts of an OpenAPI 3 document the merge reads and writes. */
@@ -82,8 +83,9 @@ function sectionOf(path: string): { section: string; tag: string } {
  * `/docs/openapi.json`: only paths the gateway routes to that service are kept (health,
  * metrics and internal routes drop out), every operation is tagged with its service, and the
  * security schemes of the contract (docs/api.md § Authentication: `Api-Key` header, Bearer access
- * token, `Admin-Access` header) are declared. Services that did not answer are named in
- * `info.x-unavailable-services`. Pure: no I/O.
+ * token, `Admin-Access` header) are declared, and the webhook events the platform sends are
+ * described under `webhooks` (docs/webhooks.md § Event catalog). Services that did not answer
+ * are named in `info.x-unavailable-services`. Pure: no I/O.
  */
 export function mergeOpenApiDocuments(
   documents: Partial<Record<UpstreamService, OpenApiDocument>>,
@@ -150,6 +152,7 @@ export function mergeOpenApiDocuments(
   closeErrorSchemas(merged);
   addHeaders(merged);
   addExamples(merged, 'ErrorDocument');
+  addWebhooks(merged);
   pruneComponents(merged);
   descriptionsForReaders(merged);
   return merged;

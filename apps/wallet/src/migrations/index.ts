@@ -1,4 +1,5 @@
 import { TenantPermissionVersion1796100000002 } from './1796100000002-tenant-permission-version.js';
+import { WebhookHint1796200000000 } from './1796200000000-webhook-hint.js';
 import { Init1795329927840 } from './1795329927840-init.js';
 import { Ledger1795331726420 } from './1795331726420-ledger.js';
 import { LedgerFunctions1795331800000 } from './1795331800000-ledger-functions.js';
@@ -25,4 +26,5 @@ export const WALLET_MIGRATIONS: (new () => unknown)[] = [
   WalletMoveBatchMulti1795700000000,
   LedgerSqlFiles1795800000000,
   TenantPermissionVersion1796100000002,
+  WebhookHint1796200000000,
 ];

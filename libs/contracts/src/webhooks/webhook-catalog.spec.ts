@@ -42,7 +42,14 @@ describe('webhook event catalog', () => {
 
 describe('event type filters', () => {
   it('accepts *, a known prefix with .*, an exact type; nothing else', () => {
-    for (const ok of ['*', 'member.*', 'transaction.*', 'project_member.*', 'member.added', 'ping']) {
+    for (const ok of [
+      '*',
+      'member.*',
+      'transaction.*',
+      'project_member.*',
+      'member.added',
+      'ping',
+    ]) {
       expect({ ok, valid: isValidEventTypeFilter(ok) }).toEqual({ ok, valid: true });
     }
     for (const bad of [

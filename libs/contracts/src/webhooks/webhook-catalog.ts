@@ -117,7 +117,10 @@ const ENTRIES: Record<WebhookEventType, Described> = {
     data: P.SentinelPassData,
     description: 'A revoked Sentinel Pass was made active again.',
   },
-  'sentinel_pass.deleted': { data: P.SentinelPassData, description: 'A Sentinel Pass was deleted.' },
+  'sentinel_pass.deleted': {
+    data: P.SentinelPassData,
+    description: 'A Sentinel Pass was deleted.',
+  },
   'wallet.created': {
     data: P.WalletData,
     description: 'A wallet of the organization or of one of its projects was opened.',
@@ -129,7 +132,8 @@ const ENTRIES: Record<WebhookEventType, Described> = {
   },
   'transfer_request.created': {
     data: P.TransferRequestData,
-    description: 'A two-party transfer request from or to an organization or project wallet was made.',
+    description:
+      'A two-party transfer request from or to an organization or project wallet was made.',
   },
   'transfer_request.accepted': {
     data: P.TransferRequestData,
@@ -137,7 +141,8 @@ const ENTRIES: Record<WebhookEventType, Described> = {
   },
   'transfer_request.rejected': {
     data: P.TransferRequestData,
-    description: 'The sender or the recipient rejected a transfer request (or too many wrong codes).',
+    description:
+      'The sender or the recipient rejected a transfer request (or too many wrong codes).',
   },
   'transfer_request.expired': {
     data: P.TransferRequestData,

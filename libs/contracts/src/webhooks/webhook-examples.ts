@@ -67,7 +67,12 @@ export const EXAMPLE_DATA: Record<WebhookEventType, Record<string, unknown>> = {
   'invitation.created': INVITATION,
   'invitation.accepted': INVITATION,
   'invitation.rejected': INVITATION,
-  'invitation.cancelled': { ...INVITATION, org_role: null, project_role: 'viewer', project_id: '7' },
+  'invitation.cancelled': {
+    ...INVITATION,
+    org_role: null,
+    project_role: 'viewer',
+    project_id: '7',
+  },
   'api_key.created': {
     id: '5b0f7d1e-2c3a-4b5c-8d9e-0f1a2b3c4d5e',
     project_id: '7',
@@ -127,7 +132,11 @@ export const EXAMPLE_DATA: Record<WebhookEventType, Record<string, unknown>> = {
   },
   'user.two_factor_enabled': { user: USER, method: null },
   'user.two_factor_disabled': { user: USER, method: 'totp' },
-  'session.ended': { user: USER, session_id: '2a3b4c5d-6e7f-4081-9a2b-3c4d5e6f7a8b', current: false },
+  'session.ended': {
+    user: USER,
+    session_id: '2a3b4c5d-6e7f-4081-9a2b-3c4d5e6f7a8b',
+    current: false,
+  },
   'session.others_ended': { user: USER, sessions_ended: 3 },
   ping: { endpoint_id: '1f2e3d4c-5b6a-4789-8a7b-6c5d4e3f2a1b', message: 'ping' },
 };

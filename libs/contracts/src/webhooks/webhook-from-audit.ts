@@ -149,7 +149,11 @@ function userSecurity(type: WebhookEventType): ActionMapper {
     if (type === 'session.ended') {
       if (entry.target?.type !== 'session') return null;
       const current = entry.details['current'];
-      data = { user, session_id: entry.target.id, current: typeof current === 'boolean' ? current : null };
+      data = {
+        user,
+        session_id: entry.target.id,
+        current: typeof current === 'boolean' ? current : null,
+      };
     } else if (type === 'session.others_ended') {
       const count = entry.details['sessionsEnded'];
       data = { user, sessions_ended: typeof count === 'number' ? count : null };

@@ -28,7 +28,7 @@ type BusMapper<S extends EventSubject> = (payload: EventPayload<S>) => Mapped[];
  * event id, the organization and the type, so a redelivery yields the same ids. Pure: no I/O.
  */
 export function webhookEventsFromBus(envelope: EventEnvelope): WebhookEvent[] {
-  const mapper = MAPPERS[envelope.subject] as BusMapper<EventSubject> | undefined;
+  const mapper = mapperOf(envelope.subject);
   if (!mapper) return [];
   const events: WebhookEvent[] = [];
   for (const mapped of mapper(envelope.payload)) {
@@ -49,6 +49,11 @@ export function webhookEventsFromBus(envelope: EventEnvelope): WebhookEvent[] {
     });
   }
   return events;
+}
+
+/** The mapper of a subject, typed by it. */
+function mapperOf<S extends EventSubject>(subject: S): BusMapper<S> | undefined {
+  return MAPPERS[subject];
 }
 
 const user = (id: string): WebhookActor => ({ type: 'user', id });
@@ -164,8 +169,7 @@ const MAPPERS: { [S in EventSubject]?: BusMapper<S> } = {
     ];
   },
   'wallet.transaction.posted': (p) =>
-    sides(p.tenants).map(
-      (t): Mapped => ({
+    sides(p.tenants).map((t): Mapped => ({
       type: 'transaction.posted',
       organizationId: t.organizationId,
       projectId: t.projectId,
@@ -189,8 +193,7 @@ const MAPPERS: { [S in EventSubject]?: BusMapper<S> } = {
   'wallet.transfer_request.changed': (p) => {
     const type = TRANSFER_TYPES[p.status];
     if (!type) return [];
-    return sides(p.tenants).map(
-      (t): Mapped => ({
+    return sides(p.tenants).map((t): Mapped => ({
       type,
       organizationId: t.organizationId,
       projectId: t.projectId,

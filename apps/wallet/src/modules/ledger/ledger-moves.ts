@@ -15,6 +15,8 @@ export interface MoveCommand {
   metadata: Record<string, unknown>;
   referenceId: string | null;
   initiatedBy: string | null;
+  /** Whether `initiatedBy` is a user or a Sentinel Pass agent (default user). */
+  actorType?: 'user' | 'agent';
   idempotency: { scope: string; key: string; fingerprint: string } | null;
   /** Take the amount from the source's held balance (accepting a transfer request). */
   sourceHeld?: boolean;

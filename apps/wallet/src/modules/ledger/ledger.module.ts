@@ -5,6 +5,7 @@ import { KeyedLimiter } from './keyed-limiter.js';
 import { LedgerMetrics } from './ledger.metrics.js';
 import { LedgerRepository } from './ledger.repository.js';
 import { MoveBatcher } from './move-batcher.js';
+import { TransactionAnnouncements } from './transaction-announcements.js';
 
 /**
  * The double-entry ledger: the movement function, balances, history, reservations. Global, so
@@ -18,6 +19,7 @@ import { MoveBatcher } from './move-batcher.js';
     { provide: WalletBalances, useExisting: LedgerRepository },
     LedgerMetrics,
     MoveBatcher,
+    TransactionAnnouncements,
     {
       provide: KeyedLimiter,
       inject: [WALLET_CONFIG],

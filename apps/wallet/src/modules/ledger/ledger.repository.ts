@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Outbox } from '@wp/messaging';
 import { preparedQuery, type PreparedStatement } from '@wp/persistence';
 import { DataSource, type EntityManager } from 'typeorm';
 import { Amount } from '../../common/amount.js';
@@ -8,6 +9,8 @@ import type { MovementPointers } from '../../common/ledger-error.js';
 import { ledgerErrorFromDatabase, sqlState } from './ledger.errors.js';
 import type { MoveCommand, MoveResult } from './ledger-moves.js';
 import { LedgerMetrics } from './ledger.metrics.js';
+import { WALLET_MOVE_ANNOUNCED, WALLET_MOVE_BATCH_ANNOUNCED } from './announced-moves.js';
+import { TransactionAnnouncements } from './transaction-announcements.js';
 
 /** A posting of one wallet with its journal entry: a line of the transaction history. */
 export interface HistoryLine {
@@ -34,6 +37,8 @@ interface MoveRow {
   r_rate: string | null;
   r_from_balance: string | null;
   r_to_balance: string | null;
+  /** Outbox rows the announcing statements wrote (absent from the plain ones). */
+  r_announced?: number;
 }
 
 /** One movement, one statement (prepared once per connection). */
@@ -53,10 +58,15 @@ export class LedgerRepository implements WalletBalances {
   constructor(
     private readonly dataSource: DataSource,
     private readonly metrics: LedgerMetrics,
+    private readonly announcements: TransactionAnnouncements,
+    private readonly outbox: Outbox,
   ) {}
 
   /**
    * Runs one movement as a single statement (its own transaction, unless `manager` is given).
+   * Without `manager`, a debit, transfer or conversion is announced to org's webhooks in the
+   * same statement when an organization wants it ({@link TransactionAnnouncements}); with one,
+   * the caller's command has events of its own (credits, transfer requests).
    * @throws LedgerError for the business outcomes the function raises (insufficient funds,
    *   idempotency key reuse, unknown recipient, …), pointing at `pointers`.
    */
@@ -67,15 +77,18 @@ export class LedgerRepository implements WalletBalances {
   ): Promise<MoveResult> {
     let rows: MoveRow[];
     try {
-      rows = manager
-        ? await manager.query(WALLET_MOVE.text, moveParams(command))
-        : await preparedQuery<MoveRow>(this.dataSource, WALLET_MOVE, moveParams(command));
+      if (manager) rows = await manager.query(WALLET_MOVE.text, moveParams(command));
+      else if (this.announcements.announces(command.type)) {
+        const params = [...moveParams(command), command.actorType ?? 'user'];
+        rows = await preparedQuery<MoveRow>(this.dataSource, WALLET_MOVE_ANNOUNCED, params);
+      } else rows = await preparedQuery<MoveRow>(this.dataSource, WALLET_MOVE, moveParams(command));
     } catch (error) {
       this.metrics.refused(command, sqlState(error));
       throw ledgerErrorFromDatabase(error, pointers);
     }
     const result = toMoveResult(rows[0]);
     this.metrics.posted(command, result);
+    this.announced(rows);
     return result;
   }
 
@@ -87,6 +100,7 @@ export class LedgerRepository implements WalletBalances {
    * @throws the database error when the batch as a whole failed (nothing was moved)
    */
   async moveBatch(commands: MoveCommand[]): Promise<(MoveResult | BatchItemError)[]> {
+    const announce = commands.some((c) => this.announcements.announces(c.type));
     const items = commands.map((command) => ({
       type: command.type,
       from: command.from,
@@ -103,12 +117,15 @@ export class LedgerRepository implements WalletBalances {
       fingerprint: command.idempotency?.fingerprint ?? null,
       source_held: command.sourceHeld ?? false,
       transfer_request_id: command.transferRequestId ?? null,
+      ...(announce ? { actor_type: command.actorType ?? 'user' } : {}),
     }));
+    const statement = announce ? WALLET_MOVE_BATCH_ANNOUNCED : WALLET_MOVE_BATCH;
     const rows: (MoveRow & {
       r_index: number;
       r_sqlstate: string | null;
       r_message: string | null;
-    })[] = await preparedQuery(this.dataSource, WALLET_MOVE_BATCH, [JSON.stringify(items)]);
+    })[] = await preparedQuery(this.dataSource, statement, [JSON.stringify(items)]);
+    this.announced(rows);
     const out = new Array<MoveResult | BatchItemError>(commands.length);
     for (const row of rows) {
       const command = commands[row.r_index];
@@ -122,6 +139,11 @@ export class LedgerRepository implements WalletBalances {
       }
     }
     return out;
+  }
+
+  /** Wakes the outbox relay after a statement that wrote announcements (it committed). */
+  private announced(rows: MoveRow[]): void {
+    if ((rows[0]?.r_announced ?? 0) > 0) this.outbox.committed({ outbox: true });
   }
 
   /** Balances of the given wallets (rows that exist; a missing row is a zero balance). */

@@ -82,6 +82,13 @@ function creditEntry(
     clientAddress: meta.clientAddress,
     requestId: meta.requestId,
     userAgent: meta.userAgent,
-    details: { amount: amount.text, asset, journalEntryId: entryId, adminAccess: true },
+    details: {
+      amount: amount.text,
+      asset,
+      journalEntryId: entryId,
+      adminAccess: true,
+      // The project of a project's or agent's wallet (webhooks scope the credit to it).
+      ...(wallet.projectId !== null ? { projectId: wallet.projectId } : {}),
+    },
   };
 }

@@ -201,7 +201,13 @@ export class TransactionsService {
     idempotency: MoveCommand['idempotency'],
     pointers: MovementPointers,
   ): Promise<MovementOutcome> {
-    const command: MoveCommand = { ...request, amount, initiatedBy: principal.id, idempotency };
+    const command: MoveCommand = {
+      ...request,
+      amount,
+      initiatedBy: principal.id,
+      actorType: principal.type,
+      idempotency,
+    };
     const result = await this.batcher.move(command, pointers);
     return { record: toMovementRecord(request, result), replayed: result.replayed };
   }

@@ -5,6 +5,7 @@ import { DirectoryModule } from '../directory/directory.module.js';
 import { LedgerModule } from '../ledger/ledger.module.js';
 import { WalletsModule } from '../wallets/wallets.module.js';
 import { TransferCodes } from './transfer-codes.js';
+import { TransferEvents } from './transfer-events.js';
 import { TransfersController } from './transfers.controller.js';
 import { TransfersRepository } from './transfers.repository.js';
 import { TransfersService } from './transfers.service.js';
@@ -16,6 +17,7 @@ import { TransfersSweeper } from './transfers.sweeper.js';
   providers: [
     TransfersRepository,
     TransfersService,
+    TransferEvents,
     TransfersSweeper,
     {
       provide: TransferCodes,

@@ -15,6 +15,7 @@ import { InsufficientPermissionsError } from '../wallets/wallets.errors.js';
 import { WalletAccess } from '../wallets/wallet-access.js';
 import type { TransferDto } from './dto/transfer.dto.js';
 import { TransferCodes } from './transfer-codes.js';
+import { TransferEvents } from './transfer-events.js';
 import {
   recipientCodeMessage,
   senderCodeMessage,
@@ -64,6 +65,7 @@ export class TransfersService {
     private readonly directory: DirectoryRepository,
     private readonly outbox: Outbox,
     private readonly codes: TransferCodes,
+    private readonly events: TransferEvents,
     private readonly dataSource: DataSource,
     @Inject(WALLET_CONFIG) private readonly config: WalletConfig,
   ) {}
@@ -114,6 +116,7 @@ export class TransfersService {
     const saved = await this.dataSource.transaction(async (manager) => {
       const row = await this.transfers.insert(transfer, manager);
       await this.notify(manager, contacts, senderCodeMessage, this.facts(row, code));
+      await this.events.changed(manager, row, principal);
       return row;
     });
     return this.record(saved);
@@ -197,6 +200,7 @@ export class TransfersService {
       t.decidedBy = principal.id;
       t.codeHmac = null;
       await this.transfers.save(t, manager);
+      await this.events.changed(manager, t, principal);
       return { transfer: t };
     });
   }
@@ -219,7 +223,7 @@ export class TransfersService {
       ? 'rejected_by_sender'
       : 'rejected_by_recipient';
     return this.step(id, 'any_pending', async (manager, t) => {
-      await this.void(manager, t, 'rejected', reason, principal.id);
+      await this.void(manager, t, 'rejected', reason, principal);
       return { transfer: t };
     });
   }
@@ -299,7 +303,7 @@ export class TransfersService {
     t: TransferRequest,
     status: 'rejected' | 'expired',
     reason: TransferFailureReason,
-    decidedBy: string | null,
+    by: Principal | null,
   ): Promise<void> {
     if (t.status === 'pending_recipient_acceptance') {
       await this.ledger.release(manager, t.fromWallet, t.asset, Amount.fromNumeric(t.amount));
@@ -307,8 +311,9 @@ export class TransfersService {
     t.status = status;
     t.failureReason = reason;
     t.codeHmac = null;
-    t.decidedBy = decidedBy;
+    t.decidedBy = by?.id ?? null;
     await this.transfers.save(t, manager);
+    await this.events.changed(manager, t, by);
   }
 
   /** The request if the caller started it or may read one of its wallets; else 404. */

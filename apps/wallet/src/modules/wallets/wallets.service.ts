@@ -58,6 +58,10 @@ export class WalletsService {
         entityId: created.entityId,
         purpose: created.purpose,
         currency: created.currency,
+        // The tenant of a tenant's wallet (webhooks deliver `wallet.created` to it).
+        ...(created.organizationId !== null
+          ? { organizationId: created.organizationId, projectId: created.projectId }
+          : {}),
       });
     }
     return created;
