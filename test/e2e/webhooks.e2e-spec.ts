@@ -1,4 +1,5 @@
 import { WEBHOOK_EVENT_CATALOG, WebhookEnvelope } from '@wp/contracts';
+import { waitFor } from '@wp/testing';
 import { PlatformStack } from '../support/stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
@@ -116,6 +117,66 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
     // each receiver got every event once (no duplicate webhook-id)
     const ids = receiverA.received.map((r) => r.headers['webhook-id']);
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('delivers the wallet’s transaction.posted once an endpoint subscribes (org tells the wallet)', async () => {
+    const receiver = await WebhookReceiver.start(RECEIVER_HOST);
+    try {
+      const owner = await world.signUp('treasurer');
+      const orgId = await world.newOrganization(owner, 'Treasury');
+      const wallets = async (kind: string) =>
+        (await stack.request('GET', `/v1/api/wallets?entity_type=${kind}`, { token: owner.token }))
+          .body.data as { address_hash: string; entity_id: string }[] | undefined;
+      const orgWallet = await waitFor(
+        async () => (await wallets('organization'))?.find((w) => w.entity_id === orgId),
+        {
+          timeoutMs: 5000,
+          what: 'the organization wallet',
+        },
+      );
+      const userWallet = await waitFor(async () => (await wallets('user'))?.[0], {
+        what: 'the user wallet',
+      });
+      const e = await world.endpoint(owner, orgId, {
+        url: receiver.url(),
+        eventTypes: ['transaction.*'],
+      });
+      const credited = await stack.request(
+        'POST',
+        `/v1/api/wallets/${orgWallet.address_hash}/credits`,
+        {
+          token: owner.token,
+          headers: { 'admin-access': stack.env.keys.adminAccessToken },
+          body: { credit: { amount: 100, description: 'seed', reference_id: `seed-${orgId}` } },
+        },
+      );
+      expect(credited.status).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // the subscription reaches the wallet
+      const paid = await stack.request('POST', '/v1/api/wallets/transact', {
+        token: owner.token,
+        headers: { 'idempotency-key': `hook-${orgId}` },
+        body: {
+          transaction: {
+            from_wallet: orgWallet.address_hash,
+            to_wallet: userWallet.address_hash,
+            from_asset: 'CREDITS',
+            to_asset: 'CREDITS',
+            amount: 7,
+            description: 'hooked',
+          },
+        },
+      });
+      expect(paid.status).toBe(201);
+      const transfer = await waitFor(
+        () => receiver.ofType('transaction.posted').find((r) => r.event.data.kind === 'transfer'),
+        { timeoutMs: 3000, what: 'transaction.posted (transfer)' },
+      );
+      expect(WebhookReceiver.verifies(transfer, e.secret)).toBe(true);
+      expect(transfer.event.organization_id).toBe(orgId);
+      expect(receiver.received.every((r) => r.event.organization_id === orgId)).toBe(true);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('keeps endpoints per organization: 404 across tenants, 403 for a MEMBER, 400 for bad input', async () => {
