@@ -27,6 +27,19 @@ export interface AttemptRecord {
   error: string | null;
 }
 
+/** One finished attempt, as the dispatcher hands it over for storing. */
+export interface DeliveryResult {
+  claim: ClaimedDelivery;
+  attempt: AttemptRecord;
+  outcome: DeliveryOutcome;
+}
+
+/** An endpoint's failure streak after a batch. */
+export interface EndpointStreak {
+  failingSince: Date;
+  enabled: boolean;
+}
+
 /** What becomes of the delivery after an attempt. */
 export type DeliveryOutcome =
   | { kind: 'succeeded' }
@@ -100,77 +113,107 @@ export class DeliveryStore {
   }
 
   /**
-   * Stores the attempt and the delivery's next state; keeps the endpoint's failure streak
-   * (`failing_since`) and disables it when asked. Nothing but the attempt row is written when
-   * the claim is no longer this process's (its lease ended and another process took it).
-   * @returns the endpoint's failure streak start after this attempt (null while it succeeds)
+   * Stores a batch of finished attempts in one transaction (group commit: one round of
+   * statements for every attempt that ended meanwhile): the attempt rows, each delivery's next
+   * state — written only while the claim is still this process's (same attempt count; a lease
+   * that ran out and was taken over leaves the newer claim alone) — and each endpoint's failure
+   * streak (`failing_since`) from its latest outcome in the batch; 410 disables the endpoint.
+   * A delivery deleted meanwhile (with its endpoint) keeps no attempt.
+   * @returns per endpoint whose latest outcome failed: its failure streak start and whether it
+   *   is still enabled
    */
-  async record(
-    claim: ClaimedDelivery,
-    attempt: AttemptRecord,
-    outcome: DeliveryOutcome,
-  ): Promise<{ failingSince: Date | null; enabled: boolean } | null> {
+  async recordAll(results: readonly DeliveryResult[]): Promise<Map<string, EndpointStreak>> {
     return this.dataSource.transaction(async (manager) => {
-      // (a delivery deleted meanwhile, with its endpoint, keeps no attempt)
       await manager.query(
         `INSERT INTO webhook_attempt (id, delivery_id, started_at, duration_ms, response_status,
                                       response_body, error)
-         SELECT $1, $2, $3, $4, $5, $6, $7 WHERE EXISTS (SELECT 1 FROM webhook_delivery WHERE id = $2)`,
+         SELECT t.* FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::int[], $5::int[],
+                                $6::text[], $7::text[])
+                  AS t(id, delivery_id, started_at, duration_ms, response_status, response_body, error)
+          WHERE EXISTS (SELECT 1 FROM webhook_delivery d WHERE d.id = t.delivery_id)`,
         [
-          randomUUID(),
-          claim.id,
-          attempt.startedAt.toISOString(),
-          attempt.durationMs,
-          attempt.responseStatus,
-          attempt.responseBody,
-          attempt.error,
+          results.map(() => randomUUID()),
+          results.map((r) => r.claim.id),
+          results.map((r) => r.attempt.startedAt.toISOString()),
+          results.map((r) => r.attempt.durationMs),
+          results.map((r) => r.attempt.responseStatus),
+          results.map((r) => r.attempt.responseBody),
+          results.map((r) => r.attempt.error),
         ],
       );
-      const owned = await returningRows<unknown>(
+      const owned = await returningRows<{ id: string }>(
         manager.query(
-          `UPDATE webhook_delivery
-            SET status = $3::text,
-                next_attempt_at = CASE WHEN $3::text = 'pending'
-                  THEN now() + make_interval(secs => $4::double precision / 1000) END,
-                locked_until = NULL, updated_at = now()
-          WHERE id = $1 AND status = 'delivering' AND attempt_count = $2
-          RETURNING id`,
+          `UPDATE webhook_delivery d
+              SET status = t.status,
+                  next_attempt_at = CASE WHEN t.status = 'pending'
+                    THEN now() + make_interval(secs => t.delay_ms / 1000) END,
+                  locked_until = NULL, updated_at = now()
+             FROM unnest($1::uuid[], $2::int[], $3::text[], $4::double precision[])
+                    AS t(id, attempt_count, status, delay_ms)
+            WHERE d.id = t.id AND d.status = 'delivering' AND d.attempt_count = t.attempt_count
+            RETURNING d.id`,
           [
-            claim.id,
-            claim.attemptCount,
-            statusOf(outcome),
-            outcome.kind === 'retry' ? outcome.delayMs : 0,
+            results.map((r) => r.claim.id),
+            results.map((r) => r.claim.attemptCount),
+            results.map((r) => statusOf(r.outcome)),
+            results.map((r) => (r.outcome.kind === 'retry' ? r.outcome.delayMs : 0)),
           ],
         ),
       );
-      if (owned.length === 0) return null;
-      return this.endpointAfter(manager, claim.endpointId, outcome);
+      const ownedIds = new Set(owned.map((o) => o.id));
+      const latest = new Map<string, DeliveryOutcome>();
+      for (const r of results)
+        if (ownedIds.has(r.claim.id)) latest.set(r.claim.endpointId, r.outcome);
+      return this.streaks(manager, latest);
     });
   }
 
-  private async endpointAfter(
+  /** Applies each endpoint's latest outcome to its failure streak. */
+  private async streaks(
     manager: EntityManager,
-    endpointId: string,
-    outcome: DeliveryOutcome,
-  ): Promise<{ failingSince: Date | null; enabled: boolean } | null> {
-    const sql =
-      outcome.kind === 'succeeded'
-        ? `UPDATE webhook_endpoint SET failing_since = NULL
-            WHERE id = $1 AND failing_since IS NOT NULL RETURNING failing_since, enabled`
-        : outcome.kind === 'failed_and_disable'
-          ? `UPDATE webhook_endpoint
-                SET enabled = false, disabled_reason = $2,
+    latest: Map<string, DeliveryOutcome>,
+  ): Promise<Map<string, EndpointStreak>> {
+    const healed: string[] = [];
+    const failing: string[] = [];
+    const gone: string[] = [];
+    for (const [endpointId, outcome] of latest) {
+      if (outcome.kind === 'succeeded') healed.push(endpointId);
+      else if (outcome.kind === 'failed_and_disable') gone.push(endpointId);
+      else failing.push(endpointId);
+    }
+    if (healed.length > 0) {
+      await manager.query(
+        `UPDATE webhook_endpoint SET failing_since = NULL
+          WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL`,
+        [healed],
+      );
+    }
+    const rows: { id: string; failing_since: Date; enabled: boolean }[] = [];
+    if (gone.length > 0) {
+      rows.push(
+        ...(await returningRows<{ id: string; failing_since: Date; enabled: boolean }>(
+          manager.query(
+            `UPDATE webhook_endpoint
+                SET enabled = false, disabled_reason = 'gone',
                     failing_since = COALESCE(failing_since, now()), updated_at = now()
-              WHERE id = $1 RETURNING failing_since, enabled`
-          : `UPDATE webhook_endpoint SET failing_since = COALESCE(failing_since, now())
-              WHERE id = $1 RETURNING failing_since, enabled`;
-    const params =
-      outcome.kind === 'failed_and_disable' ? [endpointId, outcome.reason] : [endpointId];
-    const rows = await returningRows<{ failing_since: Date | null; enabled: boolean }>(
-      manager.query(sql, params),
-    );
-    const row = rows[0];
-    return row ? { failingSince: row.failing_since, enabled: row.enabled } : null;
+              WHERE id = ANY($1::uuid[]) RETURNING id, failing_since, enabled`,
+            [gone],
+          ),
+        )),
+      );
+    }
+    if (failing.length > 0) {
+      rows.push(
+        ...(await returningRows<{ id: string; failing_since: Date; enabled: boolean }>(
+          manager.query(
+            `UPDATE webhook_endpoint SET failing_since = COALESCE(failing_since, now())
+              WHERE id = ANY($1::uuid[]) RETURNING id, failing_since, enabled`,
+            [failing],
+          ),
+        )),
+      );
+    }
+    return new Map(rows.map((r) => [r.id, { failingSince: r.failing_since, enabled: r.enabled }]));
   }
 }
 

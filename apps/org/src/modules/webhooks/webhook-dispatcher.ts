@@ -9,12 +9,21 @@ import {
 import { AesGcmEnvelope } from '@wp/security';
 import { DataSource, type EntitySubscriberInterface, type TransactionCommitEvent } from 'typeorm';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
-import { DeliveryStore, type ClaimedDelivery, type DeliveryOutcome } from './delivery-store.js';
+import {
+  DeliveryStore,
+  type ClaimedDelivery,
+  type DeliveryOutcome,
+  type DeliveryResult,
+  type EndpointStreak,
+} from './delivery-store.js';
 import { DispatchSignal } from './dispatch-signal.js';
 import { EndpointHealth } from './endpoint-health.js';
 import { OutboundHttp } from './outbound-http.js';
 import { decideRetry, type RetryPolicy } from './retry-schedule.js';
 import { signingSecrets, signWebhook } from './webhook-signer.js';
+
+/** Most attempt results stored in one transaction. */
+const RESULT_BATCH = 500;
 
 /** The body receivers get: the event's fields in the documented order. */
 const ENVELOPE_ORDER = [
@@ -35,7 +44,8 @@ const ENVELOPE_ORDER = [
  * `WEBHOOK_MAX_IN_FLIGHT` attempts at once, at most `WEBHOOK_ENDPOINT_CONCURRENCY` per endpoint,
  * so a slow endpoint fills its own slots and never the others' — signs each body (Standard
  * Webhooks; both secrets during a rotation's overlap), POSTs it through the SSRF-filtering
- * client, and records the attempt: any 2xx succeeds; otherwise the retry schedule decides
+ * client, and records the attempt (results that end together are written in one transaction, a
+ * group commit): any 2xx succeeds; otherwise the retry schedule decides
  * (jitter, `Retry-After` on 429/503, 410 disables the endpoint).
  */
 @Injectable()
@@ -47,6 +57,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private readonly inFlight = new Map<string, number>();
   private inFlightTotal = 0;
   private readonly attempts = new Set<Promise<void>>();
+  private readonly results: {
+    result: DeliveryResult;
+    resolve: (streaks: Map<string, EndpointStreak>) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
+  private writing?: Promise<void>;
   private job?: PeriodicJob;
   private filling?: Promise<void>;
   private again = false;
@@ -192,9 +208,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
             ? { kind: 'failed_and_disable', reason: 'gone' }
             : { kind: 'failed' };
     }
-    const after = await this.store.record(
+    const streaks = await this.write({
       claim,
-      {
+      attempt: {
         startedAt,
         durationMs: result.durationMs,
         responseStatus: result.status,
@@ -202,15 +218,46 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
         error: result.error,
       },
       outcome,
-    );
+    });
+    const streak = streaks.get(claim.endpointId);
+    if (!streak) return;
     if (outcome.kind === 'failed_and_disable') {
       await this.health.disabled(claim.endpointId, 'gone');
-    } else if (after?.enabled && after.failingSince) {
-      const failingMs = Date.now() - after.failingSince.getTime();
+    } else if (streak.enabled) {
+      const failingMs = Date.now() - streak.failingSince.getTime();
       if (failingMs > this.config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000) {
         await this.health.disableFailing(claim.endpointId);
       }
     }
+  }
+
+  /**
+   * Hands a finished attempt to the group commit: results that end while a batch is being
+   * written go together in the next one (one transaction for all of them).
+   */
+  private write(result: DeliveryResult): Promise<Map<string, EndpointStreak>> {
+    return new Promise((resolve, reject) => {
+      this.results.push({ result, resolve, reject });
+      this.flushResults();
+    });
+  }
+
+  private flushResults(): void {
+    if (this.writing) return;
+    this.writing = (async () => {
+      while (this.results.length > 0) {
+        const batch = this.results.splice(0, RESULT_BATCH);
+        try {
+          const streaks = await this.store.recordAll(batch.map((b) => b.result));
+          for (const b of batch) b.resolve(streaks);
+        } catch (error) {
+          for (const b of batch) b.reject(error);
+        }
+      }
+    })().finally(() => {
+      this.writing = undefined;
+      if (this.results.length > 0) this.flushResults();
+    });
   }
 }
 
