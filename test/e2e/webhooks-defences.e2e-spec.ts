@@ -1,5 +1,6 @@
 import { SmtpSink, waitFor } from '@wp/testing';
 import { DataSource } from 'typeorm';
+import { WebhookRetention } from '../../apps/org/src/modules/webhooks/webhook-retention.js';
 import { PlatformStack } from '../support/stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
@@ -127,6 +128,42 @@ describe('webhooks: SSRF defence, slow endpoints, disabling', () => {
       await stack.request('DELETE', `${world.endpoints(orgId)}/${s.id}`, { token: owner.token });
     } finally {
       await Promise.all([slow.close(), fast.close()]);
+    }
+  });
+
+  it('sweeps messages past retention whose deliveries ended, and keeps pending ones', async () => {
+    const receiver = await WebhookReceiver.start(RECEIVER_HOST);
+    try {
+      const e = await world.endpoint(owner, orgId, { url: receiver.url(), eventTypes: ['ping'] });
+      await world.ping(owner, orgId, e.id);
+      await world.until(() => receiver.received.length, 1);
+      const [done] = await waitFor(async () => {
+        const rows = await world.deliveries(owner, orgId, e.id);
+        return rows[0]?.attributes.status === 'succeeded' ? rows : undefined;
+      });
+      const db = stack.apps.get('org')!.get(DataSource);
+      // a second delivery held pending (its endpoint disabled), and both messages made old
+      await world.ping(owner, orgId, e.id);
+      await db.query(`UPDATE webhook_endpoint SET enabled = false WHERE id = $1`, [e.id]);
+      await db.query(
+        `UPDATE webhook_delivery SET status = 'pending', next_attempt_at = now() + interval '1 day'
+          WHERE endpoint_id = $1 AND id <> $2`,
+        [e.id, done.id],
+      );
+      await db.query(
+        `UPDATE webhook_message SET created_at = now() - interval '31 days'
+          WHERE id IN (SELECT message_id FROM webhook_delivery WHERE endpoint_id = $1)`,
+        [e.id],
+      );
+      expect(await stack.apps.get('org')!.get(WebhookRetention).sweep()).toBe(1);
+      const left: { id: string; status: string }[] = await db.query(
+        'SELECT id, status FROM webhook_delivery WHERE endpoint_id = $1',
+        [e.id],
+      );
+      expect(left.map((r) => r.status)).toEqual(['pending']);
+      expect(left[0].id).not.toBe(done.id);
+    } finally {
+      await receiver.close();
     }
   });
 
