@@ -299,6 +299,20 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
     }
   });
 
+  it('waits as long as a 429’s Retry-After asks before the next attempt', async () => {
+    const receiver = await WebhookReceiver.start(RECEIVER_HOST);
+    try {
+      const e = await world.endpoint(ownerA, orgA, { url: receiver.url(), eventTypes: ['ping'] });
+      receiver.answerWith({ status: 429, headers: { 'retry-after': '2' } }, { status: 204 });
+      await world.ping(ownerA, orgA, e.id);
+      await world.until(() => receiver.received.length, 2, 5000, 'the attempt after Retry-After');
+      const gap = receiver.received[1].at - receiver.received[0].at;
+      expect(gap).toBeGreaterThanOrEqual(1900); // the schedule alone would have waited 300 ms
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('gives up after the last attempt, keeps the delivery as failed, and resends it on request', async () => {
     const receiver = await WebhookReceiver.start(RECEIVER_HOST);
     try {
