@@ -257,7 +257,7 @@ describe('organizations', () => {
       expect(got.body.data.attributes.name).toBe('New name');
       const events = await ctx.outbox('org.organization.updated', mark);
       expect(events.map((e) => e.payload)).toEqual([
-        { organizationId: Number(orgId), name: 'New name' },
+        { organizationId: Number(orgId), name: 'New name', changedBy: admin.id },
       ]);
     });
 

@@ -40,6 +40,7 @@ describe('projects: update, delete, has_wallet', () => {
           projectId: Number(projectId),
           name: 'After',
           isDefault: false,
+          changedBy: owner.id,
         },
       ]);
     });
@@ -119,6 +120,7 @@ describe('projects: update, delete, has_wallet', () => {
         organizationId: Number(orgId),
         projectId: Number(projectId),
         organizationVersion: Math.max(...membershipVersions) + 1,
+        changedBy: owner.id,
       });
       const again = await ctx.request('GET', `${P()}/${projectId}`, { token: owner.token });
       expect(again.status).toBe(404);
@@ -166,7 +168,13 @@ describe('projects: update, delete, has_wallet', () => {
         { id: Number(third), is_default: true },
       ]);
       expect((await ctx.outbox('org.project.updated', mark)).map((e) => e.payload)).toEqual([
-        { organizationId: Number(org), projectId: Number(third), name: 'Third', isDefault: true },
+        {
+          organizationId: Number(org),
+          projectId: Number(third),
+          name: 'Third',
+          isDefault: true,
+          changedBy: owner.id,
+        },
       ]);
       // an organization left without projects gets a default again with its next project
       await ctx.request('DELETE', `${P(org)}/${second}`, { token: owner.token });

@@ -10,7 +10,17 @@ export const OrganizationCreated = z.object({
   createdBy: z.uuid(),
   createdAt: z.iso.datetime({ offset: true }),
 });
-export const OrganizationUpdated = z.object({ organizationId: Id, name: z.string() });
+/**
+ * Who made a change: the user whose command it was (absent from events published before it
+ * existed). Webhooks name them as the event's actor (docs/webhooks.md § Envelope).
+ */
+const ChangedBy = z.uuid().optional();
+
+export const OrganizationUpdated = z.object({
+  organizationId: Id,
+  name: z.string(),
+  changedBy: ChangedBy,
+});
 export const OrganizationDeleted = z.object({ organizationId: Id });
 
 export const ProjectCreated = z.object({
@@ -26,6 +36,7 @@ export const ProjectUpdated = z.object({
   projectId: Id,
   name: z.string(),
   isDefault: z.boolean(),
+  changedBy: ChangedBy,
 });
 export const ProjectDeleted = z.object({
   organizationId: Id,
@@ -36,6 +47,7 @@ export const ProjectDeleted = z.object({
    * once). Absent from events published before it existed.
    */
   organizationVersion: z.number().int().positive().optional(),
+  changedBy: ChangedBy,
 });
 
 /**

@@ -85,6 +85,11 @@ describe('webhookEventsFromBus', () => {
       timestamp: '2026-11-25T10:00:01.000Z',
       data: { id: '3', name: 'Acme Ltd' },
     });
+    const [byAdmin] = webhookEventsFromBus(
+      envelope('org.organization.updated', { organizationId: 3, name: 'Acme', changedBy: USER }),
+    );
+    expect(byAdmin?.actor).toEqual({ type: 'user', id: USER });
+    expect(renamed?.actor).toBeNull(); // published before `changedBy` existed
     const [gone] = webhookEventsFromBus(
       envelope('org.organization.deleted', { organizationId: 3 }),
     );

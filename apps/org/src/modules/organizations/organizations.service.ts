@@ -154,6 +154,7 @@ export class OrganizationsService {
       await this.outbox.enqueue(manager, 'org.organization.updated', {
         organizationId,
         name: organization.name,
+        changedBy: principal.id,
       });
       return { organization, role: access.role };
     });

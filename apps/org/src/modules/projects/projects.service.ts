@@ -196,6 +196,7 @@ export class ProjectsService {
         projectId,
         name: project.name,
         isDefault: project.isDefault,
+        changedBy: principal.id,
       });
       return { project, role: actingRole(access) };
     });
@@ -229,6 +230,7 @@ export class ProjectsService {
         organizationId,
         projectId,
         organizationVersion,
+        changedBy: principal.id,
       });
       if (project.isDefault) {
         const next = await this.projects.promoteOldestToDefault(organizationId, manager);
@@ -238,6 +240,7 @@ export class ProjectsService {
             projectId: next.id,
             name: next.name,
             isDefault: true,
+            changedBy: principal.id,
           });
         }
       }
