@@ -273,7 +273,7 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
       expect(ids.size).toBe(1);
       for (const request of receiver.received)
         expect(WebhookReceiver.verifies(request, e.secret)).toBe(true);
-      const [delivery] = await waitForStatus(e.id, 'succeeded');
+      const [delivery] = await world.deliveriesOnce(ownerA, orgA, e.id, 'succeeded');
       expect(delivery.attributes.attemptCount).toBe(4);
       expect(delivery.attributes.attempts.map((a: any) => a.responseStatus)).toEqual([
         500, 500, 500, 200,
@@ -319,7 +319,7 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
       const e = await world.endpoint(ownerA, orgA, { url: receiver.url(), eventTypes: ['ping'] });
       receiver.answerAlways(() => ({ status: 503 }));
       await world.ping(ownerA, orgA, e.id);
-      const [failed] = await waitForStatus(e.id, 'failed', 6000);
+      const [failed] = await world.deliveriesOnce(ownerA, orgA, e.id, 'failed', 6000);
       expect(failed.attributes.attemptCount).toBe(5);
       const endpoint = await stack.request('GET', `${world.endpoints(orgA)}/${e.id}`, {
         token: ownerA.token,
@@ -333,7 +333,7 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
         { token: ownerA.token },
       );
       expect(resend.status).toBe(202);
-      const [done] = await waitForStatus(e.id, 'succeeded');
+      const [done] = await world.deliveriesOnce(ownerA, orgA, e.id, 'succeeded');
       expect(done.id).toBe(failed.id);
       const healed = await stack.request('GET', `${world.endpoints(orgA)}/${e.id}`, {
         token: ownerA.token,
@@ -350,7 +350,7 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
       const e = await world.endpoint(ownerA, orgA, { url: receiver.url(), eventTypes: ['ping'] });
       receiver.answerAlways(() => ({ status: 410 }));
       await world.ping(ownerA, orgA, e.id);
-      await waitForStatus(e.id, 'failed');
+      await world.deliveriesOnce(ownerA, orgA, e.id, 'failed');
       const endpoint = await stack.request('GET', `${world.endpoints(orgA)}/${e.id}`, {
         token: ownerA.token,
       });
@@ -396,17 +396,4 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
       await receiver.close();
     }
   });
-
-  /** The endpoint's deliveries once the newest has `status`. */
-  async function waitForStatus(endpointId: string, status: string, timeoutMs = 4000) {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const rows = await world.deliveries(ownerA, orgA, endpointId);
-      if (rows[0]?.attributes.status === status) return rows;
-      if (Date.now() > deadline) {
-        throw new Error(`delivery not ${status}: ${JSON.stringify(rows[0]?.attributes)}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 });

@@ -81,6 +81,24 @@ export function webhookWorld(stack: () => PlatformStack, label: string) {
     if (res.status !== 200) throw new Error(`deliveries ${res.status}`);
     return res.body.data as { id: string; attributes: any }[];
   };
+  /** The endpoint's deliveries once the newest has `status` (4 s by default). */
+  const deliveriesOnce = async (
+    by: Account,
+    orgId: string,
+    endpointId: string,
+    status: string,
+    timeoutMs = 4000,
+  ) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const rows = await deliveries(by, orgId, endpointId);
+      if (rows[0]?.attributes.status === status) return rows;
+      if (Date.now() > deadline) {
+        throw new Error(`delivery not ${status}: ${JSON.stringify(rows[0]?.attributes)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
   const ping = (by: Account, orgId: string, endpointId: string) =>
     stack().request('POST', `${endpoints(orgId)}/${endpointId}/test`, { token: by.token });
   /** Waits until `count()` reaches `n` (2 s by default). */
@@ -95,6 +113,7 @@ export function webhookWorld(stack: () => PlatformStack, label: string) {
     createEndpoint,
     endpoint,
     deliveries,
+    deliveriesOnce,
     ping,
     until,
   };
