@@ -71,6 +71,7 @@ const LAYERS = {
     ['modules/tenants'],
     ['modules/memberships'],
     ['modules/access'],
+    ['modules/webhooks'],
     ['modules/audit'],
     ['modules/project-credentials'],
     ['modules/api-keys', 'modules/llm-keys', 'modules/sentinel-passes', 'modules/security-policy'],

@@ -19,6 +19,7 @@ import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { SecurityPolicyModule } from './modules/security-policy/security-policy.module.js';
 import { SentinelPassesModule } from './modules/sentinel-passes/sentinel-passes.module.js';
 import { TenantsModule } from './modules/tenants/tenants.module.js';
+import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { UserSettingsModule } from './modules/user-settings/user-settings.module.js';
 import { DirectoryModule } from './modules/users/directory.module.js';
 
@@ -46,6 +47,7 @@ export class OrgAppModule {
         SecretsModule,
         TenantsModule,
         AccessModule,
+        WebhooksModule,
         AuditModule,
         IdentityModule,
         MembershipsModule,

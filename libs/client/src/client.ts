@@ -27,6 +27,7 @@ import type {
 import { invalidResponse } from './errors.js';
 import { newIdempotencyKey } from './idempotency.js';
 import { cursorPages, numberedPages, singlePage, type Paginator } from './paging.js';
+import { WebhookEndpoints } from './webhooks.js';
 
 export { type ClientOptions, type ReadOptions } from './client-core.js';
 
@@ -54,6 +55,9 @@ export interface PageOptions {
  * async iterables. Every call resolves with its answer or rejects with {@link PlatformApiError}.
  */
 export class WorkspacePlatformClient extends ClientCore {
+  /** Webhook endpoints of organizations and their deliveries ({@link WebhookEndpoints}). */
+  readonly webhooks = new WebhookEndpoints(this.api);
+
   /** `GET /organizations/{id}`; cached 5 minutes; an answer for another id is rejected. */
   async getOrganization(id: number, options: ReadOptions = {}): Promise<OrganizationDocument> {
     return this.cached(`/organizations/${id}`, READ_CACHE_MS, options, async () => {

@@ -14,4 +14,5 @@ export * from './session.js';
 export * from './settings.js';
 export * from './cache.js';
 export * from './ids.js';
+export * from './webhooks.js';
 export type { paths, components, operations } from './schema.js';

@@ -18,6 +18,8 @@ export const ORGANIZATION_PERMISSIONS = {
   'organization.readAuditLog': 'ADMIN',
   /** Change the security policy, e.g. require two-factor (docs/org.md § Two-factor policy). */
   'organization.manageSecurity': 'OWNER',
+  /** Manage webhook endpoints and their deliveries (docs/org.md § Webhooks). */
+  'organization.manageWebhooks': 'ADMIN',
   'project.create': 'ADMIN',
   'wallet.read': 'VIEWER',
   'wallet.transact': 'ADMIN',

@@ -24,6 +24,7 @@ function resourceType(template: string): string | undefined {
   const types: [RegExp, string][] = [
     [/\/security_policy$/, 'security_policy'],
     [/\/llm_api_keys$/, 'llm_api_keys'],
+    [/\/webhook_endpoints(\/\{endpointId\})?$/, 'webhook_endpoints'],
     [/\/invitations(\/\{invitationId\})?$/, 'membershipInvitation'],
     [/\/add_user$/, 'users'],
     [/\/projects(\/\{projectId\})?$/, 'project'],

@@ -196,6 +196,28 @@ export class FuzzTenant {
       [201],
     );
     ids['passId'] = pass.data.id;
+    const endpoint = await this.call(
+      'POST',
+      `${O}/webhook_endpoints`,
+      {
+        token,
+        body: {
+          data: {
+            type: 'webhook_endpoints',
+            attributes: { url: 'https://93.184.215.14/fuzz', eventTypes: ['ping'] },
+          },
+        },
+      },
+      [201],
+    );
+    ids['endpointId'] = endpoint.data.id;
+    const ping = await this.call(
+      'POST',
+      `${O}/webhook_endpoints/${endpoint.data.id}/test`,
+      { token },
+      [202],
+    );
+    ids['deliveryId'] = ping.data.id;
     this.passSecret = pass.meta.secret;
     const secrets = await this.call('GET', `${P}?secret=true`, { token }, [200]);
     this.keyPair = `${secrets.meta.secrets.publicKey}:${secrets.meta.secrets.secretKey}`;

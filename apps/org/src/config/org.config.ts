@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { databaseUrlField, env, platformSchema } from '@wp/config';
+import { webhookConfigFields } from './webhook.config.js';
 
 /** Org service settings (docs/org.md § Configuration). */
 export const orgConfigSchema = platformSchema.extend({
@@ -35,6 +36,7 @@ export const orgConfigSchema = platformSchema.extend({
    * (docs/org.md § Sentinel Pass).
    */
   ACCESS_TOKEN_TTL_SECONDS: env.int(900, 30),
+  ...webhookConfigFields,
 });
 export type OrgConfig = z.infer<typeof orgConfigSchema>;
 

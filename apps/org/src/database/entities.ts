@@ -10,6 +10,12 @@ import { Project } from '../modules/tenants/project.entity.js';
 import { SentinelPass } from '../modules/sentinel-passes/sentinel-pass.entity.js';
 import { DirectoryUser } from '../modules/users/directory-user.entity.js';
 import { PinnedProject } from '../modules/user-settings/pinned-project.entity.js';
+import {
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookMessage,
+} from '../modules/webhooks/webhook-tables.js';
 import { UserSettings } from '../modules/user-settings/user-settings.entity.js';
 
 /** Every entity of the org database (the platform adds the outbox tables). */
@@ -27,4 +33,8 @@ export const ORG_ENTITIES = [
   UserSettings,
   PinnedProject,
   AuditLogEntry,
+  WebhookEndpoint,
+  WebhookMessage,
+  WebhookDelivery,
+  WebhookAttempt,
 ];

@@ -1,3 +1,4 @@
+import { Webhooks1796400000000 } from './1796400000000-webhooks.js';
 import { InvitationEmailKey1796300000000 } from './1796300000000-invitation-email-key.js';
 import { DirectoryUserOccurredAt1795800000000 } from './1795800000000-directory-user-occurred-at.js';
 import { SentinelPassCredentialEpoch1796100000300 } from './1796100000300-sentinel-pass-credential-epoch.js';
@@ -25,4 +26,5 @@ export const ORG_MIGRATIONS: (new () => unknown)[] = [
   SentinelPassCredentialEpoch1796100000300,
   Revocation1796200000501,
   InvitationEmailKey1796300000000,
+  Webhooks1796400000000,
 ];

@@ -31,7 +31,11 @@ describe('invitation email key migration with existing look-alike invitations', 
     db = orgDataSource(url);
     await db.initialize();
     await runMigrations(db);
-    await db.undoLastMigration({ transaction: 'each' }); // back to before the email key
+    // back to before the email key: undo it and the migrations that came after it
+    const emailKey = db.migrations.findIndex((m) => m.name === 'InvitationEmailKey1796300000000');
+    for (let i = db.migrations.length; i > emailKey; i--) {
+      await db.undoLastMigration({ transaction: 'each' });
+    }
     [{ id: organizationId }] = await db.query(
       `INSERT INTO organization (name) VALUES ('Keys') RETURNING id`,
     );

@@ -181,6 +181,7 @@ describe('organizations', () => {
           viewKeys: false,
           readAuditLog: false,
           manageSecurity: false,
+          manageWebhooks: false,
         },
         project: { create: false },
         wallet: { read: true, transact: false },

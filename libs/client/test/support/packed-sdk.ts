@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** libs/client, and the workspace root whose node_modules hold the SDK's dependency. */
 export const CLIENT_DIR = join(__dirname, '..', '..');
@@ -27,8 +27,8 @@ export interface PackedSdk {
 /**
  * Builds the SDK (scripts/build.js, as `npm pack` runs it through `prepack`) into a copy of
  * libs/client in a scratch folder, packs that copy with `npm pack`, and installs the tarball
- * into a scratch project: unpacked as npm would, its one dependency (openapi-fetch, with its
- * type helpers) linked from the workspace, since the tests run without the registry. Nothing
+ * into a scratch project: unpacked as npm would, its dependencies (openapi-fetch with its
+ * type helpers, standardwebhooks with its two) linked from the workspace, since the tests run without the registry. Nothing
  * is written into the repository.
  */
 export function packSdk(): PackedSdk {
@@ -62,7 +62,14 @@ export function packSdk(): PackedSdk {
   const installed = join(modules, '@workspace-platform', 'client');
   mkdirSync(installed, { recursive: true });
   execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
-  for (const dependency of ['openapi-fetch', 'openapi-typescript-helpers']) {
+  for (const dependency of [
+    'openapi-fetch',
+    'openapi-typescript-helpers',
+    'standardwebhooks',
+    '@stablelib/base64',
+    'fast-sha256',
+  ]) {
+    mkdirSync(dirname(join(modules, dependency)), { recursive: true });
     symlinkSync(join(WORKSPACE_DIR, 'node_modules', dependency), join(modules, dependency), 'dir');
   }
   writeFileSync(

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { AuditEntry } from '@wp/contracts';
+import { webhookEventsFromAudit, type AuditEntry } from '@wp/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
+import { WebhookPublisher } from '../webhooks/webhook-publisher.js';
 
 /** Filters of the audit log (all optional but the organization). */
 export interface AuditLogFilter {
@@ -49,11 +50,17 @@ const VALUES = `$2::uuid, $3::timestamptz, $4::text, $5::text, $6::text, $7::tex
 
 /**
  * The audit log table: the only code that touches `audit_log`. Writes only insert (the table
- * is append-only); reads are keyset-paged, newest first.
+ * is append-only); reads are keyset-paged, newest first. Each entry stored in an organization
+ * is also offered to that organization's webhooks in the same transaction
+ * (`webhookEventsFromAudit`, docs/org.md § Webhooks, Sources); a redelivered entry stores
+ * nothing and so publishes nothing.
  */
 @Injectable()
 export class AuditLogRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly webhooks: WebhookPublisher,
+  ) {}
 
   /** Stores an entry in its organization (if that organization exists); idempotent. */
   async insertForOrganization(
@@ -61,12 +68,14 @@ export class AuditLogRepository {
     service: string,
     manager: EntityManager,
   ): Promise<void> {
-    await manager.query(
+    const stored: { organization_id: number }[] = await manager.query(
       `INSERT INTO audit_log (${COLUMNS})
        SELECT o.id, ${VALUES} FROM organization o WHERE o.id = $1::int
-       ON CONFLICT (organization_id, entry_id) DO NOTHING`,
+       ON CONFLICT (organization_id, entry_id) DO NOTHING
+       RETURNING organization_id`,
       [entry.organizationId, ...values(entry, service)],
     );
+    await this.publish(entry, stored, manager);
   }
 
   /**
@@ -78,15 +87,27 @@ export class AuditLogRepository {
     service: string,
     manager: EntityManager,
   ): Promise<void> {
-    await manager.query(
+    const stored: { organization_id: number }[] = await manager.query(
       `INSERT INTO audit_log (${COLUMNS})
        SELECT m.organization_id, ${VALUES}
          FROM (SELECT organization_id FROM organization_membership WHERE user_id = $1::uuid
                UNION
                SELECT organization_id FROM project_membership WHERE user_id = $1::uuid) m
-       ON CONFLICT (organization_id, entry_id) DO NOTHING`,
+       ON CONFLICT (organization_id, entry_id) DO NOTHING
+       RETURNING organization_id`,
       [entry.subjectUserId, ...values(entry, service)],
     );
+    await this.publish(entry, stored, manager);
+  }
+
+  /** The entry's public events in each organization it was just stored in. */
+  private async publish(
+    entry: AuditEntry,
+    stored: { organization_id: number }[],
+    manager: EntityManager,
+  ): Promise<void> {
+    const events = stored.flatMap((row) => webhookEventsFromAudit(entry, row.organization_id));
+    await this.webhooks.publish(manager, events);
   }
 
   /** Up to `limit` entries after `cursor`, newest first. */

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { WebhookEventType } from '@wp/contracts';
+import { DomainError, ValidationFailedError } from '@wp/http';
+import type { Principal } from '@wp/security';
+import { DataSource } from 'typeorm';
+import { endpointSelects } from './endpoint-matching.js';
+import {
+  WebhookDeliveriesRepository,
+  type DeliveryCursor,
+  type DeliveryFilter,
+  type DeliveryRow,
+} from './webhook-deliveries.repository.js';
+import { WebhookEndpointsService } from './webhook-endpoints.service.js';
+import { WebhookDeliveryNotFoundError, WebhookEndpointDisabledError } from './webhooks.errors.js';
+import { DispatchSignal } from './dispatch-signal.js';
+
+/** Most messages one replay queues; the answer says when more are left (call again). */
+export const REPLAY_BATCH = 10_000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** `timestamptz::text` as PostgreSQL prints it, e.g. `2026-11-25 10:00:00.123456+00`. */
+const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
+
+/** 409 `WEBHOOK_DELIVERY_IN_FLIGHT`: a resend while an attempt of the delivery is running. */
+export class WebhookDeliveryInFlightError extends DomainError {
+  constructor() {
+    super('conflict', 'WEBHOOK_DELIVERY_IN_FLIGHT', 'Delivery attempt in flight', {
+      detail: 'An attempt of this delivery is running; ask again once it has ended.',
+    });
+  }
+}
+
+export interface DeliveryPage {
+  rows: DeliveryRow[];
+  nextCursor: string | null;
+}
+
+/**
+ * An endpoint's delivery log and its re-sends (docs/org.md § Webhooks, Delivery log, resend
+ * and replay): same permission as the endpoints; another endpoint's or organization's delivery
+ * id is 404.
+ */
+@Injectable()
+export class WebhookDeliveriesService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly endpoints: WebhookEndpointsService,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly signal: DispatchSignal,
+  ) {}
+
+  /** @throws 404 organization or endpoint; 403; 400 for a cursor that no page gave */
+  async page(
+    principal: Principal,
+    organizationId: number,
+    endpointId: string,
+    filter: DeliveryFilter,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<DeliveryPage> {
+    await this.endpoints.authorize(principal, organizationId);
+    await this.endpoints.require(organizationId, endpointId);
+    const position = cursor === undefined ? null : decodeCursor(cursor);
+    const rows = await this.deliveries.page(endpointId, filter, position, limit + 1);
+    const more = rows.length > limit;
+    const shown = more ? rows.slice(0, limit) : rows;
+    const last = shown[shown.length - 1];
+    return {
+      rows: shown,
+      nextCursor: more && last ? encodeCursor({ at: last.cursorAt, id: last.id }) : null,
+    };
+  }
+
+  /**
+   * Sends a `ping` to the endpoint (whatever its filters) and answers its queued delivery.
+   * @throws 404; 403; 422 `WEBHOOK_ENDPOINT_DISABLED`
+   */
+  async test(
+    principal: Principal,
+    organizationId: number,
+    endpointId: string,
+  ): Promise<DeliveryRow> {
+    const deliveryId = await this.endpoints.test(principal, organizationId, endpointId);
+    const row = await this.deliveries.find(endpointId, deliveryId);
+    if (!row) throw new WebhookDeliveryNotFoundError(); // the endpoint was deleted meanwhile
+    return row;
+  }
+
+  /**
+   * Sends a delivery again now with a fresh retry schedule.
+   * @throws 404; 409 `WEBHOOK_DELIVERY_IN_FLIGHT`; 422 `WEBHOOK_ENDPOINT_DISABLED`
+   */
+  async resend(
+    principal: Principal,
+    organizationId: number,
+    endpointId: string,
+    deliveryId: string,
+  ): Promise<DeliveryRow> {
+    await this.dataSource.transaction(async (manager) => {
+      await this.endpoints.authorize(principal, organizationId, manager);
+      const endpoint = await this.endpoints.require(organizationId, endpointId, manager);
+      if (!endpoint.enabled) throw new WebhookEndpointDisabledError();
+      if (!(await this.deliveries.resend(endpointId, deliveryId, manager))) {
+        const existing = await this.deliveries.find(endpointId, deliveryId);
+        if (!existing) throw new WebhookDeliveryNotFoundError();
+        throw new WebhookDeliveryInFlightError();
+      }
+      this.signal.mark(manager);
+    });
+    const row = await this.deliveries.find(endpointId, deliveryId);
+    if (!row) throw new WebhookDeliveryNotFoundError();
+    return row;
+  }
+
+  /**
+   * Replays what the endpoint missed since `since`: its `failed` deliveries of messages since
+   * then start over, and the organization's messages since then that it selects (project scope
+   * and filters as now) but never got are queued (at most {@link REPLAY_BATCH} per call).
+   * Succeeded deliveries are not sent again: use resend for one.
+   * @returns how many deliveries were queued, and whether more messages are left
+   * @throws 404; 422 `WEBHOOK_ENDPOINT_DISABLED`; 400 `since` in the future
+   */
+  async replay(
+    principal: Principal,
+    organizationId: number,
+    endpointId: string,
+    since: Date,
+  ): Promise<{ queued: number; more: boolean }> {
+    if (since.getTime() > Date.now()) {
+      throw ValidationFailedError.at({ pointer: '/since' }, 'since must not be in the future');
+    }
+    return this.dataSource.transaction(async (manager) => {
+      await this.endpoints.authorize(principal, organizationId, manager);
+      const endpoint = await this.endpoints.require(organizationId, endpointId, manager, true);
+      if (!endpoint.enabled) throw new WebhookEndpointDisabledError();
+      const requeued = await this.deliveries.requeueFailed(endpointId, since, manager);
+      const missed = await this.deliveries.missed(
+        organizationId,
+        endpointId,
+        since,
+        REPLAY_BATCH,
+        manager,
+      );
+      const scope = {
+        id: endpoint.id,
+        organizationId: String(organizationId),
+        projectId: endpoint.projectId === null ? null : String(endpoint.projectId),
+        eventTypes: endpoint.eventTypes,
+      };
+      const chosen = missed.filter((m) =>
+        endpointSelects(scope, {
+          type: m.eventType as WebhookEventType,
+          organization_id: String(organizationId),
+          project_id: m.projectId,
+        }),
+      );
+      if (chosen.length > 0) {
+        await manager.query(
+          `INSERT INTO webhook_delivery (id, message_id, endpoint_id, event_type, status, next_attempt_at)
+           SELECT id, message_id, $3::uuid, event_type, 'pending', now()
+             FROM unnest($1::uuid[], $2::uuid[], $4::text[]) AS t(id, message_id, event_type)
+           ON CONFLICT (message_id, endpoint_id) DO NOTHING`,
+          [
+            chosen.map(() => randomUUID()),
+            chosen.map((m) => m.id),
+            endpointId,
+            chosen.map((m) => m.eventType),
+          ],
+        );
+      }
+      if (requeued + chosen.length > 0) this.signal.mark(manager);
+      return { queued: requeued + chosen.length, more: missed.length === REPLAY_BATCH };
+    });
+  }
+}
+
+/** An opaque cursor: base64url of `<created_at>|<delivery id>`. */
+export function encodeCursor(cursor: DeliveryCursor): string {
+  return Buffer.from(`${cursor.at}|${cursor.id}`, 'utf8').toString('base64url');
+}
+
+/** @throws ValidationFailedError 400 (parameter `cursor`) when it is not one of ours */
+export function decodeCursor(value: string): DeliveryCursor {
+  const text = Buffer.from(value, 'base64url').toString('utf8');
+  const bar = text.lastIndexOf('|');
+  const at = text.slice(0, bar);
+  const id = text.slice(bar + 1);
+  if (bar < 0 || !UUID.test(id) || !PG_TIMESTAMP.test(at)) {
+    throw ValidationFailedError.at(
+      { parameter: 'cursor' },
+      'must be a cursor from a previous page',
+    );
+  }
+  return { at, id };
+}

@@ -1,0 +1,270 @@
+import { type PeriodicJob, periodicJobs } from '@wp/observability';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { AesGcmEnvelope } from '@wp/security';
+import { DataSource, type EntitySubscriberInterface, type TransactionCommitEvent } from 'typeorm';
+import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
+import {
+  DeliveryStore,
+  type ClaimedDelivery,
+  type DeliveryOutcome,
+  type DeliveryResult,
+  type EndpointStreak,
+} from './delivery-store.js';
+import { DispatchSignal } from './dispatch-signal.js';
+import { EndpointHealth } from './endpoint-health.js';
+import { OutboundHttp } from './outbound-http.js';
+import { decideRetry, type RetryPolicy } from './retry-schedule.js';
+import { signingSecrets, signWebhook } from './webhook-signer.js';
+
+/** Most attempt results stored in one transaction. */
+const RESULT_BATCH = 500;
+
+/** The body receivers get: the event's fields in the documented order. */
+const ENVELOPE_ORDER = [
+  'id',
+  'type',
+  'version',
+  'timestamp',
+  'organization_id',
+  'project_id',
+  'actor',
+  'data',
+];
+
+/**
+ * Sends queued deliveries (docs/org.md § Webhooks, Dispatcher). Every org process runs one:
+ * woken right after a transaction queued deliveries, and every `WEBHOOK_POLL_INTERVAL_MS` for
+ * retries and other processes' work. It claims what is due while it has free slots — at most
+ * `WEBHOOK_MAX_IN_FLIGHT` attempts at once, at most `WEBHOOK_ENDPOINT_CONCURRENCY` per endpoint,
+ * so a slow endpoint fills its own slots and never the others' — signs each body (Standard
+ * Webhooks; both secrets during a rotation's overlap), POSTs it through the SSRF-filtering
+ * client, and records the attempt (results that end together are written in one transaction, a
+ * group commit): any 2xx succeeds; otherwise the retry schedule decides
+ * (jitter, `Retry-After` on 429/503, 410 disables the endpoint).
+ */
+@Injectable()
+export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('WebhookDispatcher');
+  private readonly http: OutboundHttp;
+  private readonly policy: RetryPolicy;
+  private readonly leaseMs: number;
+  private readonly inFlight = new Map<string, number>();
+  private inFlightTotal = 0;
+  private readonly attempts = new Set<Promise<void>>();
+  private readonly results: {
+    result: DeliveryResult;
+    resolve: (streaks: Map<string, EndpointStreak>) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
+  private writing?: Promise<void>;
+  private job?: PeriodicJob;
+  private filling?: Promise<void>;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly store: DeliveryStore,
+    private readonly signal: DispatchSignal,
+    private readonly health: EndpointHealth,
+    private readonly box: AesGcmEnvelope,
+    @Inject(ORG_CONFIG) private readonly config: OrgConfig,
+  ) {
+    this.http = new OutboundHttp(
+      {
+        allowedPrivateAddresses: config.WEBHOOK_ALLOWED_PRIVATE_ADDRESSES,
+        allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      },
+      config.WEBHOOK_TIMEOUT_MS,
+    );
+    this.policy = {
+      scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
+      jitter: config.WEBHOOK_RETRY_JITTER,
+      retryAfterMaxSeconds: config.WEBHOOK_RETRY_AFTER_MAX_SECONDS,
+    };
+    this.leaseMs = Math.max(config.WEBHOOK_LEASE_MS, config.WEBHOOK_TIMEOUT_MS + 1000);
+  }
+
+  onApplicationBootstrap(): void {
+    const subscriber: EntitySubscriberInterface = {
+      afterTransactionCommit: (event: TransactionCommitEvent) => {
+        this.signal.committed(event.queryRunner.data);
+      },
+    };
+    this.dataSource.subscribers.push(subscriber);
+    this.signal.onWake(() => this.kick());
+    this.job = periodicJobs.every(
+      'org.webhook-dispatch',
+      this.config.WEBHOOK_POLL_INTERVAL_MS,
+      () => this.kick(),
+    );
+    this.kick();
+  }
+
+  /** Stops claiming and waits for the attempts in flight (their results are recorded). */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    await this.job?.stop();
+    await this.filling;
+    await Promise.all([...this.attempts]);
+    this.http.close();
+  }
+
+  /** Claims and starts what is due while there are free slots; concurrent calls coalesce. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.filling) {
+      this.again = true;
+      return;
+    }
+    this.filling = this.fill()
+      .catch((error: unknown) =>
+        this.logger.warn(`claiming deliveries failed: ${(error as Error).message}`),
+      )
+      .finally(() => {
+        this.filling = undefined;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Resolves when nothing is in flight (tests). */
+  async idle(): Promise<void> {
+    while (this.filling || this.attempts.size > 0) {
+      await this.filling;
+      await Promise.all([...this.attempts]);
+    }
+  }
+
+  private async fill(): Promise<void> {
+    const perEndpoint = this.config.WEBHOOK_ENDPOINT_CONCURRENCY;
+    while (!this.stopped) {
+      const slots = this.config.WEBHOOK_MAX_IN_FLIGHT - this.inFlightTotal;
+      if (slots <= 0) return;
+      const full = [...this.inFlight].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
+      const claimed = await this.store.claim(
+        slots,
+        full,
+        (id) => perEndpoint - (this.inFlight.get(id) ?? 0),
+        this.leaseMs,
+      );
+      for (const claim of claimed) this.start(claim);
+      if (claimed.length === 0) return;
+    }
+  }
+
+  private start(claim: ClaimedDelivery): void {
+    this.inFlight.set(claim.endpointId, (this.inFlight.get(claim.endpointId) ?? 0) + 1);
+    this.inFlightTotal++;
+    const attempt = this.attempt(claim)
+      .catch((error: unknown) =>
+        this.logger.warn(
+          `delivery ${claim.id}: ${(error as Error).message}; retried after its lease`,
+        ),
+      )
+      .finally(() => {
+        this.attempts.delete(attempt);
+        const left = (this.inFlight.get(claim.endpointId) ?? 1) - 1;
+        if (left === 0) this.inFlight.delete(claim.endpointId);
+        else this.inFlight.set(claim.endpointId, left);
+        this.inFlightTotal--;
+        this.kick();
+      });
+    this.attempts.add(attempt);
+  }
+
+  private async attempt(claim: ClaimedDelivery): Promise<void> {
+    const startedAt = new Date();
+    const body = JSON.stringify(orderedEnvelope(claim.payload));
+    const previous =
+      claim.previousEncryptedSecret && claim.previousSecretExpiresAt
+        ? {
+            secret: this.box.decrypt(claim.previousEncryptedSecret),
+            expiresAt: claim.previousSecretExpiresAt,
+          }
+        : null;
+    const secrets = signingSecrets(this.box.decrypt(claim.encryptedSecret), previous, startedAt);
+    const headers = signWebhook(claim.eventId, startedAt, body, secrets);
+    const result = await this.http.post(claim.url, body, { ...headers });
+    const succeeded = result.status !== null && result.status >= 200 && result.status < 300;
+    let outcome: DeliveryOutcome = { kind: 'succeeded' };
+    if (!succeeded) {
+      const decision = decideRetry(
+        { attemptCount: claim.attemptCount, status: result.status, retryAfter: result.retryAfter },
+        this.policy,
+      );
+      outcome =
+        decision.kind === 'retry'
+          ? { kind: 'retry', delayMs: decision.delayMs }
+          : decision.kind === 'disable_endpoint'
+            ? { kind: 'failed_and_disable', reason: 'gone' }
+            : { kind: 'failed' };
+    }
+    const streaks = await this.write({
+      claim,
+      attempt: {
+        startedAt,
+        durationMs: result.durationMs,
+        responseStatus: result.status,
+        responseBody: result.body,
+        error: result.error,
+      },
+      outcome,
+    });
+    const streak = streaks.get(claim.endpointId);
+    if (!streak) return;
+    if (outcome.kind === 'failed_and_disable') {
+      await this.health.disabled(claim.endpointId, 'gone');
+    } else if (streak.enabled) {
+      const failingMs = Date.now() - streak.failingSince.getTime();
+      if (failingMs > this.config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000) {
+        await this.health.disableFailing(claim.endpointId);
+      }
+    }
+  }
+
+  /**
+   * Hands a finished attempt to the group commit: results that end while a batch is being
+   * written go together in the next one (one transaction for all of them).
+   */
+  private write(result: DeliveryResult): Promise<Map<string, EndpointStreak>> {
+    return new Promise((resolve, reject) => {
+      this.results.push({ result, resolve, reject });
+      this.flushResults();
+    });
+  }
+
+  private flushResults(): void {
+    if (this.writing) return;
+    this.writing = (async () => {
+      while (this.results.length > 0) {
+        const batch = this.results.splice(0, RESULT_BATCH);
+        try {
+          const streaks = await this.store.recordAll(batch.map((b) => b.result));
+          for (const b of batch) b.resolve(streaks);
+        } catch (error) {
+          for (const b of batch) b.reject(error);
+        }
+      }
+    })().finally(() => {
+      this.writing = undefined;
+      if (this.results.length > 0) this.flushResults();
+    });
+  }
+}
+
+/** The stored event with its fields in the documented order (the stored jsonb sorts keys). */
+export function orderedEnvelope(payload: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of ENVELOPE_ORDER) if (key in payload) out[key] = payload[key];
+  for (const [key, value] of Object.entries(payload)) if (!(key in out)) out[key] = value;
+  return out;
+}

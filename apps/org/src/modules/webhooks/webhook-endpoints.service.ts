@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { webhookPingEvent } from '@wp/contracts';
+import { AesGcmEnvelope, type Principal } from '@wp/security';
+import { DataSource, type EntityManager } from 'typeorm';
+import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
+import { ProjectNotFoundError } from '../access/access.errors.js';
+import { AccessService } from '../access/access.service.js';
+import { SubscriptionHint } from './subscription-hint.js';
+import { urlProblem, type UrlRules } from './url-policy.js';
+import { newWebhookSecret } from './webhook-signer.js';
+import {
+  WebhookEndpointsRepository,
+  type EndpointWithCounts,
+} from './webhook-endpoints.repository.js';
+import {
+  urlRefused,
+  WebhookEndpointDisabledError,
+  WebhookEndpointLimitError,
+  WebhookEndpointNotFoundError,
+} from './webhooks.errors.js';
+import { WebhookPublisher } from './webhook-publisher.js';
+import { WebhookEndpoint } from './webhook-tables.js';
+
+/** Most endpoints of one organization. */
+export const MAX_ENDPOINTS_PER_ORGANIZATION = 50;
+
+export interface NewEndpoint {
+  url: string;
+  description?: string;
+  eventTypes: string[];
+  projectId?: number | null;
+  enabled?: boolean;
+}
+
+export type EndpointChanges = Partial<Omit<NewEndpoint, 'projectId'>>;
+
+/** An endpoint with its signing secret in clear: only the create and rotate answers. */
+export interface EndpointWithSecret extends EndpointWithCounts {
+  secret: string;
+}
+
+/**
+ * Webhook endpoints of an organization (docs/org.md § Webhooks, API): OWNER and ADMIN
+ * (`organization.manageWebhooks`); a non-member gets 404, another organization's endpoint id
+ * 404. URLs are checked against the SSRF rules before anything is written; the secret is sealed
+ * at rest and shown only by create and rotate.
+ */
+@Injectable()
+export class WebhookEndpointsService {
+  private readonly rules: UrlRules;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly access: AccessService,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly publisher: WebhookPublisher,
+    private readonly hint: SubscriptionHint,
+    private readonly box: AesGcmEnvelope,
+    @Inject(ORG_CONFIG) private readonly config: OrgConfig,
+  ) {
+    this.rules = {
+      allowHttp: config.NODE_ENV !== 'production' || config.WEBHOOK_ALLOW_HTTP,
+      allowedPrivateAddresses: config.WEBHOOK_ALLOWED_PRIVATE_ADDRESSES,
+      allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    };
+  }
+
+  /** @throws 404 organization / project; 403; 400 URL refused; 422 `WEBHOOK_ENDPOINT_LIMIT` */
+  async create(
+    principal: Principal,
+    organizationId: number,
+    input: NewEndpoint,
+  ): Promise<EndpointWithSecret> {
+    await this.authorize(principal, organizationId);
+    await this.checkUrl(input.url);
+    const secret = newWebhookSecret();
+    const endpoint = await this.dataSource.transaction(async (manager) => {
+      await this.authorize(principal, organizationId, manager);
+      if (input.projectId != null)
+        await this.requireProject(organizationId, input.projectId, manager);
+      if ((await this.endpoints.count(organizationId, manager)) >= MAX_ENDPOINTS_PER_ORGANIZATION) {
+        throw new WebhookEndpointLimitError(MAX_ENDPOINTS_PER_ORGANIZATION);
+      }
+      const enabled = input.enabled ?? true;
+      const created = await this.endpoints.insert(
+        Object.assign(new WebhookEndpoint(), {
+          id: randomUUID(),
+          organizationId,
+          projectId: input.projectId ?? null,
+          url: input.url,
+          description: input.description ?? '',
+          eventTypes: [...new Set(input.eventTypes)],
+          enabled,
+          disabledReason: enabled ? null : 'manual',
+          encryptedSecret: this.box.encrypt(secret),
+          previousEncryptedSecret: null,
+          previousSecretExpiresAt: null,
+          failingSince: null,
+        }),
+        manager,
+      );
+      await this.hint.changed(manager, organizationId);
+      return created;
+    });
+    return { ...(await this.endpoints.withCounts(endpoint)), secret };
+  }
+
+  async list(principal: Principal, organizationId: number): Promise<EndpointWithCounts[]> {
+    await this.authorize(principal, organizationId);
+    return this.endpoints.listWithCounts(organizationId);
+  }
+
+  async get(principal: Principal, organizationId: number, id: string): Promise<EndpointWithCounts> {
+    await this.authorize(principal, organizationId);
+    return this.endpoints.withCounts(await this.require(organizationId, id));
+  }
+
+  /** Enabling clears the disabled reason and the failure streak. @throws as create, 404 */
+  async update(
+    principal: Principal,
+    organizationId: number,
+    id: string,
+    changes: EndpointChanges,
+  ): Promise<EndpointWithCounts> {
+    await this.authorize(principal, organizationId);
+    if (changes.url !== undefined) await this.checkUrl(changes.url);
+    const endpoint = await this.dataSource.transaction(async (manager) => {
+      await this.authorize(principal, organizationId, manager);
+      const current = await this.require(organizationId, id, manager, true);
+      if (changes.url !== undefined) current.url = changes.url;
+      if (changes.description !== undefined) current.description = changes.description;
+      if (changes.eventTypes !== undefined) current.eventTypes = [...new Set(changes.eventTypes)];
+      if (changes.enabled !== undefined && changes.enabled !== current.enabled) {
+        current.enabled = changes.enabled;
+        current.disabledReason = changes.enabled ? null : 'manual';
+        current.failingSince = null;
+      }
+      const saved = await this.endpoints.save(current, manager);
+      if (saved.enabled) this.publisher.wakeAfterCommit(manager);
+      await this.hint.changed(manager, organizationId);
+      return saved;
+    });
+    return this.endpoints.withCounts(endpoint);
+  }
+
+  /** Deletes the endpoint with its deliveries and attempts. */
+  async delete(principal: Principal, organizationId: number, id: string): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await this.authorize(principal, organizationId, manager);
+      await this.require(organizationId, id, manager, true);
+      await this.endpoints.delete(id, manager);
+      await this.hint.changed(manager, organizationId);
+    });
+  }
+
+  /**
+   * A new secret; the previous one keeps signing for `WEBHOOK_SECRET_OVERLAP_SECONDS` (receivers
+   * switch over meanwhile). A rotation during an overlap ends the older secret at once.
+   */
+  async rotateSecret(
+    principal: Principal,
+    organizationId: number,
+    id: string,
+  ): Promise<EndpointWithSecret> {
+    const secret = newWebhookSecret();
+    const endpoint = await this.dataSource.transaction(async (manager) => {
+      await this.authorize(principal, organizationId, manager);
+      const current = await this.require(organizationId, id, manager, true);
+      const overlapMs = this.config.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000;
+      current.previousEncryptedSecret = overlapMs > 0 ? current.encryptedSecret : null;
+      current.previousSecretExpiresAt = overlapMs > 0 ? new Date(Date.now() + overlapMs) : null;
+      current.encryptedSecret = this.box.encrypt(secret);
+      return this.endpoints.save(current, manager);
+    });
+    return { ...(await this.endpoints.withCounts(endpoint)), secret };
+  }
+
+  /**
+   * Queues a `ping` event to this endpoint only, whatever its filters.
+   * @returns the delivery id
+   * @throws 422 `WEBHOOK_ENDPOINT_DISABLED`
+   */
+  async test(principal: Principal, organizationId: number, id: string): Promise<string> {
+    return this.dataSource.transaction(async (manager) => {
+      await this.authorize(principal, organizationId, manager);
+      const endpoint = await this.require(organizationId, id, manager);
+      if (!endpoint.enabled) throw new WebhookEndpointDisabledError();
+      const event = webhookPingEvent({
+        requestId: randomUUID(),
+        endpointId: endpoint.id,
+        organizationId,
+        projectId: endpoint.projectId,
+        actor: { type: principal.type, id: principal.id },
+        at: new Date(),
+      });
+      return this.publisher.publishTo(manager, event, endpoint.id);
+    });
+  }
+
+  /**
+   * In a transaction (`manager`) it also takes the organization's row lock: endpoint changes of
+   * one organization are serialized (the endpoint limit, the subscription hint's version).
+   * @throws OrganizationNotFoundError 404; PermissionDeniedError 403
+   */
+  async authorize(
+    principal: Principal,
+    organizationId: number,
+    manager?: EntityManager,
+  ): Promise<void> {
+    await this.access.organizationWith(principal, organizationId, 'organization.manageWebhooks', {
+      manager,
+      lock: manager !== undefined,
+    });
+  }
+
+  /** The organization's endpoint. @throws WebhookEndpointNotFoundError 404 */
+  async require(
+    organizationId: number,
+    id: string,
+    manager?: EntityManager,
+    lock = false,
+  ): Promise<WebhookEndpoint> {
+    const endpoint = await this.endpoints.find(organizationId, id, manager, lock);
+    if (!endpoint) throw new WebhookEndpointNotFoundError();
+    return endpoint;
+  }
+
+  private async checkUrl(url: string): Promise<void> {
+    const problem = await urlProblem(url, this.rules);
+    if (problem !== null) throw urlRefused(problem);
+  }
+
+  private async requireProject(
+    organizationId: number,
+    projectId: number,
+    manager: EntityManager,
+  ): Promise<void> {
+    const rows: unknown[] = await manager.query(
+      'SELECT 1 FROM project WHERE id = $1 AND organization_id = $2',
+      [projectId, organizationId],
+    );
+    if (rows.length === 0) throw new ProjectNotFoundError();
+  }
+}

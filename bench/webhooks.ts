@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import type { WebhookEvent } from '@wp/contracts';
+import { DataSource } from 'typeorm';
+import { OutboundHttp } from '../apps/org/src/modules/webhooks/outbound-http.js';
+import { WebhookPublisher } from '../apps/org/src/modules/webhooks/webhook-publisher.js';
+import { newWebhookSecret, signWebhook } from '../apps/org/src/modules/webhooks/webhook-signer.js';
+import { OrgTestContext } from '../apps/org/test/support/org-test-app.js';
+
+/** One line for `npm run bench -- --list` (read from this file without loading it). */
+export const description = 'webhooks: deliveries/s and end-to-end p50/p99 to local receivers';
+
+/**
+ * Webhook delivery (docs/org.md § Webhooks): `--events` events are published in batches of 100
+ * (one transaction each) to an organization with `--endpoints` endpoints selecting them, whose
+ * receivers on 127.0.0.1 answer 204 at once; measured are deliveries per second (first publish
+ * to last receipt) and the end-to-end latency of each delivery (commit of its batch to receipt),
+ * p50/p99 — in that burst (mostly queueing), and then for `--steady-events` single events, one
+ * every `--pace-ms` (the latency without a backlog). The ceiling, in the same run: the same HTTP client (the SSRF-filtering agents)
+ * posting the same number of signed bodies straight to the receivers with the dispatcher's
+ * concurrency (endpoints × `WEBHOOK_ENDPOINT_CONCURRENCY`): what the queue, claims and attempt
+ * rows cost is the difference. Starts auth and org in this process on fresh databases.
+ *
+ *   npm run bench -- webhooks [--events 2000] [--endpoints 4] [--concurrency 4]
+ *     [--steady-events 100] [--pace-ms 50]
+ */
+export async function main(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      events: { type: 'string', default: '2000' },
+      endpoints: { type: 'string', default: '4' },
+      concurrency: { type: 'string', default: '4' },
+      'steady-events': { type: 'string', default: '100' },
+      'pace-ms': { type: 'string', default: '50' },
+    },
+  });
+  const events = Number(values.events);
+  const endpoints = Number(values.endpoints);
+  const concurrency = Number(values.concurrency);
+  const received: number[] = [];
+  const publishedAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const server = createServer((req, res) => {
+    const id = req.headers['webhook-id'];
+    req.resume();
+    req.on('end', () => {
+      const now = performance.now();
+      received.push(now);
+      const at = typeof id === 'string' ? publishedAt.get(id) : undefined;
+      if (at !== undefined) latencies.push(now - at);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const ctx = await OrgTestContext.start({
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1',
+    WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency),
+    WEBHOOK_POLL_INTERVAL_MS: '100',
+  });
+  try {
+    const owner = await ctx.newUser('bench');
+    const orgId = await ctx.newOrganization(owner, 'Bench');
+    for (let i = 0; i < endpoints; i++) {
+      const res = await ctx.request('POST', `/organizations/${orgId}/webhook_endpoints`, {
+        token: owner.token,
+        body: {
+          data: { type: 'webhook_endpoints', attributes: { url, eventTypes: ['member.*'] } },
+        },
+      });
+      if (res.status !== 201) throw new Error(`endpoint: ${res.status}`);
+    }
+    const dataSource = ctx.org.get(DataSource);
+    const publisher = ctx.org.get(WebhookPublisher);
+    const all = Array.from({ length: events }, () => event(orgId));
+    const started = performance.now();
+    for (let i = 0; i < events; i += 100) {
+      const batch = all.slice(i, i + 100);
+      await dataSource.transaction((manager) => publisher.publish(manager, batch));
+      const committed = performance.now();
+      for (const e of batch) publishedAt.set(e.id, committed);
+    }
+    const total = events * endpoints;
+    while (received.length < total) await new Promise((resolve) => setTimeout(resolve, 20));
+    const deliverySeconds = (received[received.length - 1] - started) / 1000;
+    const burst = percentiles(latencies);
+
+    // steady: one event every `--pace-ms`, each to every endpoint (latency without a backlog)
+    latencies.length = 0;
+    const steady = Array.from({ length: Number(values['steady-events']) }, () => event(orgId));
+    for (const e of steady) {
+      await dataSource.transaction((manager) => publisher.publish(manager, [e]));
+      publishedAt.set(e.id, performance.now());
+      await new Promise((resolve) => setTimeout(resolve, Number(values['pace-ms'])));
+    }
+    while (latencies.length < steady.length * endpoints) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const paced = percentiles(latencies);
+
+    // ceiling: the same client, signed bodies, straight to the receiver
+    const http = new OutboundHttp(
+      { allowedPrivateAddresses: ['127.0.0.1'], allowPrivateNetworks: false },
+      10_000,
+    );
+    const secret = newWebhookSecret();
+    received.length = 0;
+    let next = 0;
+    const ceilingStart = performance.now();
+    await Promise.all(
+      Array.from({ length: endpoints * concurrency }, async () => {
+        while (next < total) {
+          const e = all[next++ % events];
+          const body = JSON.stringify(e);
+          const result = await http.post(url, body, {
+            ...signWebhook(e.id, new Date(), body, [secret]),
+          });
+          if (result.status !== 204) throw new Error(`ceiling: ${result.status} ${result.error}`);
+        }
+      }),
+    );
+    const ceilingSeconds = (performance.now() - ceilingStart) / 1000;
+    http.close();
+
+    print(
+      `webhooks: ${events} events × ${endpoints} endpoints (${total} deliveries), concurrency ${concurrency}/endpoint`,
+    );
+    print(
+      `  delivered: ${Math.round(total / deliverySeconds)} deliveries/s (${deliverySeconds.toFixed(2)} s)`,
+    );
+    print(`  end-to-end in the burst (commit → receipt): p50 ${burst.p50} ms, p99 ${burst.p99} ms`);
+    print(
+      `  end-to-end, one event every ${values['pace-ms']} ms: p50 ${paced.p50} ms, p99 ${paced.p99} ms`,
+    );
+    print(
+      `  ceiling, same client posting signed bodies directly: ${Math.round(total / ceilingSeconds)} requests/s`,
+    );
+  } finally {
+    await ctx.close();
+    server.closeAllConnections();
+    server.close();
+  }
+}
+
+function event(organizationId: string): WebhookEvent {
+  return {
+    id: `evt_${randomBytes(16).toString('hex')}`,
+    type: 'member.added',
+    version: 1,
+    timestamp: new Date().toISOString(),
+    organization_id: organizationId,
+    project_id: null,
+    actor: null,
+    data: { user: { id: '00000000-0000-4000-8000-000000000000', email: null }, role: 'MEMBER' },
+  };
+}
+
+function percentiles(values: number[]): { p50: string; p99: string } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+  return { p50: at(0.5).toFixed(1), p99: at(0.99).toFixed(1) };
+}
+
+function print(line: string): void {
+  process.stdout.write(`${line}\n`);
+}

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import type { WebhookEvent } from '@wp/contracts';
+import { waitFor } from '@wp/testing';
+import { DataSource } from 'typeorm';
+import { WebhookDispatcher } from '../../apps/org/src/modules/webhooks/webhook-dispatcher.js';
+import { WebhookPublisher } from '../../apps/org/src/modules/webhooks/webhook-publisher.js';
+import { ServiceProcess } from '../support/service-process.js';
+import { PlatformStack } from '../support/stack.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { RECEIVER_HOST, WEBHOOK_TEST_ENV, webhookWorld } from '../support/webhook-world.js';
+
+const EVENTS = 500;
+const ENDPOINTS = 5;
+
+/**
+ * At least once across a crash (docs/org.md § Webhooks, Queue), in both modes: two org
+ * processes deliver a burst of 500 events to 5 endpoints (2500 deliveries); one is killed with
+ * SIGKILL mid-burst; every event reaches every endpoint, counted once by `webhook-id`, because
+ * the dead process's leased claims come back after the lease and the other process sends them.
+ * The in-process org of the stack serves the API but does not dispatch here.
+ */
+describe('webhooks: durability across kill -9', () => {
+  let stack: PlatformStack;
+  const world = webhookWorld(() => stack, 'hook-durability');
+  const receivers: WebhookReceiver[] = [];
+  const processes: ServiceProcess[] = [];
+  const env = {
+    ...WEBHOOK_TEST_ENV,
+    WEBHOOK_TIMEOUT_MS: '1000',
+    WEBHOOK_LEASE_MS: '2000',
+  };
+
+  beforeAll(async () => {
+    stack = await PlatformStack.start(env);
+    await stack.apps.get('org')!.get(WebhookDispatcher).beforeApplicationShutdown();
+    for (let i = 0; i < ENDPOINTS; i++) {
+      const receiver = await WebhookReceiver.start(RECEIVER_HOST);
+      receiver.answerAlways(() => ({ status: 204, delayMs: 5 }));
+      receivers.push(receiver);
+    }
+    for (let i = 0; i < 2; i++) {
+      processes.push(
+        await ServiceProcess.start('org', { ...stack.env.env, ...env, METRICS_PORT: '0' }),
+      );
+    }
+  }, 180_000);
+  afterAll(async () => {
+    for (const p of processes) await p.kill();
+    await stack?.close();
+    await Promise.all(receivers.map((r) => r.close()));
+  });
+
+  it('delivers every event to every endpoint at least once when a delivering process is killed', async () => {
+    const owner = await world.signUp('owner');
+    const orgId = await world.newOrganization(owner, 'Durable');
+    for (const receiver of receivers) {
+      await world.endpoint(owner, orgId, { url: receiver.url(), eventTypes: ['member.*'] });
+    }
+    const org = stack.apps.get('org')!;
+    const events: WebhookEvent[] = Array.from({ length: EVENTS }, (_, i) => ({
+      id: `evt_${randomBytes(16).toString('hex')}`,
+      type: 'member.added',
+      version: 1,
+      timestamp: new Date().toISOString(),
+      organization_id: orgId,
+      project_id: null,
+      actor: null,
+      data: {
+        user: { id: '00000000-0000-4000-8000-000000000000', email: null },
+        role: 'MEMBER',
+        n: i,
+      },
+    }));
+    for (let i = 0; i < EVENTS; i += 100) {
+      await org
+        .get(DataSource)
+        .transaction((manager) =>
+          org.get(WebhookPublisher).publish(manager, events.slice(i, i + 100)),
+        );
+    }
+    const total = () => receivers.reduce((n, r) => n + r.received.length, 0);
+    await waitFor(() => total() >= (EVENTS * ENDPOINTS) / 5, {
+      timeoutMs: 20_000,
+      what: 'a fifth delivered',
+    });
+    const inFlight: { n: number }[] = await org
+      .get(DataSource)
+      .query(`SELECT count(*)::int AS n FROM webhook_delivery WHERE status = 'delivering'`);
+    await processes[0].kill(); // SIGKILL, mid-burst
+    const killedAt = total();
+
+    await waitFor(
+      () =>
+        receivers.every(
+          (r) => new Set(r.received.map((q) => q.headers['webhook-id'])).size === EVENTS,
+        ),
+      { timeoutMs: 60_000, what: 'every event at every endpoint' },
+    );
+    const expected = new Set(events.map((e) => e.id));
+    for (const receiver of receivers) {
+      const ids = new Set(receiver.received.map((q) => q.headers['webhook-id']));
+      expect(ids).toEqual(expected);
+    }
+    const rows: { status: string; n: number }[] = await org
+      .get(DataSource)
+      .query(`SELECT status, count(*)::int AS n FROM webhook_delivery GROUP BY status`);
+    await waitFor(
+      async () => {
+        const now: { status: string; n: number }[] = await org
+          .get(DataSource)
+          .query(`SELECT status, count(*)::int AS n FROM webhook_delivery GROUP BY status`);
+        return now.length === 1 && now[0].status === 'succeeded' ? now : undefined;
+      },
+      { timeoutMs: 10_000, what: 'every delivery succeeded' },
+    );
+    const duplicates = total() - EVENTS * ENDPOINTS;
+    // what the run looked like, for the record
+    console.log(
+      `kill -9 after ${killedAt} of ${EVENTS * ENDPOINTS} requests (${inFlight[0].n} in flight); ` +
+        `${duplicates} sent twice; states before settling ${JSON.stringify(rows)}`,
+    );
+    expect(duplicates).toBeGreaterThanOrEqual(0);
+  });
+});
