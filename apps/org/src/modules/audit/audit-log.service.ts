@@ -1,21 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { parseIsoInstant, ValidationFailedError } from '@wp/http';
 import type { Principal } from '@wp/security';
+import { decodeCursor, encodeCursor } from '../../common/keyset-cursor.js';
 import { AccessService } from '../access/access.service.js';
 import { toExportRecord, type AuditExportRecord } from './audit-export.js';
-import {
-  AuditLogRepository,
-  type AuditCursor,
-  type AuditLogFilter,
-} from './audit-log.repository.js';
+import { AuditLogRepository, type AuditLogFilter } from './audit-log.repository.js';
 import { toAuditLogEntryResource, type AuditLogPage } from './audit-log.serializer.js';
 import type { AuditLogFilterDto, AuditLogQueryDto } from './dto/audit-log-query.dto.js';
 
 const DEFAULT_LIMIT = 50;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** `timestamptz::text` as PostgreSQL prints it (ISO style), e.g. `2026-11-25 10:00:00.123456+00`. */
-const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
 
 /**
  * Reading an organization's audit log (docs/org.md § Audit log): OWNER and ADMIN only
@@ -96,26 +90,6 @@ function filterOf(organizationId: number, query: AuditLogFilterDto): AuditLogFil
     until,
     untilExclusive,
   };
-}
-
-/** An opaque cursor: base64url of `<occurred_at>|<entry id>`. */
-export function encodeCursor(cursor: AuditCursor): string {
-  return Buffer.from(`${cursor.at}|${cursor.id}`, 'utf8').toString('base64url');
-}
-
-/** @throws ValidationFailedError 400 (parameter `cursor`) when it is not one of ours */
-export function decodeCursor(value: string): AuditCursor {
-  const text = Buffer.from(value, 'base64url').toString('utf8');
-  const bar = text.lastIndexOf('|');
-  const at = text.slice(0, bar);
-  const id = text.slice(bar + 1);
-  if (bar < 0 || !UUID.test(id) || !PG_TIMESTAMP.test(at)) {
-    throw ValidationFailedError.at(
-      { parameter: 'cursor' },
-      'must be a cursor from a previous page',
-    );
-  }
-  return { at, id };
 }
 
 function nextLink(path: string, query: AuditLogQueryDto, cursor: string): string {

@@ -4,10 +4,10 @@ import type { WebhookEventType } from '@wp/contracts';
 import { DomainError, ValidationFailedError } from '@wp/http';
 import type { Principal } from '@wp/security';
 import { DataSource } from 'typeorm';
+import { decodeCursor, encodeCursor } from '../../common/keyset-cursor.js';
 import { endpointSelects } from './endpoint-matching.js';
 import {
   WebhookDeliveriesRepository,
-  type DeliveryCursor,
   type DeliveryFilter,
   type DeliveryRow,
 } from './webhook-deliveries.repository.js';
@@ -17,10 +17,6 @@ import { DispatchSignal } from './dispatch-signal.js';
 
 /** Most messages one replay queues; the answer says when more are left (call again). */
 export const REPLAY_BATCH = 10_000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** `timestamptz::text` as PostgreSQL prints it, e.g. `2026-11-25 10:00:00.123456+00`. */
-const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
 
 /** 409 `WEBHOOK_DELIVERY_IN_FLIGHT`: a resend while an attempt of the delivery is running. */
 export class WebhookDeliveryInFlightError extends DomainError {
@@ -173,24 +169,4 @@ export class WebhookDeliveriesService {
       return { queued: requeued + chosen.length, more: missed.length === REPLAY_BATCH };
     });
   }
-}
-
-/** An opaque cursor: base64url of `<created_at>|<delivery id>`. */
-export function encodeCursor(cursor: DeliveryCursor): string {
-  return Buffer.from(`${cursor.at}|${cursor.id}`, 'utf8').toString('base64url');
-}
-
-/** @throws ValidationFailedError 400 (parameter `cursor`) when it is not one of ours */
-export function decodeCursor(value: string): DeliveryCursor {
-  const text = Buffer.from(value, 'base64url').toString('utf8');
-  const bar = text.lastIndexOf('|');
-  const at = text.slice(0, bar);
-  const id = text.slice(bar + 1);
-  if (bar < 0 || !UUID.test(id) || !PG_TIMESTAMP.test(at)) {
-    throw ValidationFailedError.at(
-      { parameter: 'cursor' },
-      'must be a cursor from a previous page',
-    );
-  }
-  return { at, id };
 }

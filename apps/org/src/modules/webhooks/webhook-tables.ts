@@ -64,6 +64,7 @@ export class WebhookEndpoint {
 
   /** First failure since the last success; null while it succeeds. */
   @Column('timestamptz', { nullable: true })
+  // jscpd:ignore-start: the row times and the organization and project relations every project-scoped entity declares.
   failingSince!: Date | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
@@ -79,6 +80,7 @@ export class WebhookEndpoint {
   @ManyToOne(() => Project, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'project_id' })
   project?: Relation<Project>;
+  // jscpd:ignore-end
 }
 
 /**

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { AUDIT_ACTIONS, type AuditAction } from '@wp/contracts';
-import { IsIsoInstant, MayBeAbsent, ToInt, ToList } from '@wp/http';
-import { ArrayMaxSize, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIsoInstant, MayBeAbsent, ToList } from '@wp/http';
+import { ArrayMaxSize, IsIn, IsString, MaxLength } from 'class-validator';
+import { PageCursorField, PageLimitField } from '../../../common/page-fields.js';
 
 /** Filters of `GET /organizations/{id}/audit_log` and its export (docs/org.md § Audit log). */
 export class AuditLogFilterDto {
@@ -39,19 +40,10 @@ export class AuditLogFilterDto {
 
 /** `GET /organizations/{id}/audit_log`: filters plus cursor paging. */
 export class AuditLogQueryDto extends AuditLogFilterDto {
-  @ApiPropertyOptional({ description: 'Page size, 1–100.', default: 50 })
-  @MayBeAbsent()
-  @ToInt()
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimitField()
   limit?: number;
 
-  @ApiPropertyOptional({ description: '`meta.next_cursor` of the previous page.' })
-  @MayBeAbsent()
-  @IsString()
-  @MaxLength(200)
-  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'must be a cursor from a previous page' })
+  @PageCursorField()
   cursor?: string;
 }
 

@@ -1,8 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIsoInstant, MayBeAbsent, ToInt, ToList } from '@wp/http';
-import { ArrayMaxSize, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIsoInstant, MayBeAbsent, ToList } from '@wp/http';
+import { ArrayMaxSize, IsIn } from 'class-validator';
 import { WEBHOOK_EVENT_TYPES } from '@wp/contracts';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../webhook-tables.js';
+import { PageCursorField, PageLimitField } from '../../../common/page-fields.js';
 
 /** `GET …/webhook_endpoints/{id}/deliveries`: filters and cursor paging. */
 export class DeliveryQueryDto {
@@ -36,18 +37,9 @@ export class DeliveryQueryDto {
   @IsIsoInstant()
   since?: string;
 
-  @ApiPropertyOptional({ description: 'Page size, 1–100.', default: 50 })
-  @MayBeAbsent()
-  @ToInt()
-  @IsInt()
-  @Min(1)
-  @Max(100)
+  @PageLimitField()
   limit?: number;
 
-  @ApiPropertyOptional({ description: '`meta.next_cursor` of the previous page.' })
-  @MayBeAbsent()
-  @IsString()
-  @MaxLength(200)
-  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'must be a cursor from a previous page' })
+  @PageCursorField()
   cursor?: string;
 }
