@@ -11,7 +11,7 @@ import {
   WebhookDeliveryDocument,
   WebhookDeliveryPage,
   WebhookReplayAnswer,
-} from './webhook.resources.js';
+} from './webhook.serializer.js';
 
 const E = 'webhook_endpoints/:endpointId';
 const DEFAULT_LIMIT = 50;

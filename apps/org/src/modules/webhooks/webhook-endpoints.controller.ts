@@ -9,7 +9,7 @@ import {
   WebhookEndpointDocument,
   WebhookEndpointList,
   WebhookEndpointWithSecretDocument,
-} from './webhook.resources.js';
+} from './webhook.serializer.js';
 
 const E = 'webhook_endpoints';
 
