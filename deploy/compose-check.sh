@@ -148,6 +148,13 @@ inspect_is() { # container go-template expected
   [ "$got" = "$3" ] || { echo "       got: $got"; return 1; }
 }
 
+only_built_output() { # the image ships no sources, tests, tsconfig or type declarations of its own
+  local found
+  found=$(docker run --rm --entrypoint sh workspace-platform:dev -c \
+    "find apps libs \\( -name src -o -name test -o -name '*.d.ts' -o -name 'tsconfig*.json' \\) -print | head -n 5")
+  [ -z "$found" ] || { echo "       found: $found"; return 1; }
+}
+
 boot_and_check() {
   phase "base images"
   timeout "$(left)" bash deploy/base-images.sh || { phase_end; return 1; }
@@ -201,6 +208,7 @@ boot_and_check() {
     # /app/package.json belongs to the app's user: only the read-only root keeps it unwritable.
     what="$app: writes only to /tmp"; check bash -c "! docker exec '$id' touch /app/package.json 2>/dev/null && docker exec '$id' touch /tmp/probe"
   done
+  what="workspace-platform:dev ships built output only"; check only_built_output
   for service in $(compose config --services); do
     what="$service: healthcheck passing"; check inspect_is "$(container "$service")" '{{.State.Health.Status}}' healthy
   done

@@ -93,6 +93,9 @@ async function wallets(token, type) {
 }
 
 async function walk() {
+  // The gateway reads Swagger UI's files from node_modules at start and serves them on /docs.
+  const docs = await fetch(`${GW}/docs/assets/swagger-ui-bundle.js`);
+  check(docs.status === 200, 'GET /docs/assets/swagger-ui-bundle.js → 200', String(docs.status));
   const founder = await signUp(`ada-${run}@example.com`);
   const org = await request('POST', '/organizations', {
     token: founder,
