@@ -16,7 +16,7 @@
 # SUMMARY_FILE (gets "passed failed"). Exit: 0 all passed, 1 a check failed, 2 no engine.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-cd "$repo"
+cd "$repo" || exit 2
 dir=${COMPOSE_CHECK_DIR:-/tmp/wp-compose-check}
 budget=${COMPOSE_CHECK_BUDGET:-480}
 project=wp-compose-check
