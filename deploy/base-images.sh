@@ -40,8 +40,9 @@ build_debian() {
   local started=$SECONDS rootfs="$work/rootfs"
   command -v debootstrap >/dev/null || {
     echo "debootstrap is missing; installing Debian's package"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null \
-      || { apt-get update -q >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null; }
+    { DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap \
+      || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap; }; } \
+      > "$work/apt.log" 2>&1 || { tail -n 20 "$work/apt.log"; return 1; }
   }
   debootstrap --variant=minbase bookworm "$rootfs" "$mirror" > "$work/debootstrap.log" 2>&1 \
     || { tail -n 20 "$work/debootstrap.log"; return 1; }
