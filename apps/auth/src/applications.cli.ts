@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { authConfigSchema, type AuthConfig } from './config/auth.config.js';
 import { parseCliArgs, USAGE } from './cli-args.js';
 import { authDataSource } from './database/data-source.js';
-import { migrationsStatus } from './migrations-status.js';
+import { printMigrationsStatus } from './migrations-status.js';
 import { ApplicationsRepository } from './modules/applications/applications.repository.js';
 import { ApplicationsService } from './modules/applications/applications.service.js';
 
@@ -33,20 +33,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const { command, arg: name, json } = parsed;
   const print = (value: unknown, text: string) =>
     io.out(json ? `${JSON.stringify(value, null, 2)}\n` : text);
-  if (command === 'migrations:status') {
-    const statuses = await migrationsStatus(io.env);
-    print(
-      statuses,
-      statuses
-        .map((s) =>
-          s.error
-            ? `${s.service}: unavailable (${s.error})\n`
-            : `${s.service}: ${s.applied.length} applied, ${s.pending.length} pending${s.pending.length ? `: ${s.pending.join(', ')}` : ''}\n`,
-        )
-        .join(''),
-    );
-    return statuses.some((s) => s.error) ? 1 : 0;
-  }
+  if (command === 'migrations:status') return printMigrationsStatus(io.env, json, io.out);
   const config = loadConfig(authConfigSchema, io.env);
   const dataSource = authDataSource(config.AUTH_DATABASE_URL);
   await dataSource.initialize();

@@ -13,6 +13,17 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(parsed.message);
     return 2;
   }
+  const out = (text: string) => process.stdout.write(text);
+  if (parsed.command === 'migrations:status') {
+    // Only its own small module: no TypeORM, no service modules (migrations-status.ts).
+    const [{ loadDotenv }, { printMigrationsStatus }] = await Promise.all([
+      import('@wp/config'),
+      import('./migrations-status.js'),
+    ]);
+    loadDotenv();
+    // eslint-disable-next-line no-restricted-syntax -- the CLI's configuration is the environment
+    return printMigrationsStatus(process.env, parsed.json, out);
+  }
   const [{ loadDotenv }, { runCli }] = await Promise.all([
     import('@wp/config'),
     import('./applications.cli.js'),
@@ -21,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
   return runCli(argv, {
     // eslint-disable-next-line no-restricted-syntax -- the CLI's configuration is the environment
     env: process.env,
-    out: (text) => process.stdout.write(text),
+    out,
     err: (text) => process.stderr.write(text),
   });
 }

@@ -14,6 +14,7 @@ import {
   type ErrorBodyFormat,
 } from './framework-errors.js';
 import { ValidationFailedError } from './errors/validation-error.js';
+import { noStore, routeIsNoStore } from './no-store.js';
 import {
   DEFAULT_MAX_JSON_DEPTH,
   jsonDepthExceeds,
@@ -211,6 +212,8 @@ function installFastifyHooks(
     void reply.header('x-request-id', request.id);
     // Every answer (docs/operations.md § Response headers): JSON is never sniffed as HTML.
     void reply.headers(headers);
+    // Routes marked @NoStore() (no-store.ts), before guards, pipes or the handler can refuse.
+    if (routeIsNoStore(request)) noStore(reply);
     // The HTTP server span, when tracing is on (libs/tracing); a no-op otherwise.
     trace.getActiveSpan()?.setAttribute('http.request.id', request.id);
     done();

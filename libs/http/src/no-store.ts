@@ -1,12 +1,8 @@
-import {
-  Injectable,
-  UseInterceptors,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
-import type { Observable } from 'rxjs';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** Key of the Fastify route config (`request.routeOptions.config`) that {@link NoStore} sets. */
+const NO_STORE = 'noStore';
 
 /**
  * Marks an answer as never to be stored by any cache, the client's own included:
@@ -17,13 +13,14 @@ export function noStore(reply: FastifyReply): void {
   void reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
 }
 
-/** Sets {@link noStore} before the handler runs, so its errors carry the headers too. */
-@Injectable()
-export class NoStoreInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    noStore(context.switchToHttp().getResponse<FastifyReply>());
-    return next.handle();
-  }
+/**
+ * Whether the request's route is marked {@link NoStore}: the `onRequest` hook of
+ * `configureHttpApp` then sets {@link noStore} before anything else runs, so refusals of
+ * guards, pipes and handlers carry the headers too.
+ */
+export function routeIsNoStore(request: FastifyRequest): boolean {
+  const config = request.routeOptions.config as unknown as Record<string, unknown> | undefined;
+  return config?.[NO_STORE] === true;
 }
 
 /**
@@ -31,5 +28,9 @@ export class NoStoreInterceptor implements NestInterceptor {
  * two-factor secrets and challenge tokens, secrets shown once (Sentinel Pass keys, project key
  * pairs): `Cache-Control: no-store`, `Pragma: no-cache` on every answer of it, errors included
  * (a two-factor challenge is a 403 carrying a token). RFC 6749 § 5.1.
+ *
+ * A Fastify route config flag read by one `onRequest` hook rather than a Nest interceptor: a
+ * route without interceptors skips Nest's RxJS pipeline (docs/auth.md § Performance). It is
+ * the route's only `@RouteConfig` (Nest keeps one per handler).
  */
-export const NoStore = (): MethodDecorator & ClassDecorator => UseInterceptors(NoStoreInterceptor);
+export const NoStore = (): MethodDecorator => RouteConfig({ [NO_STORE]: true });

@@ -1,6 +1,6 @@
 import { PartialType, PickType } from '@nestjs/swagger';
 import { IsIn, IsString, MaxLength, MinLength, ValidateIf } from 'class-validator';
-import { MayBeAbsent } from '@wp/http';
+import { FAST_VALIDATION, MayBeAbsent } from '@wp/http';
 
 const isPasswordGrant = (dto: TokenRequestDto) =>
   dto.grant_type === undefined || dto.grant_type === 'password';
@@ -79,4 +79,19 @@ export class RefreshRequestDto {
   @MinLength(1)
   @MaxLength(512)
   refresh_token!: string;
+
+  /**
+   * The hot route's fast path (`FAST_VALIDATION` of `@wp/http`): an object whose
+   * `refresh_token` is a non-empty string of at most 512 UTF-16 units (so at most 512 code
+   * points, within `MaxLength`) becomes the instance class-validator would give, other fields
+   * left out; anything else returns undefined and class-validator words the 400.
+   */
+  static [FAST_VALIDATION](value: unknown): RefreshRequestDto | undefined {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    const token = (value as { refresh_token?: unknown }).refresh_token;
+    if (typeof token !== 'string' || token.length === 0 || token.length > 512) return undefined;
+    const dto = new RefreshRequestDto();
+    dto.refresh_token = token;
+    return dto;
+  }
 }
