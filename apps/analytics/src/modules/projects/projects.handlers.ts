@@ -1,6 +1,6 @@
+import { TxHost } from '@wp/persistence';
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { EventBus } from '@wp/messaging';
-import type { EntityManager } from 'typeorm';
 import { KEYS_CHANGED_FLAG } from './project-key-cache.js';
 import { ProjectsRepository } from './projects.repository.js';
 
@@ -16,35 +16,36 @@ export class ProjectsHandlers implements OnModuleInit {
   private readonly logger = new Logger('ProjectsHandlers');
 
   constructor(
+    private readonly txHost: TxHost,
     private readonly bus: EventBus,
     private readonly projects: ProjectsRepository,
   ) {}
 
   onModuleInit(): void {
-    this.bus.on('org.project.created', 'project_created', async (event, manager) => {
+    this.bus.on('org.project.created', 'project_created', async (event) => {
       const { projectId, organizationId } = event.payload;
-      await this.projects.ensureProject(manager, projectId, organizationId);
-      flag(manager);
+      await this.projects.ensureProject(projectId, organizationId);
+      this.flag();
     });
-    this.bus.on('org.project.keys.changed', 'project_keys', async (event, manager) => {
+    this.bus.on('org.project.keys.changed', 'project_keys', async (event) => {
       const { projectId, organizationId, version, keys } = event.payload;
-      await this.projects.ensureProject(manager, projectId, organizationId);
-      const applied = await this.projects.replaceKeys(manager, projectId, version, keys);
+      await this.projects.ensureProject(projectId, organizationId);
+      const applied = await this.projects.replaceKeys(projectId, version, keys);
       if (!applied) {
         this.logger.debug(`keys of project ${projectId} v${version}: stale or deleted, skipped`);
       }
-      flag(manager);
+      this.flag();
     });
-    this.bus.on('org.project.deleted', 'project_deleted', async (event, manager) => {
+    this.bus.on('org.project.deleted', 'project_deleted', async (event) => {
       const { projectId, organizationId } = event.payload;
-      await this.projects.markDeleted(manager, projectId, organizationId);
-      flag(manager);
+      await this.projects.markDeleted(projectId, organizationId);
+      this.flag();
     });
   }
-}
 
-function flag(manager: EntityManager): void {
-  if (manager.queryRunner) {
-    manager.queryRunner.data = { ...manager.queryRunner.data, [KEYS_CHANGED_FLAG]: true };
+  /** Marks the delivery's transaction: the key cache refreshes after it commits. */
+  private flag(): void {
+    const runner = this.txHost.tx.queryRunner;
+    if (runner) runner.data = { ...runner.data, [KEYS_CHANGED_FLAG]: true };
   }
 }

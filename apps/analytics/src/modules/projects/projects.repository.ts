@@ -1,5 +1,6 @@
+import { TxHost } from '@wp/persistence';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 
 /** A key pair as the auth cache holds it. */
 export interface StoredKey {
@@ -27,19 +28,18 @@ interface KeyRow {
 
 /**
  * Project and key pair rows fed by `org.project.*` events (the only file of this feature touching
- * TypeORM). Writes run in the event handler's transaction (`manager`).
+ * TypeORM). Writes run in the event handler's transaction (`txHost.tx`).
  */
 @Injectable()
 export class ProjectsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly txHost: TxHost,
+    private readonly dataSource: DataSource,
+  ) {}
 
   /** Records a project (idempotent; never resurrects a deleted one). */
-  async ensureProject(
-    manager: EntityManager,
-    projectId: number,
-    organizationId: number,
-  ): Promise<void> {
-    await manager.query(
+  async ensureProject(projectId: number, organizationId: number): Promise<void> {
+    await this.txHost.tx.query(
       `INSERT INTO analytics_project (project_id, organization_id) VALUES ($1, $2)
        ON CONFLICT (project_id) DO NOTHING`,
       [projectId, organizationId],
@@ -51,21 +51,20 @@ export class ProjectsRepository {
    * the project is not deleted. Returns false when the event was stale (nothing changed).
    */
   async replaceKeys(
-    manager: EntityManager,
     projectId: number,
     version: number,
     keys: { id: string; publicKey: string; secretKeySha256: string; expiresAt: string | null }[],
   ): Promise<boolean> {
     // TypeORM answers an UPDATE with [rows, affected count].
-    const [, affected] = await manager.query<[unknown[], number]>(
+    const [, affected] = await this.txHost.tx.query<[unknown[], number]>(
       `UPDATE analytics_project SET keys_version = $2, updated_at = now()
        WHERE project_id = $1 AND keys_version < $2 AND deleted_at IS NULL`,
       [projectId, version],
     );
     if (affected === 0) return false;
-    await manager.query(`DELETE FROM project_api_key WHERE project_id = $1`, [projectId]);
+    await this.txHost.tx.query(`DELETE FROM project_api_key WHERE project_id = $1`, [projectId]);
     if (keys.length > 0) {
-      await manager.query(
+      await this.txHost.tx.query(
         `INSERT INTO project_api_key (public_key, project_id, key_id, secret_key_sha256, expires_at)
          SELECT k."publicKey", $1, k.id, k."secretKeySha256", k."expiresAt"
          FROM jsonb_to_recordset($2::jsonb)
@@ -78,15 +77,15 @@ export class ProjectsRepository {
   }
 
   /** Marks the project deleted (terminal) and drops its keys. */
-  async markDeleted(manager: EntityManager, projectId: number, organizationId: number) {
-    await manager.query(
+  async markDeleted(projectId: number, organizationId: number) {
+    await this.txHost.tx.query(
       `INSERT INTO analytics_project (project_id, organization_id, deleted_at, updated_at)
        VALUES ($1, $2, now(), now())
        ON CONFLICT (project_id) DO UPDATE SET deleted_at = COALESCE(analytics_project.deleted_at, now()),
          updated_at = now()`,
       [projectId, organizationId],
     );
-    await manager.query(`DELETE FROM project_api_key WHERE project_id = $1`, [projectId]);
+    await this.txHost.tx.query(`DELETE FROM project_api_key WHERE project_id = $1`, [projectId]);
   }
 
   /** Every live key pair. */

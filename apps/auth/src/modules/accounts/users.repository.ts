@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { preparedQuery, type PreparedStatement } from '@wp/persistence';
-import { DataSource, In, type EntityManager } from 'typeorm';
+import { preparedQuery, type PreparedStatement, TxHost } from '@wp/persistence';
+import { DataSource, In } from 'typeorm';
 import { User } from './user.entity.js';
 
 /** What login needs of an account. */
@@ -27,22 +27,25 @@ const LOGIN_BY_KEY: PreparedStatement = {
 /** Accounts (`app_user`). */
 @Injectable()
 export class UsersRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly txHost: TxHost,
+    private readonly dataSource: DataSource,
+  ) {}
 
-  private repo(manager?: EntityManager) {
-    return (manager ?? this.dataSource.manager).getRepository(User);
+  private repo() {
+    return this.txHost.tx.getRepository(User);
   }
 
-  findById(id: string, manager?: EntityManager): Promise<User | null> {
-    return this.repo(manager).findOneBy({ id });
+  findById(id: string): Promise<User | null> {
+    return this.repo().findOneBy({ id });
   }
 
   /**
    * Reads an account and locks its row until the transaction ends: activation, resend, reset
    * and change of one account run one at a time.
    */
-  findByIdForUpdate(id: string, manager: EntityManager): Promise<User | null> {
-    return this.repo(manager).findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+  findByIdForUpdate(id: string): Promise<User | null> {
+    return this.repo().findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
   }
 
   findByIds(ids: string[]): Promise<User[]> {
@@ -53,8 +56,8 @@ export class UsersRepository {
    * The account of a username, by its identity key (`usernameLookupKey` of `@wp/identity`:
    * every spelling of one email or phone number gives the same key; docs/auth.md § Usernames).
    */
-  findByUsernameKey(key: string, manager?: EntityManager): Promise<User | null> {
-    return this.repo(manager).findOneBy({ usernameKey: key });
+  findByUsernameKey(key: string): Promise<User | null> {
+    return this.repo().findOneBy({ usernameKey: key });
   }
 
   /**
@@ -67,8 +70,8 @@ export class UsersRepository {
   }
 
   /** Inserts; returns false when the username key is already taken (unique violation). */
-  async insert(user: User, manager: EntityManager): Promise<boolean> {
-    const result = await this.repo(manager)
+  async insert(user: User): Promise<boolean> {
+    const result = await this.repo()
       .createQueryBuilder()
       .insert()
       .values(user)
@@ -79,20 +82,16 @@ export class UsersRepository {
   }
 
   /** Marks a pending account active; returns the updated account. */
-  async activate(user: User, manager: EntityManager): Promise<User> {
+  async activate(user: User): Promise<User> {
     const now = new Date();
-    await this.repo(manager).update(
+    await this.repo().update(
       { id: user.id },
       { status: 'active', activatedAt: now, updatedAt: now },
     );
     return { ...user, status: 'active', activatedAt: now, updatedAt: now };
   }
 
-  async updatePasswordHash(
-    userId: string,
-    passwordHash: string,
-    manager: EntityManager,
-  ): Promise<void> {
-    await this.repo(manager).update({ id: userId }, { passwordHash, updatedAt: new Date() });
+  async updatePasswordHash(userId: string, passwordHash: string): Promise<void> {
+    await this.repo().update({ id: userId }, { passwordHash, updatedAt: new Date() });
   }
 }

@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { returningRows } from '@wp/persistence';
-import type { EntityManager } from 'typeorm';
+import { returningRows, TxHost } from '@wp/persistence';
 import { ActivationCode } from './activation-code.entity.js';
 
 /** Pending activation codes. Callers hold the account's row lock (see ActivationService). */
 @Injectable()
 export class ActivationRepository {
+  constructor(private readonly txHost: TxHost) {}
+
   /** Stores the account's code, replacing (and so invalidating) any previous one. */
-  async replace(code: Omit<ActivationCode, 'user'>, manager: EntityManager): Promise<void> {
-    await manager
+  async replace(code: Omit<ActivationCode, 'user'>): Promise<void> {
+    await this.txHost.tx
       .createQueryBuilder()
       .insert()
       .into(ActivationCode)
@@ -20,14 +21,14 @@ export class ActivationRepository {
       .execute();
   }
 
-  find(userId: string, manager: EntityManager): Promise<ActivationCode | null> {
-    return manager.findOneBy(ActivationCode, { userId });
+  find(userId: string): Promise<ActivationCode | null> {
+    return this.txHost.tx.findOneBy(ActivationCode, { userId });
   }
 
   /** Counts one wrong code; returns the failures so far. */
-  async recordFailure(userId: string, manager: EntityManager): Promise<number> {
+  async recordFailure(userId: string): Promise<number> {
     const rows = await returningRows<{ failed_attempts: number }>(
-      manager.query(
+      this.txHost.tx.query(
         `UPDATE activation_code SET failed_attempts = failed_attempts + 1
           WHERE user_id = $1 RETURNING failed_attempts`,
         [userId],
@@ -36,7 +37,7 @@ export class ActivationRepository {
     return rows[0]?.failed_attempts ?? 0;
   }
 
-  async delete(userId: string, manager: EntityManager): Promise<void> {
-    await manager.delete(ActivationCode, { userId });
+  async delete(userId: string): Promise<void> {
+    await this.txHost.tx.delete(ActivationCode, { userId });
   }
 }

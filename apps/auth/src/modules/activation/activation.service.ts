@@ -1,7 +1,7 @@
+import { TxHost } from '@wp/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError } from '@wp/http';
 import { Outbox } from '@wp/messaging';
-import { DataSource, type EntityManager } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { NotificationComposer } from '../notifications/notification-composer.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
@@ -40,7 +40,7 @@ export function channelOf(user: Pick<User, 'phone'>): ActivationChannel {
 @Injectable()
 export class ActivationService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly users: UsersRepository,
     private readonly codes: ActivationRepository,
     private readonly activationCodes: ActivationCodes,
@@ -56,21 +56,18 @@ export class ActivationService {
    * invalidating, the previous one) and enqueues its mail or SMS (`notify.requested`) in the
    * same transaction.
    */
-  async issueCode(user: User, manager: EntityManager): Promise<void> {
+  async issueCode(user: User): Promise<void> {
     const code = this.activationCodes.generate();
     const now = new Date();
-    await this.codes.replace(
-      {
-        userId: user.id,
-        channel: channelOf(user),
-        codeHmac: this.activationCodes.digest(user.id, code),
-        failedAttempts: 0,
-        expiresAt: new Date(now.getTime() + this.config.ACTIVATION_CODE_TTL_SECONDS * 1000),
-        createdAt: now,
-      },
-      manager,
-    );
-    await this.outbox.enqueue(manager, 'notify.requested', this.composer.activation(user, code));
+    await this.codes.replace({
+      userId: user.id,
+      channel: channelOf(user),
+      codeHmac: this.activationCodes.digest(user.id, code),
+      failedAttempts: 0,
+      expiresAt: new Date(now.getTime() + this.config.ACTIVATION_CODE_TTL_SECONDS * 1000),
+      createdAt: now,
+    });
+    await this.outbox.enqueue('notify.requested', this.composer.activation(user, code));
   }
 
   /**
@@ -87,24 +84,24 @@ export class ActivationService {
     appId: string,
     client: SessionClient,
   ): Promise<SessionResource> {
-    const outcome = await this.dataSource.transaction(async (manager) => {
-      const user = await this.pendingAccount(userId, manager);
+    const outcome = await this.txHost.withTransaction(async () => {
+      const user = await this.pendingAccount(userId);
       const expected = channelOf(user);
       if (expected !== method) throw new ActivationMethodMismatchError(expected);
-      const pending = await this.codes.find(userId, manager);
+      const pending = await this.codes.find(userId);
       if (!pending || pending.expiresAt.getTime() <= Date.now()) throw new CodeExpiredError();
       const max = this.config.ACTIVATION_CODE_MAX_ATTEMPTS;
       if (pending.failedAttempts >= max) throw new CodeLockedError();
       if (!this.activationCodes.matches(userId, code, pending.codeHmac)) {
-        const failures = await this.codes.recordFailure(userId, manager);
+        const failures = await this.codes.recordFailure(userId);
         return { ok: false, attemptsRemaining: Math.max(0, max - failures) } as const;
       }
-      await this.codes.delete(userId, manager);
-      const active = await this.users.activate(user, manager);
-      await this.outbox.enqueue(manager, 'auth.user.activated', toUserSnapshot(active));
+      await this.codes.delete(userId);
+      const active = await this.users.activate(user);
+      await this.outbox.enqueue('auth.user.activated', toUserSnapshot(active));
       return {
         ok: true,
-        session: await this.sessions.open(active, appId, client, manager),
+        session: await this.sessions.open(active, appId, client),
       } as const;
     });
     // Thrown after commit, so the failed attempt stays counted.
@@ -120,9 +117,9 @@ export class ActivationService {
    */
   async resend(userId: string): Promise<ResendActivationResource> {
     await this.limits.consume('activation_resend', userId);
-    const user = await this.dataSource.transaction(async (manager) => {
-      const pending = await this.pendingAccount(userId, manager);
-      await this.issueCode(pending, manager);
+    const user = await this.txHost.withTransaction(async () => {
+      const pending = await this.pendingAccount(userId);
+      await this.issueCode(pending);
       return pending;
     });
     return toResendActivationResource(
@@ -132,8 +129,8 @@ export class ActivationService {
     );
   }
 
-  private async pendingAccount(userId: string, manager: EntityManager): Promise<User> {
-    const user = await this.users.findByIdForUpdate(userId, manager);
+  private async pendingAccount(userId: string): Promise<User> {
+    const user = await this.users.findByIdForUpdate(userId);
     if (!user) throw new NotFoundError('User');
     if (user.status !== 'pending_activation') throw new AlreadyActiveError();
     return user;

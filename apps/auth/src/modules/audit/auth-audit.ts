@@ -1,3 +1,4 @@
+import { TxHost } from '@wp/persistence';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type {
@@ -10,7 +11,6 @@ import type {
 } from '@wp/contracts';
 import type { RequestMeta } from '@wp/http';
 import { Outbox } from '@wp/messaging';
-import { DataSource, type EntityManager } from 'typeorm';
 
 /** One user-level security event (docs/org.md § Audit log, "From auth"). */
 export interface UserAuditEvent {
@@ -36,14 +36,14 @@ export interface UserAuditEvent {
 export class AuthAudit {
   constructor(
     private readonly outbox: Outbox,
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
   ) {}
 
   /**
-   * @param manager the transaction of the change (the entry exists iff it commits); without
-   *   one the entry is written alone (one INSERT) and the relay woken.
+   * Written in the transaction active in the async context (`TxHost`: the entry exists iff the
+   * change commits); outside one the entry is written alone (one INSERT) and the relay woken.
    */
-  async record(event: UserAuditEvent, manager?: EntityManager): Promise<void> {
+  async record(event: UserAuditEvent): Promise<void> {
     const entry: AuditEntry = {
       id: randomUUID(),
       action: event.action,
@@ -58,9 +58,14 @@ export class AuthAudit {
       userAgent: event.meta.userAgent,
       details: event.details ?? {},
     };
-    await this.outbox.enqueue(manager ?? this.dataSource.manager, 'auth.audit.recorded', {
-      entries: [entry],
-    });
-    if (!manager) this.outbox.committed({ outbox: true });
+    if (this.txHost.isTransactionActive()) {
+      await this.outbox.enqueue('auth.audit.recorded', { entries: [entry] });
+      return;
+    }
+    // Alone: the boundary is this one INSERT, committed before the relay is woken.
+    await this.txHost.withTransaction(() =>
+      this.outbox.enqueue('auth.audit.recorded', { entries: [entry] }),
+    );
+    this.outbox.committed({ outbox: true });
   }
 }

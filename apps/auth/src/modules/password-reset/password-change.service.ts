@@ -1,8 +1,8 @@
+import { TxHost } from '@wp/persistence';
 import { Injectable } from '@nestjs/common';
 import { ForbiddenError, UnauthenticatedError, type RequestMeta } from '@wp/http';
 import { usernameKey } from '@wp/identity';
 import type { Principal } from '@wp/security';
-import { DataSource } from 'typeorm';
 import { AuthAudit } from '../audit/auth-audit.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
@@ -17,7 +17,7 @@ import { passwordOperation, type PasswordOperationResource } from './password-re
 @Injectable()
 export class PasswordChangeService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly users: UsersRepository,
     private readonly resets: PasswordResetRepository,
     private readonly passwords: PasswordHasher,
@@ -50,20 +50,21 @@ export class PasswordChangeService {
     }
     if (currentPassword !== undefined) await this.checkCurrent(user, currentPassword);
     const passwordHash = await this.passwords.hash(newPassword);
-    const ended = await this.dataSource.transaction(async (manager) => {
-      await this.users.findByIdForUpdate(user.id, manager);
-      await this.users.updatePasswordHash(user.id, passwordHash, manager);
-      await this.resets.deleteForUser(user.id, manager);
+    const ended = await this.txHost.withTransaction(async () => {
+      await this.users.findByIdForUpdate(user.id);
+      await this.users.updatePasswordHash(user.id, passwordHash);
+      await this.resets.deleteForUser(user.id);
       const count = await this.sessions.endAllOfUser(
         user.id,
         'password_changed',
-        manager,
         principal.sessionId,
       );
-      await this.audit.record(
-        { action: 'user.password_changed', user, meta, details: { sessionsEnded: count } },
-        manager,
-      );
+      await this.audit.record({
+        action: 'user.password_changed',
+        user,
+        meta,
+        details: { sessionsEnded: count },
+      });
       return count;
     });
     return passwordOperation('Password changed. Other sessions were signed out.', ended);

@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { returningRows } from '@wp/persistence';
-import { DataSource, type EntityManager } from 'typeorm';
+import { returningRows, TxHost } from '@wp/persistence';
+import { DataSource } from 'typeorm';
 import { PasswordResetToken } from './password-reset-token.entity.js';
 
 /** Outstanding password reset tokens. */
 @Injectable()
 export class PasswordResetRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly txHost: TxHost,
+    private readonly dataSource: DataSource,
+  ) {}
 
   /**
    * Stores a token for the email account with this username key (docs/auth.md § Usernames), if
@@ -19,9 +22,8 @@ export class PasswordResetRepository {
     emailKey: string,
     tokenHash: string,
     expiresAt: Date,
-    manager: EntityManager,
   ): Promise<{ userId: string; email: string } | null> {
-    const rows: { user_id: string; email: string }[] = await manager.query(
+    const rows: { user_id: string; email: string }[] = await this.txHost.tx.query(
       `WITH account AS (
          SELECT id, email FROM app_user
           WHERE username_key = $1 AND email IS NOT NULL AND status <> 'disabled'
@@ -57,10 +59,9 @@ export class PasswordResetRepository {
   async consume(
     emailKey: string,
     tokenHash: string,
-    manager: EntityManager,
   ): Promise<{ userId: string; email: string } | null> {
     const rows = await returningRows<{ user_id: string; email: string }>(
-      manager.query(
+      this.txHost.tx.query(
         `DELETE FROM password_reset_token t USING app_user u
           WHERE u.id = t.user_id AND u.username_key = $1 AND t.token_hash = $2
             AND t.expires_at > now()
@@ -71,7 +72,7 @@ export class PasswordResetRepository {
     return rows[0] ? { userId: rows[0].user_id, email: rows[0].email } : null;
   }
 
-  async deleteForUser(userId: string, manager: EntityManager): Promise<void> {
-    await manager.delete(PasswordResetToken, { userId });
+  async deleteForUser(userId: string): Promise<void> {
+    await this.txHost.tx.delete(PasswordResetToken, { userId });
   }
 }

@@ -1,10 +1,10 @@
+import { TxHost } from '@wp/persistence';
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Outbox } from '@wp/messaging';
 import type { RequestMeta } from '@wp/http';
 import { emailKey, usernameKey } from '@wp/identity';
 import { isWellFormedToken } from '@wp/security';
-import { DataSource } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { AuthAudit } from '../audit/auth-audit.js';
 import { NotificationComposer } from '../notifications/notification-composer.js';
@@ -37,7 +37,7 @@ function hashToken(token: string): string {
 @Injectable()
 export class PasswordResetService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly users: UsersRepository,
     private readonly resets: PasswordResetRepository,
     private readonly passwords: PasswordHasher,
@@ -63,12 +63,11 @@ export class PasswordResetService {
     const answer = resetRequested(this.config.PASSWORD_RESET_TOKEN_TTL_SECONDS);
     const token = newResetToken();
     const expiresAt = new Date(Date.now() + this.config.PASSWORD_RESET_TOKEN_TTL_SECONDS * 1000);
-    await this.dataSource.transaction(async (manager) => {
+    await this.txHost.withTransaction(async () => {
       const key = emailKey(rawEmail) ?? '';
-      const account = await this.resets.issue(key, hashToken(token), expiresAt, manager);
+      const account = await this.resets.issue(key, hashToken(token), expiresAt);
       if (account !== null) {
         await this.outbox.enqueue(
-          manager,
           'notify.requested',
           this.composer.passwordReset(account.email, token),
         );
@@ -97,21 +96,18 @@ export class PasswordResetService {
       throw new ResetTokenInvalidError();
     }
     const passwordHash = await this.passwords.hash(newPassword);
-    const ended = await this.dataSource.transaction(async (manager) => {
-      const account = await this.resets.consume(key, tokenHash, manager);
+    const ended = await this.txHost.withTransaction(async () => {
+      const account = await this.resets.consume(key, tokenHash);
       if (account === null) throw new ResetTokenInvalidError();
       const { userId, email } = account;
-      await this.users.updatePasswordHash(userId, passwordHash, manager);
-      const count = await this.sessions.endAllOfUser(userId, 'password_reset', manager);
-      await this.audit.record(
-        {
-          action: 'user.password_reset',
-          user: { id: userId, email },
-          meta,
-          details: { sessionsEnded: count },
-        },
-        manager,
-      );
+      await this.users.updatePasswordHash(userId, passwordHash);
+      const count = await this.sessions.endAllOfUser(userId, 'password_reset');
+      await this.audit.record({
+        action: 'user.password_reset',
+        user: { id: userId, email },
+        meta,
+        details: { sessionsEnded: count },
+      });
       return count;
     });
     await this.limits.reset('login', usernameKey(rawEmail));

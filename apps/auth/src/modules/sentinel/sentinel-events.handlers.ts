@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { EventBus } from '@wp/messaging';
-import { applyTenantVersion } from '@wp/persistence';
+import { applyTenantVersion, TxHost } from '@wp/persistence';
 import { agentSessionId, RevocationList } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { SentinelPassRepository } from './sentinel-pass.repository.js';
@@ -17,6 +17,7 @@ import { SentinelPassRepository } from './sentinel-pass.repository.js';
 @Injectable()
 export class SentinelEventsHandlers implements OnModuleInit {
   constructor(
+    private readonly txHost: TxHost,
     private readonly bus: EventBus,
     private readonly passes: SentinelPassRepository,
     private readonly revocations: RevocationList,
@@ -24,22 +25,21 @@ export class SentinelEventsHandlers implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.bus.on('org.sentinel_pass.changed', 'sentinel-passes', async (event, manager) => {
-      const endedEpoch = await this.passes.applyPassChange(manager, event.payload);
+    this.bus.on('org.sentinel_pass.changed', 'sentinel-passes', async (event) => {
+      const endedEpoch = await this.passes.applyPassChange(event.payload);
       // Inside the transaction: a Redis failure rolls back and the event is redelivered.
       if (endedEpoch !== null) {
         await this.revocations.revokeSession(
           agentSessionId(event.payload.passId, endedEpoch),
           this.config.ACCESS_TOKEN_TTL_SECONDS,
-          manager,
         );
       }
     });
-    this.bus.on('org.membership.changed', 'sentinel-memberships', async (event, manager) => {
-      await this.passes.applyMembershipChange(manager, event.payload);
+    this.bus.on('org.membership.changed', 'sentinel-memberships', async (event) => {
+      await this.passes.applyMembershipChange(event.payload);
       if (event.payload.organizationVersion !== undefined) {
         await applyTenantVersion(
-          manager,
+          this.txHost.tx,
           event.payload.organizationId,
           event.payload.organizationVersion,
         );
@@ -48,10 +48,10 @@ export class SentinelEventsHandlers implements OnModuleInit {
     // A deleted project takes an organization permission version too; auth holds nothing of
     // the project to change (its passes' deletions arrive as `org.sentinel_pass.changed`), so
     // only the version is recorded, keeping the run of applied versions unbroken.
-    this.bus.on('org.project.deleted', 'sentinel-project-deletions', async (event, manager) => {
+    this.bus.on('org.project.deleted', 'sentinel-project-deletions', async (event) => {
       const { organizationId, organizationVersion } = event.payload;
       if (organizationVersion !== undefined) {
-        await applyTenantVersion(manager, organizationId, organizationVersion);
+        await applyTenantVersion(this.txHost.tx, organizationId, organizationVersion);
       }
     });
     for (const subject of [
@@ -60,8 +60,8 @@ export class SentinelEventsHandlers implements OnModuleInit {
       'wallet.activity.recorded',
     ] as const) {
       const name = `activity-${subject.slice(0, subject.indexOf('.'))}`;
-      this.bus.on(subject, name, async (event, manager) => {
-        await this.passes.insertActivity(manager, event.payload.entries);
+      this.bus.on(subject, name, async (event) => {
+        await this.passes.insertActivity(event.payload.entries);
       });
     }
   }

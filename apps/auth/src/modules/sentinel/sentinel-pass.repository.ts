@@ -1,8 +1,9 @@
+import { TxHost } from '@wp/persistence';
 import { Injectable } from '@nestjs/common';
 import type { ActivityEntry, Role } from '@wp/contracts';
 import type { MembershipRoles } from '@wp/messaging';
 import { credentialEpochEnds } from '@wp/security';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 
 /** A Sentinel Pass as auth knows it (read model of `org.sentinel_pass.changed`). */
 export interface SentinelPassRow {
@@ -57,7 +58,10 @@ const ORGANIZATION_LEVEL = 0;
  */
 @Injectable()
 export class SentinelPassRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly txHost: TxHost,
+    private readonly dataSource: DataSource,
+  ) {}
 
   /**
    * Applies a pass change when its version is newer than the stored one. A deletion keeps a
@@ -68,8 +72,8 @@ export class SentinelPassRepository {
    * @returns the credential epoch whose tokens must now be refused (key changed, pass revoked
    *   or deleted, permissions or scopes narrowed, or org counted further), or null
    */
-  async applyPassChange(manager: EntityManager, change: PassChange): Promise<number | null> {
-    const [current] = await manager.query<
+  async applyPassChange(change: PassChange): Promise<number | null> {
+    const [current] = await this.txHost.tx.query<
       {
         version: number;
         active: boolean;
@@ -108,7 +112,7 @@ export class SentinelPassRepository {
       );
     const stored = current?.credential_epoch ?? 0;
     const epoch = Math.max(stored + (ended ? 1 : 0), change.credentialEpoch ?? 0);
-    await manager.query(
+    await this.txHost.tx.query(
       `INSERT INTO sentinel_pass (id, organization_id, project_id, active, deleted, key_hash,
          expires_at, allowed_referers, scopes, permissions, version, credential_epoch, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, now())
@@ -136,8 +140,8 @@ export class SentinelPassRepository {
     return current !== undefined && epoch > stored ? stored : null;
   }
 
-  async applyMembershipChange(manager: EntityManager, change: MembershipChange): Promise<void> {
-    await manager.query(
+  async applyMembershipChange(change: MembershipChange): Promise<void> {
+    await this.txHost.tx.query(
       `INSERT INTO membership (organization_id, project_id, user_id, role, access_denied, version)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (user_id, organization_id, project_id) DO UPDATE SET role = EXCLUDED.role,
@@ -210,8 +214,8 @@ export class SentinelPassRepository {
    * Stores a batch of activity entries in one statement, skipping ids already stored
    * (redelivery), and adds the newly stored `api_request` entries to each pass's usage count.
    */
-  async insertActivity(manager: EntityManager, entries: ActivityEntry[]): Promise<number> {
-    const inserted = await manager.query<{ agent_user_id: string; activity_type: string }[]>(
+  async insertActivity(entries: ActivityEntry[]): Promise<number> {
+    const inserted = await this.txHost.tx.query<{ agent_user_id: string; activity_type: string }[]>(
       `INSERT INTO agent_activity (id, agent_user_id, activity_type, service, endpoint, method,
          status_code, latency_ms, success, client_address, error_message, occurred_at)
        SELECT id, "agentUserId", "activityType", service, endpoint, method, "statusCode",
@@ -229,10 +233,10 @@ export class SentinelPassRepository {
       usage.set(row.agent_user_id, (usage.get(row.agent_user_id) ?? 0) + 1);
     }
     for (const [passId, n] of usage) {
-      await manager.query('UPDATE sentinel_pass SET usage_count = usage_count + $2 WHERE id = $1', [
-        passId,
-        n,
-      ]);
+      await this.txHost.tx.query(
+        'UPDATE sentinel_pass SET usage_count = usage_count + $2 WHERE id = $1',
+        [passId, n],
+      );
     }
     return inserted.length;
   }

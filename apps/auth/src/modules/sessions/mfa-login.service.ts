@@ -1,7 +1,7 @@
+import { TxHost } from '@wp/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import type { RequestMeta } from '@wp/http';
 import { isWellFormedToken } from '@wp/security';
-import { DataSource } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { AuthAudit } from '../audit/auth-audit.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
@@ -35,7 +35,7 @@ type Outcome =
 @Injectable()
 export class MfaLoginService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly challenges: MfaChallenges,
     private readonly challengeRows: MfaChallengesRepository,
     private readonly verifier: SecondFactorVerifier,
@@ -64,35 +64,33 @@ export class MfaLoginService {
     if (user.status !== 'active' || !user.twoFactorEnabled) throw new MfaChallengeInvalidError();
     const key = loginLimitKey(user);
     await this.limits.consume('login', key);
-    const outcome = await this.dataSource.transaction(async (manager): Promise<Outcome> => {
-      if (!(await this.challengeRows.lockLive(challenge.id, manager))) {
+    const outcome = await this.txHost.withTransaction(async (): Promise<Outcome> => {
+      if (!(await this.challengeRows.lockLive(challenge.id))) {
         return { kind: 'challenge_gone' };
       }
-      const method = await this.verifier.verify(user.id, proof, manager);
+      const method = await this.verifier.verify(user.id, proof);
       if (method === null) {
         const attemptsRemaining = await this.challengeRows.fail(
           challenge.id,
           this.config.MFA_CHALLENGE_MAX_ATTEMPTS,
-          manager,
         );
-        await this.audit.record(
-          {
-            action: 'user.signed_in',
-            outcome: 'failure',
-            user,
-            meta,
-            details: { method: `password+${proof.method}`, reason: 'invalid_second_factor' },
-          },
-          manager,
-        );
+        await this.audit.record({
+          action: 'user.signed_in',
+          outcome: 'failure',
+          user,
+          meta,
+          details: { method: `password+${proof.method}`, reason: 'invalid_second_factor' },
+        });
         return { kind: 'wrong_code', attemptsRemaining };
       }
-      await this.challengeRows.consume(challenge.id, manager);
-      const session = await this.sessions.open(user, appId, meta, manager);
-      await this.audit.record(
-        { action: 'user.signed_in', user, meta, details: { method: `password+${method}` } },
-        manager,
-      );
+      await this.challengeRows.consume(challenge.id);
+      const session = await this.sessions.open(user, appId, meta);
+      await this.audit.record({
+        action: 'user.signed_in',
+        user,
+        meta,
+        details: { method: `password+${method}` },
+      });
       return { kind: 'session', session };
     });
     switch (outcome.kind) {

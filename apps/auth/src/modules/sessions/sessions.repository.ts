@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { preparedQuery, returningRows, type PreparedStatement } from '@wp/persistence';
-import { DataSource, type EntityManager } from 'typeorm';
+import { preparedQuery, returningRows, type PreparedStatement, TxHost } from '@wp/persistence';
+import { DataSource } from 'typeorm';
 import type { User } from '../accounts/user.entity.js';
 import type { RefreshTokenFamily } from './refresh-token-family.entity.js';
 
@@ -123,11 +123,15 @@ const REPLAY_STATE: PreparedStatement = {
  */
 @Injectable()
 export class SessionsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly txHost: TxHost,
+    private readonly dataSource: DataSource,
+  ) {}
 
   /**
    * Inserts a family and its first token (generation 0) in one statement.
-   * @param manager the caller's transaction; none: runs alone (the statement is atomic)
+   * In the transaction active in the async context (`TxHost`); none: runs alone as a prepared
+   * statement (the statement is atomic)
    */
   async insert(
     family: Pick<
@@ -141,7 +145,6 @@ export class SessionsRepository {
       | 'lastUserAgent'
       | 'lastClientAddress'
     >,
-    manager?: EntityManager,
   ): Promise<void> {
     const values = [
       family.id,
@@ -153,7 +156,7 @@ export class SessionsRepository {
       family.lastUserAgent,
       family.lastClientAddress,
     ];
-    if (manager) await manager.query(INSERT_FAMILY.text, values);
+    if (this.txHost.isTransactionActive()) await this.txHost.tx.query(INSERT_FAMILY.text, values);
     else await preparedQuery(this.dataSource, INSERT_FAMILY, values);
   }
 
@@ -238,9 +241,9 @@ export class SessionsRepository {
    * Revokes one family (takes its row lock until the caller's transaction ends).
    * @returns true when it was live before
    */
-  async revoke(familyId: string, reason: string, manager: EntityManager): Promise<boolean> {
+  async revoke(familyId: string, reason: string): Promise<boolean> {
     const rows = await returningRows<{ id: string }>(
-      manager.query(
+      this.txHost.tx.query(
         `UPDATE refresh_token_family
             SET revoked_at = now(), revoked_reason = $2, grace_response = NULL
           WHERE id = $1 AND revoked_at IS NULL
@@ -259,10 +262,9 @@ export class SessionsRepository {
     userId: string,
     reason: string,
     keepFamilyId: string | null,
-    manager: EntityManager,
   ): Promise<string[]> {
     const rows = await returningRows<{ id: string }>(
-      manager.query(
+      this.txHost.tx.query(
         `UPDATE refresh_token_family
             SET revoked_at = now(), revoked_reason = $2, grace_response = NULL
           WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now()
@@ -313,14 +315,9 @@ export class SessionsRepository {
    * Revokes one live session of a user (row-locked until the caller's transaction ends, like
    * logout). @returns false when the user has no such live session
    */
-  async revokeOfUser(
-    userId: string,
-    familyId: string,
-    reason: string,
-    manager: EntityManager,
-  ): Promise<boolean> {
+  async revokeOfUser(userId: string, familyId: string, reason: string): Promise<boolean> {
     const rows = await returningRows<{ id: string }>(
-      manager.query(
+      this.txHost.tx.query(
         `UPDATE refresh_token_family
             SET revoked_at = now(), revoked_reason = $3, grace_response = NULL
           WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > now()

@@ -1,3 +1,4 @@
+import { TxHost } from '@wp/persistence';
 import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import { randomUUID } from 'node:crypto';
 import {
@@ -7,7 +8,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { purgeRevocations, RevocationList, type Principal } from '@wp/security';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import type { User } from '../accounts/user.entity.js';
 import { RefreshHints } from './refresh-hints.js';
@@ -38,6 +39,7 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
   private job?: PeriodicJob;
 
   constructor(
+    private readonly txHost: TxHost,
     private readonly dataSource: DataSource,
     private readonly sessions: SessionsRepository,
     private readonly tokens: TokenService,
@@ -61,33 +63,29 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
    * Starts a session for an active user on a client application: a new family with its first
    * refresh token, and an access token whose `sid` is the family id.
    * @param client user agent and address of the request, the session's first "last use"
-   * @param manager the caller's transaction (activation, registration); otherwise the insert
-   *   runs alone (one atomic statement)
+   * Joins the transaction active in the async context (activation, registration); otherwise
+   * the insert runs alone (one atomic statement)
    * @returns the contract's session resource
    */
   async open(
     user: Pick<User, 'id' | 'email' | 'phone' | 'firstName' | 'lastName'>,
     appId: string,
     client: SessionClient,
-    manager?: EntityManager,
   ): Promise<SessionResource> {
     const familyId = randomUUID();
     const refreshToken = this.tokens.newRefreshToken();
     const tokenHash = this.tokens.hashRefreshToken(refreshToken);
     const now = new Date();
-    await this.sessions.insert(
-      {
-        id: familyId,
-        userId: user.id,
-        appId,
-        currentTokenHash: tokenHash,
-        expiresAt: new Date(now.getTime() + this.config.REFRESH_TOKEN_TTL_SECONDS * 1000),
-        createdAt: now,
-        lastUserAgent: client.userAgent,
-        lastClientAddress: client.clientAddress,
-      },
-      manager,
-    );
+    await this.sessions.insert({
+      id: familyId,
+      userId: user.id,
+      appId,
+      currentTokenHash: tokenHash,
+      expiresAt: new Date(now.getTime() + this.config.REFRESH_TOKEN_TTL_SECONDS * 1000),
+      createdAt: now,
+      lastUserAgent: client.userAgent,
+      lastClientAddress: client.clientAddress,
+    });
     // A hint for the first refresh (checked again by the rotation: harmless if the caller's
     // transaction rolls back).
     this.hints.remember(tokenHash, {
@@ -124,11 +122,11 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
    * (refresh token family `sid`) is revoked and deny-listed.
    */
   async logout(principal: Principal): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      await this.revocations.revokeToken(principal.tokenId, principal.expiresAt, manager);
+    await this.txHost.withTransaction(async () => {
+      await this.revocations.revokeToken(principal.tokenId, principal.expiresAt);
       // Agent tokens (docs/org.md § Sentinel Pass) have no refresh token family: their jti is
       // all there is to revoke.
-      if (principal.type === 'user') await this.endIn(manager, principal.sessionId, 'logout');
+      if (principal.type === 'user') await this.endIn(principal.sessionId, 'logout');
     });
   }
 
@@ -137,20 +135,20 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
    * transaction commits (a Redis failure rolls the revocation back: 503, never half done).
    */
   async end(familyId: string, reason: SessionEndReason): Promise<void> {
-    await this.dataSource.transaction((manager) => this.endIn(manager, familyId, reason));
+    await this.txHost.withTransaction(() => this.endIn(familyId, reason));
   }
 
-  private async endIn(manager: EntityManager, familyId: string, reason: SessionEndReason) {
-    await this.sessions.revoke(familyId, reason, manager);
-    await this.denyList(familyId, manager);
+  private async endIn(familyId: string, reason: SessionEndReason) {
+    await this.sessions.revoke(familyId, reason);
+    await this.denyList(familyId);
   }
 
   /**
    * Deny-lists a session's `sid` for the access token lifetime (every service refuses it),
    * recorded in the caller's transaction (docs/architecture.md § Redis is a cache).
    */
-  async denyList(familyId: string, manager: EntityManager): Promise<void> {
-    await this.revocations.revokeSession(familyId, this.config.ACCESS_TOKEN_TTL_SECONDS, manager);
+  async denyList(familyId: string): Promise<void> {
+    await this.revocations.revokeSession(familyId, this.config.ACCESS_TOKEN_TTL_SECONDS);
   }
 
   /**
@@ -161,11 +159,10 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
   async endAllOfUser(
     userId: string,
     reason: SessionEndReason,
-    manager: EntityManager,
     keepFamilyId: string | null = null,
   ): Promise<number> {
-    const ended = await this.sessions.revokeAllOfUser(userId, reason, keepFamilyId, manager);
-    for (const sid of ended) await this.denyList(sid, manager);
+    const ended = await this.sessions.revokeAllOfUser(userId, reason, keepFamilyId);
+    for (const sid of ended) await this.denyList(sid);
     return ended.length;
   }
 }

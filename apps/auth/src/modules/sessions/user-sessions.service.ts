@@ -1,7 +1,7 @@
+import { TxHost } from '@wp/persistence';
 import { Injectable } from '@nestjs/common';
 import { ForbiddenError, NotFoundError, type RequestMeta } from '@wp/http';
 import type { Principal } from '@wp/security';
-import { DataSource } from 'typeorm';
 import { AuthAudit } from '../audit/auth-audit.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
@@ -20,7 +20,7 @@ import {
 @Injectable()
 export class UserSessionsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly repository: SessionsRepository,
     private readonly sessions: SessionsService,
     private readonly audit: AuthAudit,
@@ -39,47 +39,35 @@ export class UserSessionsService {
    */
   async end(principal: Principal, sessionId: string, meta: RequestMeta): Promise<void> {
     requireUser(principal);
-    await this.dataSource.transaction(async (manager) => {
-      const ended = await this.repository.revokeOfUser(
-        principal.id,
-        sessionId,
-        'ended_by_user',
-        manager,
-      );
+    await this.txHost.withTransaction(async () => {
+      const ended = await this.repository.revokeOfUser(principal.id, sessionId, 'ended_by_user');
       if (!ended) throw new NotFoundError('Session', 'No live session with this id is yours.');
-      await this.sessions.denyList(sessionId, manager);
-      await this.audit.record(
-        {
-          action: 'session.ended',
-          user: userOf(principal),
-          target: { type: 'session', id: sessionId, label: null },
-          meta,
-          details: { current: sessionId === principal.sessionId },
-        },
-        manager,
-      );
+      await this.sessions.denyList(sessionId);
+      await this.audit.record({
+        action: 'session.ended',
+        user: userOf(principal),
+        target: { type: 'session', id: sessionId, label: null },
+        meta,
+        details: { current: sessionId === principal.sessionId },
+      });
     });
   }
 
   /** `DELETE /users/me/sessions`: every session but the caller's. */
   async endOthers(principal: Principal, meta: RequestMeta): Promise<SessionsEndedResource> {
     requireUser(principal);
-    const ended = await this.dataSource.transaction(async (manager) => {
+    const ended = await this.txHost.withTransaction(async () => {
       const count = await this.sessions.endAllOfUser(
         principal.id,
         'others_ended_by_user',
-        manager,
         principal.sessionId,
       );
-      await this.audit.record(
-        {
-          action: 'session.others_ended',
-          user: userOf(principal),
-          meta,
-          details: { sessionsEnded: count },
-        },
-        manager,
-      );
+      await this.audit.record({
+        action: 'session.others_ended',
+        user: userOf(principal),
+        meta,
+        details: { sessionsEnded: count },
+      });
       return count;
     });
     return { sessionsEnded: ended };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { returningRows } from '@wp/persistence';
-import { DataSource, type EntityManager } from 'typeorm';
+import { returningRows, TxHost } from '@wp/persistence';
+import { DataSource } from 'typeorm';
 import type { User } from '../accounts/user.entity.js';
 
 /** A live challenge with its account, as the second login step needs them. */
@@ -16,7 +16,10 @@ export interface LiveChallenge {
 /** Login challenges of the second step (docs/auth.md § Two-factor login). */
 @Injectable()
 export class MfaChallengesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly txHost: TxHost,
+    private readonly dataSource: DataSource,
+  ) {}
 
   async insert(challenge: {
     id: string;
@@ -74,8 +77,8 @@ export class MfaChallengesRepository {
    * Locks the challenge for the rest of the transaction if it is still live: concurrent
    * attempts with one challenge run one after the other. @returns false when it is not
    */
-  async lockLive(id: string, manager: EntityManager): Promise<boolean> {
-    const rows = await manager.query<{ id: string }[]>(
+  async lockLive(id: string): Promise<boolean> {
+    const rows = await this.txHost.tx.query<{ id: string }[]>(
       `SELECT id FROM mfa_challenge
         WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() FOR UPDATE`,
       [id],
@@ -83,17 +86,17 @@ export class MfaChallengesRepository {
     return rows.length > 0;
   }
 
-  async consume(id: string, manager: EntityManager): Promise<void> {
-    await manager.query(`UPDATE mfa_challenge SET consumed_at = now() WHERE id = $1`, [id]);
+  async consume(id: string): Promise<void> {
+    await this.txHost.tx.query(`UPDATE mfa_challenge SET consumed_at = now() WHERE id = $1`, [id]);
   }
 
   /**
    * Counts a wrong code; the challenge is used up at `maxAttempts`.
    * @returns the attempts left (0: used up)
    */
-  async fail(id: string, maxAttempts: number, manager: EntityManager): Promise<number> {
+  async fail(id: string, maxAttempts: number): Promise<number> {
     const rows = await returningRows<{ failed_attempts: number }>(
-      manager.query(
+      this.txHost.tx.query(
         `UPDATE mfa_challenge
             SET failed_attempts = failed_attempts + 1,
                 consumed_at = CASE WHEN failed_attempts + 1 >= $2 THEN now() END

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AesGcmEnvelope } from '@wp/security';
-import type { EntityManager } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { hashRecoveryCode, normalizeRecoveryCode } from './recovery-codes.js';
 import { matchingStep } from './totp.js';
@@ -43,23 +42,17 @@ export class SecondFactorVerifier {
   ) {}
 
   /** @returns the method that was accepted, or null (wrong, replayed, or two-factor off) */
-  async verify(
-    userId: string,
-    proof: SecondFactorProof,
-    manager: EntityManager,
-  ): Promise<SecondFactorMethod | null> {
+  async verify(userId: string, proof: SecondFactorProof): Promise<SecondFactorMethod | null> {
     if (proof.method === 'recovery_code') {
       const code = normalizeRecoveryCode(proof.code);
       if (code === null) return null;
       const hash = hashRecoveryCode(this.config.AUTH_CODE_SECRET, userId, code);
-      return (await this.repository.useRecoveryCode(userId, hash, manager))
-        ? 'recovery_code'
-        : null;
+      return (await this.repository.useRecoveryCode(userId, hash)) ? 'recovery_code' : null;
     }
-    const credential = await this.repository.findCredential(userId, manager);
+    const credential = await this.repository.findCredential(userId);
     if (!credential?.confirmedAt) return null;
     const step = matchingStep(this.box.decrypt(credential.sealedSecret), proof.code);
     if (step === null) return null;
-    return (await this.repository.acceptStep(userId, step, manager)) ? 'totp' : null;
+    return (await this.repository.acceptStep(userId, step)) ? 'totp' : null;
   }
 }

@@ -1,8 +1,8 @@
+import { TxHost } from '@wp/persistence';
 import { Injectable } from '@nestjs/common';
 import { ForbiddenError, UnauthenticatedError } from '@wp/http';
 import { usernameKey } from '@wp/identity';
 import type { Principal } from '@wp/security';
-import { DataSource, type EntityManager } from 'typeorm';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { CurrentPasswordInvalidError } from '../passwords/passwords.errors.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
@@ -28,7 +28,7 @@ export function loginLimitKey(user: Pick<User, 'id' | 'email' | 'phone'>): strin
 @Injectable()
 export class TwoFactorAccount {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly users: UsersRepository,
     private readonly passwords: PasswordHasher,
     private readonly verifier: SecondFactorVerifier,
@@ -73,15 +73,15 @@ export class TwoFactorAccount {
   async withSecondFactor<T>(
     user: User,
     body: { code?: string; recovery_code?: string },
-    work: (manager: EntityManager, method: SecondFactorMethod) => Promise<T>,
+    work: (method: SecondFactorMethod) => Promise<T>,
   ): Promise<T> {
     if (!user.twoFactorEnabled) throw new TwoFactorNotEnabledError();
     const proof = proofOf(body);
     const key = loginLimitKey(user);
     await this.limits.consume('login', key);
-    const outcome = await this.dataSource.transaction(async (manager) => {
-      const method = await this.verifier.verify(user.id, proof, manager);
-      return method === null ? null : { value: await work(manager, method) };
+    const outcome = await this.txHost.withTransaction(async () => {
+      const method = await this.verifier.verify(user.id, proof);
+      return method === null ? null : { value: await work(method) };
     });
     if (outcome === null) throw new InvalidTwoFactorCodeError(false);
     await this.limits.reset('login', key);

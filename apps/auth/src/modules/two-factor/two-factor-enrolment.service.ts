@@ -1,7 +1,7 @@
+import { TxHost } from '@wp/persistence';
 import { Inject, Injectable } from '@nestjs/common';
 import type { RequestMeta } from '@wp/http';
 import { AesGcmEnvelope, type Principal } from '@wp/security';
-import { DataSource, type EntityManager } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { AuthAudit } from '../audit/auth-audit.js';
 import type { User } from '../accounts/user.entity.js';
@@ -32,7 +32,7 @@ import {
 @Injectable()
 export class TwoFactorEnrolmentService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly repository: TwoFactorRepository,
     private readonly account: TwoFactorAccount,
     private readonly state: TwoFactorState,
@@ -64,8 +64,8 @@ export class TwoFactorEnrolmentService {
     if (user.twoFactorEnabled) throw new TwoFactorAlreadyEnabledError();
     await this.account.checkPassword(user, password);
     const secret = newTotpSecret();
-    const saved = await this.dataSource.transaction((manager) =>
-      this.repository.savePending(user.id, this.box.encrypt(secret), manager),
+    const saved = await this.txHost.withTransaction(() =>
+      this.repository.savePending(user.id, this.box.encrypt(secret)),
     );
     if (!saved) throw new TwoFactorAlreadyEnabledError();
     const uri = otpauthUri(secret, this.config.TOTP_ISSUER, user.email ?? user.phone ?? user.id);
@@ -100,18 +100,18 @@ export class TwoFactorEnrolmentService {
     const user = await this.account.activeUser(principal);
     if (user.twoFactorEnabled) throw new TwoFactorAlreadyEnabledError();
     const codes = newRecoveryCodes();
-    const outcome = await this.dataSource.transaction(async (manager) => {
-      const credential = await this.repository.findCredential(user.id, manager);
+    const outcome = await this.txHost.withTransaction(async () => {
+      const credential = await this.repository.findCredential(user.id);
       if (!credential) throw new EnrolmentNotStartedError();
       if (credential.confirmedAt) throw new TwoFactorAlreadyEnabledError();
       const step = matchingStep(this.box.decrypt(credential.sealedSecret), code);
       if (step === null) return 'wrong_code';
-      if (!(await this.repository.confirm(user.id, step, manager))) {
+      if (!(await this.repository.confirm(user.id, step))) {
         throw new EnrolmentNotStartedError();
       }
-      await this.storeRecoveryCodes(user, codes, manager);
-      await this.state.set(user.id, true, manager);
-      await this.audit.record({ action: 'user.two_factor_enabled', user, meta }, manager);
+      await this.storeRecoveryCodes(user, codes);
+      await this.state.set(user.id, true);
+      await this.audit.record({ action: 'user.two_factor_enabled', user, meta });
       return 'enabled';
     });
     if (outcome === 'wrong_code') throw new InvalidTwoFactorCodeError(false);
@@ -119,14 +119,10 @@ export class TwoFactorEnrolmentService {
   }
 
   /** Replaces the account's recovery codes by `codes` (stored as HMACs). */
-  async storeRecoveryCodes(
-    user: Pick<User, 'id'>,
-    codes: string[],
-    manager: EntityManager,
-  ): Promise<void> {
+  async storeRecoveryCodes(user: Pick<User, 'id'>, codes: string[]): Promise<void> {
     const hashes = codes.map((code) =>
       hashRecoveryCode(this.config.AUTH_CODE_SECRET, user.id, normalizeRecoveryCode(code)!),
     );
-    await this.repository.replaceRecoveryCodes(user.id, hashes, manager);
+    await this.repository.replaceRecoveryCodes(user.id, hashes);
   }
 }

@@ -38,13 +38,15 @@ export class TwoFactorManagementService {
     meta: RequestMeta,
   ): Promise<TwoFactorStatusResource> {
     const user = await this.account.activeUser(principal);
-    await this.account.withSecondFactor(user, body, async (manager, method) => {
-      await this.repository.deleteAll(user.id, manager);
-      await this.state.set(user.id, false, manager);
-      await this.audit.record(
-        { action: 'user.two_factor_disabled', user, meta, details: { method } },
-        manager,
-      );
+    await this.account.withSecondFactor(user, body, async (method) => {
+      await this.repository.deleteAll(user.id);
+      await this.state.set(user.id, false);
+      await this.audit.record({
+        action: 'user.two_factor_disabled',
+        user,
+        meta,
+        details: { method },
+      });
     });
     return toStatusResource(user.id, {
       enabled: false,
@@ -65,12 +67,14 @@ export class TwoFactorManagementService {
   ): Promise<RecoveryCodesResource> {
     const user = await this.account.activeUser(principal);
     const codes = newRecoveryCodes();
-    await this.account.withSecondFactor(user, body, async (manager, method) => {
-      await this.enrolment.storeRecoveryCodes(user, codes, manager);
-      await this.audit.record(
-        { action: 'user.recovery_codes_regenerated', user, meta, details: { method } },
-        manager,
-      );
+    await this.account.withSecondFactor(user, body, async (method) => {
+      await this.enrolment.storeRecoveryCodes(user, codes);
+      await this.audit.record({
+        action: 'user.recovery_codes_regenerated',
+        user,
+        meta,
+        details: { method },
+      });
     });
     return toRecoveryCodesResource(user.id, codes);
   }

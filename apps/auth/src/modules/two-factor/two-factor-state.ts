@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Outbox } from '@wp/messaging';
-import type { EntityManager } from 'typeorm';
 import { TwoFactorRepository } from './two-factor.repository.js';
 
 /**
@@ -15,9 +14,9 @@ export class TwoFactorState {
     private readonly outbox: Outbox,
   ) {}
 
-  async set(userId: string, enabled: boolean, manager: EntityManager): Promise<void> {
-    const version = await this.repository.setEnabled(userId, enabled, manager);
-    await this.outbox.enqueue(manager, 'auth.user.two_factor_changed', {
+  async set(userId: string, enabled: boolean): Promise<void> {
+    const version = await this.repository.setEnabled(userId, enabled);
+    await this.outbox.enqueue('auth.user.two_factor_changed', {
       userId,
       enabled,
       version,

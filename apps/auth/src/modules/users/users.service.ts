@@ -1,8 +1,8 @@
+import { TxHost } from '@wp/persistence';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { lookAlikeProblem, parseEmail, parsePhone, usernameKey } from '@wp/identity';
 import { Outbox } from '@wp/messaging';
-import { DataSource } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { ActivationService } from '../activation/activation.service.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
@@ -29,7 +29,7 @@ export type RegistrationResult =
 @Injectable()
 export class UsersService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly users: UsersRepository,
     private readonly passwords: PasswordHasher,
     private readonly sessions: SessionsService,
@@ -86,15 +86,15 @@ export class UsersService {
       createdAt: now,
       updatedAt: now,
     };
-    return this.dataSource.transaction(async (manager): Promise<RegistrationResult> => {
-      if (!(await this.users.insert(user, manager))) throw new UsernameTakenError();
-      await this.outbox.enqueue(manager, 'auth.user.registered', toUserSnapshot(user));
+    return this.txHost.withTransaction(async (): Promise<RegistrationResult> => {
+      if (!(await this.users.insert(user))) throw new UsernameTakenError();
+      await this.outbox.enqueue('auth.user.registered', toUserSnapshot(user));
       if (activationRequired) {
-        await this.activation.issueCode(user, manager);
+        await this.activation.issueCode(user);
         return { kind: 'activation_required', body: toActivationRequired(user.id, method) };
       }
-      await this.outbox.enqueue(manager, 'auth.user.activated', toUserSnapshot(user));
-      return { kind: 'session', session: await this.sessions.open(user, appId, client, manager) };
+      await this.outbox.enqueue('auth.user.activated', toUserSnapshot(user));
+      return { kind: 'session', session: await this.sessions.open(user, appId, client) };
     });
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Outbox } from '@wp/messaging';
-import { preparedQuery, type PreparedStatement } from '@wp/persistence';
-import { DataSource, type EntityManager } from 'typeorm';
+import { preparedQuery, type PreparedStatement, TxHost } from '@wp/persistence';
+import { DataSource } from 'typeorm';
 import { Amount } from '../../common/amount.js';
 import type { BalanceView, WalletBalances } from '../wallets/wallet-balances.js';
 import type { JournalEntryType } from './journal-entry.entity.js';
@@ -56,6 +56,7 @@ const WALLET_MOVE_BATCH: PreparedStatement = {
 @Injectable()
 export class LedgerRepository implements WalletBalances {
   constructor(
+    private readonly txHost: TxHost,
     private readonly dataSource: DataSource,
     private readonly metrics: LedgerMetrics,
     private readonly announcements: TransactionAnnouncements,
@@ -63,21 +64,19 @@ export class LedgerRepository implements WalletBalances {
   ) {}
 
   /**
-   * Runs one movement as a single statement (its own transaction, unless `manager` is given).
-   * Without `manager`, a debit, transfer or conversion is announced to org's webhooks in the
-   * same statement when an organization wants it ({@link TransactionAnnouncements}); with one,
-   * the caller's command has events of its own (credits, transfer requests).
+   * Runs one movement as a single statement: its own transaction, or inside the caller's when
+   * a boundary is open in the async context (`TxHost`). Alone, a debit, transfer or conversion
+   * is announced to org's webhooks in the same statement when an organization wants it
+   * ({@link TransactionAnnouncements}); inside a boundary the caller's command has events of its
+   * own (credits, transfer requests).
    * @throws LedgerError for the business outcomes the function raises (insufficient funds,
    *   idempotency key reuse, unknown recipient, …), pointing at `pointers`.
    */
-  async move(
-    command: MoveCommand,
-    pointers: MovementPointers,
-    manager?: EntityManager,
-  ): Promise<MoveResult> {
+  async move(command: MoveCommand, pointers: MovementPointers): Promise<MoveResult> {
     let rows: MoveRow[];
     try {
-      if (manager) rows = await manager.query(WALLET_MOVE.text, moveParams(command));
+      if (this.txHost.isTransactionActive())
+        rows = await this.txHost.tx.query(WALLET_MOVE.text, moveParams(command));
       else if (this.announcements.announces(command.type)) {
         const params = [...moveParams(command), command.actorType ?? 'user'];
         rows = await preparedQuery<MoveRow>(this.dataSource, WALLET_MOVE_ANNOUNCED, params);
@@ -191,14 +190,9 @@ export class LedgerRepository implements WalletBalances {
    * Moves `amount` from available to held (a transfer request's reservation).
    * @returns false when the available balance is too small (nothing changed)
    */
-  async reserve(
-    manager: EntityManager,
-    address: string,
-    asset: string,
-    amount: Amount,
-  ): Promise<boolean> {
+  async reserve(address: string, asset: string, amount: Amount): Promise<boolean> {
     // TypeORM answers an UPDATE with [rows, affected count].
-    const [, affected]: [unknown[], number] = await manager.query(
+    const [, affected]: [unknown[], number] = await this.txHost.tx.query(
       `UPDATE balance SET available = available - $3, held = held + $3, updated_at = now()
        WHERE wallet_address = $1 AND asset = $2 AND available >= $3`,
       [address, asset, amount.text],
@@ -207,13 +201,8 @@ export class LedgerRepository implements WalletBalances {
   }
 
   /** Returns a reservation to the available balance (a voided transfer request). */
-  async release(
-    manager: EntityManager,
-    address: string,
-    asset: string,
-    amount: Amount,
-  ): Promise<void> {
-    await manager.query(
+  async release(address: string, asset: string, amount: Amount): Promise<void> {
+    await this.txHost.tx.query(
       `UPDATE balance SET available = available + $3, held = held - $3, updated_at = now()
        WHERE wallet_address = $1 AND asset = $2`,
       [address, asset, amount.text],

@@ -1,4 +1,5 @@
 import type { EventBus } from '@wp/messaging';
+import type { TxHost } from '@wp/persistence';
 import type { DataSource, EntityManager } from 'typeorm';
 import { TransactionAnnouncements } from './transaction-announcements.js';
 
@@ -8,16 +9,16 @@ import { TransactionAnnouncements } from './transaction-announcements.js';
  * conversions; unsure (never read) means announce.
  */
 describe('TransactionAnnouncements', () => {
+  // The delivery's transaction, as the event bus's boundary gives it to `txHost.tx`.
+  const m = { query: jest.fn(() => Promise.resolve([])) };
   const setup = (wanted: () => Promise<unknown>) => {
     const query = jest.fn(wanted);
     const dataSource = { query } as unknown as DataSource;
     const bus = { on: jest.fn() } as unknown as EventBus;
-    return { announcements: new TransactionAnnouncements(dataSource, bus), query };
+    const txHost = { tx: m as unknown as EntityManager } as TxHost;
+    return { announcements: new TransactionAnnouncements(txHost, dataSource, bus), query };
   };
-  const manager = () => {
-    const query = jest.fn(() => Promise.resolve([]));
-    return { manager: { query } as unknown as EntityManager, query };
-  };
+  beforeEach(() => m.query.mockClear());
 
   it('announces debits, transfers and conversions until it has read the hints', () => {
     const { announcements } = setup(() => Promise.resolve([{ wanted: false }]));
@@ -34,11 +35,7 @@ describe('TransactionAnnouncements', () => {
     const { announcements } = setup(() => Promise.resolve([{ wanted }]));
     await announcements.refresh();
     expect(announcements.announces('transfer')).toBe(false);
-    const m = manager();
-    await announcements.apply(
-      { organizationId: 7, transactionEvents: true, version: 3 },
-      m.manager,
-    );
+    await announcements.apply({ organizationId: 7, transactionEvents: true, version: 3 });
     expect(announcements.announces('transfer')).toBe(true);
     expect(m.query).toHaveBeenCalledWith(expect.stringContaining('INSERT INTO webhook_hint'), [
       7,

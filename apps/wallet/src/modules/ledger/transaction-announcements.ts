@@ -1,3 +1,4 @@
+import { TxHost } from '@wp/persistence';
 import {
   Injectable,
   Logger,
@@ -8,7 +9,7 @@ import {
 import type { EventPayload } from '@wp/contracts';
 import { EventBus } from '@wp/messaging';
 import { periodicJobs, type PeriodicJob } from '@wp/observability';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { JournalEntryType } from './journal-entry.entity.js';
 
 /** How often a process re-reads whether any organization wants transaction events. */
@@ -39,13 +40,14 @@ export class TransactionAnnouncements
   private job?: PeriodicJob;
 
   constructor(
+    private readonly txHost: TxHost,
     private readonly dataSource: DataSource,
     private readonly bus: EventBus,
   ) {}
 
   onModuleInit(): void {
-    this.bus.on('org.webhook_subscriptions.changed', 'webhook_subscriptions', (event, manager) =>
-      this.apply(event.payload, manager),
+    this.bus.on('org.webhook_subscriptions.changed', 'webhook_subscriptions', (event) =>
+      this.apply(event.payload),
     );
   }
 
@@ -64,11 +66,8 @@ export class TransactionAnnouncements
   }
 
   /** Stores an organization's subscription state unless an equal or newer one is stored. */
-  async apply(
-    change: EventPayload<'org.webhook_subscriptions.changed'>,
-    manager: EntityManager,
-  ): Promise<void> {
-    await manager.query(
+  async apply(change: EventPayload<'org.webhook_subscriptions.changed'>): Promise<void> {
+    await this.txHost.tx.query(
       `INSERT INTO webhook_hint (organization_id, transaction_events, version)
        VALUES ($1, $2, $3)
        ON CONFLICT (organization_id) DO UPDATE

@@ -17,35 +17,31 @@ export class MembershipsHandlers implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.bus.on('org.membership.changed', 'memberships', async (event, manager) => {
+    this.bus.on('org.membership.changed', 'memberships', async (event) => {
       const change = event.payload;
       if (change.projectId === null) {
-        await this.memberships.applyOrganizationChange(change, manager);
+        await this.memberships.applyOrganizationChange(change);
       } else {
-        await this.memberships.applyProjectChange(
-          { ...change, projectId: change.projectId },
-          manager,
-        );
+        await this.memberships.applyProjectChange({ ...change, projectId: change.projectId });
       }
       if (change.organizationVersion !== undefined) {
         await this.memberships.applyOrganizationVersion(
           change.organizationId,
           change.organizationVersion,
-          manager,
         );
       }
     });
-    this.bus.on('org.project.created', 'projects', (event, manager) =>
-      this.memberships.projectCreated(event.payload, manager),
+    this.bus.on('org.project.created', 'projects', (event) =>
+      this.memberships.projectCreated(event.payload),
     );
-    this.bus.on('org.project.deleted', 'project_deletions', (event, manager) =>
-      this.memberships.projectDeleted(event.payload, manager),
+    this.bus.on('org.project.deleted', 'project_deletions', (event) =>
+      this.memberships.projectDeleted(event.payload),
     );
-    this.bus.on('org.organization.deleted', 'organization_deletions', (event, manager) =>
-      this.memberships.organizationDeleted(event.payload.organizationId, manager),
+    this.bus.on('org.organization.deleted', 'organization_deletions', (event) =>
+      this.memberships.organizationDeleted(event.payload.organizationId),
     );
-    this.bus.on('org.sentinel_pass.changed', 'agents', (event, manager) =>
-      this.memberships.applyAgentChange(event.payload, manager),
+    this.bus.on('org.sentinel_pass.changed', 'agents', (event) =>
+      this.memberships.applyAgentChange(event.payload),
     );
   }
 }

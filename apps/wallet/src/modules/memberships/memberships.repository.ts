@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EventPayload, Role } from '@wp/contracts';
-import { applyTenantVersion } from '@wp/persistence';
+import { applyTenantVersion, TxHost } from '@wp/persistence';
 import type { MembershipRoles } from '@wp/messaging';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 
 export type { MembershipRoles };
 
@@ -33,14 +33,14 @@ export interface AgentRef {
  */
 @Injectable()
 export class MembershipsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly txHost: TxHost,
+    private readonly dataSource: DataSource,
+  ) {}
 
   /** Applies an organization-level membership change unless a newer version is already stored. */
-  async applyOrganizationChange(
-    change: EventPayload<'org.membership.changed'>,
-    manager: EntityManager,
-  ): Promise<void> {
-    await manager.query(
+  async applyOrganizationChange(change: EventPayload<'org.membership.changed'>): Promise<void> {
+    await this.txHost.tx.query(
       `INSERT INTO organization_member (organization_id, user_id, role, version)
        VALUES ($1, $2, $3, $4)
        ON CONFLICT (organization_id, user_id) DO UPDATE
@@ -51,20 +51,15 @@ export class MembershipsRepository {
   }
 
   /** Records the organization permission version applied with a change (`applyTenantVersion`). */
-  applyOrganizationVersion(
-    organizationId: number,
-    version: number,
-    manager: EntityManager,
-  ): Promise<void> {
-    return applyTenantVersion(manager, organizationId, version);
+  applyOrganizationVersion(organizationId: number, version: number): Promise<void> {
+    return applyTenantVersion(this.txHost.tx, organizationId, version);
   }
 
   /** Applies a project-level membership change (role, access denial) unless stale. */
   async applyProjectChange(
     change: EventPayload<'org.membership.changed'> & { projectId: number },
-    manager: EntityManager,
   ): Promise<void> {
-    await manager.query(
+    await this.txHost.tx.query(
       `INSERT INTO project_member (project_id, user_id, organization_id, role, access_denied, version)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (project_id, user_id) DO UPDATE
@@ -83,11 +78,8 @@ export class MembershipsRepository {
   }
 
   /** Records a project (a redelivery after its deletion changes nothing). */
-  async projectCreated(
-    project: EventPayload<'org.project.created'>,
-    manager: EntityManager,
-  ): Promise<void> {
-    await manager.query(
+  async projectCreated(project: EventPayload<'org.project.created'>): Promise<void> {
+    await this.txHost.tx.query(
       `INSERT INTO project (project_id, organization_id, name) VALUES ($1, $2, $3)
        ON CONFLICT (project_id) DO NOTHING`,
       [project.projectId, project.organizationId, project.name],
@@ -95,11 +87,8 @@ export class MembershipsRepository {
   }
 
   /** Marks a project deleted, for good (also when its creation has not arrived yet). */
-  async projectDeleted(
-    project: EventPayload<'org.project.deleted'>,
-    manager: EntityManager,
-  ): Promise<void> {
-    await manager.query(
+  async projectDeleted(project: EventPayload<'org.project.deleted'>): Promise<void> {
+    await this.txHost.tx.query(
       `INSERT INTO project (project_id, organization_id, name, deleted) VALUES ($1, $2, '', true)
        ON CONFLICT (project_id) DO UPDATE SET deleted = true`,
       [project.projectId, project.organizationId],
@@ -110,24 +99,22 @@ export class MembershipsRepository {
    * An organization was deleted: so were its projects, and nobody is a member any more (role
    * tombstones, versions kept, so a stale redelivery cannot bring a membership back).
    */
-  async organizationDeleted(organizationId: number, manager: EntityManager): Promise<void> {
-    await manager.query('UPDATE project SET deleted = true WHERE organization_id = $1', [
+  async organizationDeleted(organizationId: number): Promise<void> {
+    await this.txHost.tx.query('UPDATE project SET deleted = true WHERE organization_id = $1', [
       organizationId,
     ]);
-    await manager.query('UPDATE organization_member SET role = NULL WHERE organization_id = $1', [
-      organizationId,
-    ]);
-    await manager.query('UPDATE project_member SET role = NULL WHERE organization_id = $1', [
+    await this.txHost.tx.query(
+      'UPDATE organization_member SET role = NULL WHERE organization_id = $1',
+      [organizationId],
+    );
+    await this.txHost.tx.query('UPDATE project_member SET role = NULL WHERE organization_id = $1', [
       organizationId,
     ]);
   }
 
   /** Applies a Sentinel Pass change unless stale; a deletion is final. */
-  async applyAgentChange(
-    pass: EventPayload<'org.sentinel_pass.changed'>,
-    manager: EntityManager,
-  ): Promise<void> {
-    await manager.query(
+  async applyAgentChange(pass: EventPayload<'org.sentinel_pass.changed'>): Promise<void> {
+    await this.txHost.tx.query(
       `INSERT INTO agent (pass_id, organization_id, project_id, title, deleted, version)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (pass_id) DO UPDATE

@@ -1,10 +1,10 @@
+import { TxHost } from '@wp/persistence';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { AuditEntry } from '@wp/contracts';
 import type { RequestMeta } from '@wp/http';
 import { Outbox } from '@wp/messaging';
 import type { Principal } from '@wp/security';
-import { DataSource } from 'typeorm';
 import type { Amount } from '../../common/amount.js';
 import type { MovementPointers } from '../../common/ledger-error.js';
 import { KeyedLimiter } from '../ledger/keyed-limiter.js';
@@ -23,7 +23,7 @@ import type { WalletIdentity } from '../wallets/wallet-identities.js';
 @Injectable()
 export class CreditRecorder {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly ledger: LedgerRepository,
     private readonly limiter: KeyedLimiter,
     private readonly outbox: Outbox,
@@ -38,13 +38,12 @@ export class CreditRecorder {
   ): Promise<MoveResult> {
     const key = `${command.to}:${command.toAsset}`;
     return this.limiter.run([key], () =>
-      this.dataSource.transaction(async (manager) => {
-        const result = await this.ledger.move(command, pointers, manager);
+      this.txHost.withTransaction(async () => {
+        const result = await this.ledger.move(command, pointers);
         const entry = result.replayed
           ? null
           : creditEntry(wallet, principal, meta, command.amount, command.toAsset, result.entryId);
-        if (entry)
-          await this.outbox.enqueue(manager, 'wallet.audit.recorded', { entries: [entry] });
+        if (entry) await this.outbox.enqueue('wallet.audit.recorded', { entries: [entry] });
         return result;
       }),
     );

@@ -1,8 +1,8 @@
+import { TxHost } from '@wp/persistence';
 import { Injectable } from '@nestjs/common';
 import type { WalletTenant } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
 import type { Principal } from '@wp/security';
-import type { EntityManager } from 'typeorm';
 import { Amount } from '../../common/amount.js';
 import type { TransferRequest } from './transfer-request.entity.js';
 
@@ -16,17 +16,16 @@ import type { TransferRequest } from './transfer-request.entity.js';
  */
 @Injectable()
 export class TransferEvents {
-  constructor(private readonly outbox: Outbox) {}
+  constructor(
+    private readonly txHost: TxHost,
+    private readonly outbox: Outbox,
+  ) {}
 
   /** @param by who took the step; null: the platform (an expiry, too many wrong codes) */
-  async changed(
-    manager: EntityManager,
-    t: TransferRequest,
-    by: Pick<Principal, 'type' | 'id'> | null,
-  ): Promise<void> {
-    const tenants = await tenantsOf(manager, [t.fromWallet, t.toWallet]);
+  async changed(t: TransferRequest, by: Pick<Principal, 'type' | 'id'> | null): Promise<void> {
+    const tenants = await this.tenantsOf([t.fromWallet, t.toWallet]);
     if (tenants.length === 0) return;
-    await this.outbox.enqueue(manager, 'wallet.transfer_request.changed', {
+    await this.outbox.enqueue('wallet.transfer_request.changed', {
       transferId: t.id,
       status: t.status,
       failureReason: t.failureReason,
@@ -42,21 +41,21 @@ export class TransferEvents {
       tenants,
     });
   }
-}
 
-/** The tenants (organization, project) governing the given wallets, source first. */
-async function tenantsOf(manager: EntityManager, addresses: string[]): Promise<WalletTenant[]> {
-  const rows = await manager.query<
-    { address_hash: string; organization_id: number | null; project_id: number | null }[]
-  >(
-    `SELECT address_hash, organization_id, project_id FROM wallet
-      WHERE address_hash = ANY($1::bpchar[]) AND organization_id IS NOT NULL`,
-    [addresses],
-  );
-  return addresses.flatMap((address) => {
-    const row = rows.find((r) => r.address_hash === address);
-    return row && row.organization_id !== null
-      ? [{ organizationId: row.organization_id, projectId: row.project_id }]
-      : [];
-  });
+  /** The tenants (organization, project) governing the given wallets, source first. */
+  private async tenantsOf(addresses: string[]): Promise<WalletTenant[]> {
+    const rows = await this.txHost.tx.query<
+      { address_hash: string; organization_id: number | null; project_id: number | null }[]
+    >(
+      `SELECT address_hash, organization_id, project_id FROM wallet
+        WHERE address_hash = ANY($1::bpchar[]) AND organization_id IS NOT NULL`,
+      [addresses],
+    );
+    return addresses.flatMap((address) => {
+      const row = rows.find((r) => r.address_hash === address);
+      return row && row.organization_id !== null
+        ? [{ organizationId: row.organization_id, projectId: row.project_id }]
+        : [];
+    });
+  }
 }

@@ -1,5 +1,6 @@
+import { TxHost } from '@wp/persistence';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import {
   TransferRequest,
   type TransferFailureReason,
@@ -11,12 +12,15 @@ const PENDING = `('pending_sender_verification', 'pending_recipient_acceptance')
 /** The only file of transfer requests that touches the database. */
 @Injectable()
 export class TransfersRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly txHost: TxHost,
+    private readonly dataSource: DataSource,
+  ) {}
 
-  async insert(transfer: TransferRequest, manager: EntityManager): Promise<TransferRequest> {
+  async insert(transfer: TransferRequest): Promise<TransferRequest> {
     const { from: _from, to: _to, assetRef: _asset, ...columns } = transfer;
-    await manager.insert(TransferRequest, columns);
-    return manager.findOneByOrFail(TransferRequest, { id: transfer.id });
+    await this.txHost.tx.insert(TransferRequest, columns);
+    return this.txHost.tx.findOneByOrFail(TransferRequest, { id: transfer.id });
   }
 
   findById(id: string): Promise<TransferRequest | null> {
@@ -24,8 +28,8 @@ export class TransfersRepository {
   }
 
   /** The request, locked for the rest of the transaction. */
-  lock(id: string, manager: EntityManager): Promise<TransferRequest | null> {
-    return manager
+  lock(id: string): Promise<TransferRequest | null> {
+    return this.txHost.tx
       .getRepository(TransferRequest)
       .createQueryBuilder('t')
       .setLock('pessimistic_write')
@@ -33,9 +37,9 @@ export class TransfersRepository {
       .getOne();
   }
 
-  async save(transfer: TransferRequest, manager: EntityManager): Promise<TransferRequest> {
+  async save(transfer: TransferRequest): Promise<TransferRequest> {
     transfer.updatedAt = new Date();
-    await manager.update(
+    await this.txHost.tx.update(
       TransferRequest,
       { id: transfer.id },
       {
@@ -93,8 +97,8 @@ export class TransfersRepository {
   }
 
   /** Pending requests past their deadline, locked (skipping any a command holds). */
-  claimExpired(manager: EntityManager, limit: number): Promise<TransferRequest[]> {
-    return manager
+  claimExpired(limit: number): Promise<TransferRequest[]> {
+    return this.txHost.tx
       .getRepository(TransferRequest)
       .createQueryBuilder('t')
       .setLock('pessimistic_write')

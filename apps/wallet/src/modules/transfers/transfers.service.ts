@@ -1,10 +1,10 @@
+import { TxHost } from '@wp/persistence';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { DomainError } from '@wp/http';
 import { pageMeta, pageOffset, type PageMeta } from '@wp/http';
 import { Outbox } from '@wp/messaging';
 import type { Principal } from '@wp/security';
-import { DataSource, type EntityManager } from 'typeorm';
 import { Amount } from '../../common/amount.js';
 import { WALLET_CONFIG, type WalletConfig } from '../../config/wallet.config.js';
 import { AssetsService } from '../assets/assets.service.js';
@@ -66,7 +66,7 @@ export class TransfersService {
     private readonly outbox: Outbox,
     private readonly codes: TransferCodes,
     private readonly events: TransferEvents,
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     @Inject(WALLET_CONFIG) private readonly config: WalletConfig,
   ) {}
 
@@ -113,10 +113,10 @@ export class TransfersService {
     } satisfies Partial<TransferRequest>);
     transfer.codeHmac = this.codes.digest(transfer.id, 'sender', code);
     const contacts = await this.contactsOf([principal.id], principal.email);
-    const saved = await this.dataSource.transaction(async (manager) => {
-      const row = await this.transfers.insert(transfer, manager);
-      await this.notify(manager, contacts, senderCodeMessage, this.facts(row, code));
-      await this.events.changed(manager, row, principal);
+    const saved = await this.txHost.withTransaction(async () => {
+      const row = await this.transfers.insert(transfer);
+      await this.notify(contacts, senderCodeMessage, this.facts(row, code));
+      await this.events.changed(row, principal);
       return row;
     });
     return this.record(saved);
@@ -140,11 +140,9 @@ export class TransfersService {
     }
     const to = await this.access.findAny(transfer.toWallet);
     const contacts = await this.contactsOf(to ? await this.access.controllersOf(to) : [], null);
-    return this.step(id, 'pending_sender_verification', async (manager, t) => {
-      if (!this.codes.verify(t.codeHmac, t.id, 'sender', code)) return this.wrongCode(manager, t);
-      if (
-        !(await this.ledger.reserve(manager, t.fromWallet, t.asset, Amount.fromNumeric(t.amount)))
-      ) {
+    return this.step(id, 'pending_sender_verification', async (t) => {
+      if (!this.codes.verify(t.codeHmac, t.id, 'sender', code)) return this.wrongCode(t);
+      if (!(await this.ledger.reserve(t.fromWallet, t.asset, Amount.fromNumeric(t.amount)))) {
         throw new LedgerError(
           'INSUFFICIENT_FUNDS',
           'The source wallet does not hold enough of the asset; nothing was reserved.',
@@ -155,8 +153,8 @@ export class TransfersService {
       t.codeHmac = this.codes.digest(t.id, 'recipient', recipientCode);
       t.codeExpiresAt = this.deadline();
       t.attempts = 0;
-      await this.transfers.save(t, manager);
-      await this.notify(manager, contacts, recipientCodeMessage, this.facts(t, recipientCode));
+      await this.transfers.save(t);
+      await this.notify(contacts, recipientCodeMessage, this.facts(t, recipientCode));
       return { transfer: t };
     });
   }
@@ -172,9 +170,9 @@ export class TransfersService {
         'Only whoever controls the destination wallet may accept the transfer.',
       );
     }
-    return this.step(id, 'pending_recipient_acceptance', async (manager, t) => {
+    return this.step(id, 'pending_recipient_acceptance', async (t) => {
       if (!this.codes.verify(t.codeHmac, t.id, 'recipient', code)) {
-        return this.wrongCode(manager, t);
+        return this.wrongCode(t);
       }
       const result = await this.ledger.move(
         {
@@ -193,14 +191,13 @@ export class TransfersService {
           transferRequestId: t.id,
         },
         {},
-        manager,
       );
       t.status = 'completed';
       t.journalEntryId = result.entryId;
       t.decidedBy = principal.id;
       t.codeHmac = null;
-      await this.transfers.save(t, manager);
-      await this.events.changed(manager, t, principal);
+      await this.transfers.save(t);
+      await this.events.changed(t, principal);
       return { transfer: t };
     });
   }
@@ -222,8 +219,8 @@ export class TransfersService {
     const reason: TransferFailureReason = senderSide
       ? 'rejected_by_sender'
       : 'rejected_by_recipient';
-    return this.step(id, 'any_pending', async (manager, t) => {
-      await this.void(manager, t, 'rejected', reason, principal);
+    return this.step(id, 'any_pending', async (t) => {
+      await this.void(t, 'rejected', reason, principal);
       return { transfer: t };
     });
   }
@@ -256,11 +253,11 @@ export class TransfersService {
    * @returns how many were expired
    */
   async expireDue(limit = 100): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const due = await this.transfers.claimExpired(manager, limit);
+    return this.txHost.withTransaction(async () => {
+      const due = await this.transfers.claimExpired(limit);
       // Balance rows in (wallet, asset) order, as the ledger function locks them.
       due.sort((a, b) => compare(`${a.fromWallet}:${a.asset}`, `${b.fromWallet}:${b.asset}`));
-      for (const t of due) await this.void(manager, t, 'expired', 'expired', null);
+      for (const t of due) await this.void(t, 'expired', 'expired', null);
       return due.length;
     });
   }
@@ -269,51 +266,50 @@ export class TransfersService {
   private async step(
     id: string,
     expected: TransferStatus | 'any_pending',
-    body: (manager: EntityManager, transfer: TransferRequest) => Promise<StepOutcome>,
+    body: (transfer: TransferRequest) => Promise<StepOutcome>,
   ): Promise<TransferRecord> {
-    const outcome = await this.dataSource.transaction(async (manager): Promise<StepOutcome> => {
-      const t = await this.transfers.lock(id, manager);
+    const outcome = await this.txHost.withTransaction(async (): Promise<StepOutcome> => {
+      const t = await this.transfers.lock(id);
       if (!t) return { error: new TransferNotFoundError() };
       const wanted = expected === 'any_pending' ? 'pending_recipient_acceptance' : expected;
       if (isPending(t.status) && t.codeExpiresAt.getTime() <= Date.now()) {
-        await this.void(manager, t, 'expired', 'expired', null);
+        await this.void(t, 'expired', 'expired', null);
         return { error: new TransferNotPendingError('expired', wanted) };
       }
       const ok = expected === 'any_pending' ? isPending(t.status) : t.status === expected;
       if (!ok) return { error: new TransferNotPendingError(t.status, wanted) };
-      return body(manager, t);
+      return body(t);
     });
     if ('error' in outcome) throw outcome.error;
     return this.record(outcome.transfer);
   }
 
-  private async wrongCode(manager: EntityManager, t: TransferRequest): Promise<StepOutcome> {
+  private async wrongCode(t: TransferRequest): Promise<StepOutcome> {
     t.attempts += 1;
     const max = this.config.WALLET_TRANSFER_MAX_ATTEMPTS;
     if (t.attempts >= max) {
-      await this.void(manager, t, 'rejected', 'too_many_attempts', null);
+      await this.void(t, 'rejected', 'too_many_attempts', null);
       return { error: new VerificationLockedError() };
     }
-    await this.transfers.save(t, manager);
+    await this.transfers.save(t);
     return { error: new InvalidVerificationCodeError(max - t.attempts) };
   }
 
   private async void(
-    manager: EntityManager,
     t: TransferRequest,
     status: 'rejected' | 'expired',
     reason: TransferFailureReason,
     by: Principal | null,
   ): Promise<void> {
     if (t.status === 'pending_recipient_acceptance') {
-      await this.ledger.release(manager, t.fromWallet, t.asset, Amount.fromNumeric(t.amount));
+      await this.ledger.release(t.fromWallet, t.asset, Amount.fromNumeric(t.amount));
     }
     t.status = status;
     t.failureReason = reason;
     t.codeHmac = null;
     t.decidedBy = by?.id ?? null;
-    await this.transfers.save(t, manager);
-    await this.events.changed(manager, t, by);
+    await this.transfers.save(t);
+    await this.events.changed(t, by);
   }
 
   /** The request if the caller started it or may read one of its wallets; else 404. */
@@ -341,7 +337,6 @@ export class TransfersService {
   }
 
   private async notify(
-    manager: EntityManager,
     contacts: Contact[],
     compose: typeof senderCodeMessage,
     facts: TransferMailFacts,
@@ -351,7 +346,7 @@ export class TransfersService {
     }
     for (const contact of contacts) {
       const message = compose(contact, facts);
-      if (message) await this.outbox.enqueue(manager, 'notify.requested', message);
+      if (message) await this.outbox.enqueue('notify.requested', message);
     }
   }
 

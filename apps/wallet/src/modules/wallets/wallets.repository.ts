@@ -1,6 +1,7 @@
+import { TxHost } from '@wp/persistence';
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@wp/contracts';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { MembershipRoles } from '../memberships/memberships.repository.js';
 import { newWalletAddress } from '../../common/address.js';
 import { Wallet, type WalletEntityType } from './wallet.entity.js';
@@ -31,14 +32,17 @@ const ROLE_COLUMNS = `om.role AS organization_role, pm.role AS project_role,
 
 @Injectable()
 export class WalletsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly txHost: TxHost,
+    private readonly dataSource: DataSource,
+  ) {}
 
   /**
    * Opens a wallet unless the entity already has one for the purpose.
    * @returns the new wallet, or null when one existed (nothing written)
    */
-  async insertIfAbsent(wallet: NewWallet, manager: EntityManager): Promise<Wallet | null> {
-    const rows: WalletRow[] = await manager.query(
+  async insertIfAbsent(wallet: NewWallet): Promise<Wallet | null> {
+    const rows: WalletRow[] = await this.txHost.tx.query(
       `INSERT INTO wallet AS w
          (address_hash, entity_type, entity_id, entity_name, purpose, currency, description,
           metadata, organization_id, project_id)
@@ -143,8 +147,8 @@ export class WalletsRepository {
   }
 
   /** Closes the open wallets of an organization (incl. its projects' and agents'). */
-  async closeOfOrganization(organizationId: number, manager: EntityManager): Promise<void> {
-    await manager.query(
+  async closeOfOrganization(organizationId: number): Promise<void> {
+    await this.txHost.tx.query(
       `UPDATE wallet SET closed_at = now(), updated_at = now()
        WHERE organization_id = $1 AND closed_at IS NULL`,
       [organizationId],
@@ -152,8 +156,8 @@ export class WalletsRepository {
   }
 
   /** Closes the open wallets of a project and of its agents. */
-  async closeOfProject(projectId: number, manager: EntityManager): Promise<void> {
-    await manager.query(
+  async closeOfProject(projectId: number): Promise<void> {
+    await this.txHost.tx.query(
       `UPDATE wallet SET closed_at = now(), updated_at = now()
        WHERE project_id = $1 AND closed_at IS NULL`,
       [projectId],
@@ -161,8 +165,8 @@ export class WalletsRepository {
   }
 
   /** Closes an agent's open wallets. */
-  async closeOfAgent(passId: string, manager: EntityManager): Promise<void> {
-    await manager.query(
+  async closeOfAgent(passId: string): Promise<void> {
+    await this.txHost.tx.query(
       `UPDATE wallet SET closed_at = now(), updated_at = now()
        WHERE entity_type = 'agent' AND entity_id = $1 AND closed_at IS NULL`,
       [passId],

@@ -1,8 +1,8 @@
+import { TxHost } from '@wp/persistence';
 import { Injectable } from '@nestjs/common';
 import { ValidationFailedError } from '@wp/http';
 import { Outbox } from '@wp/messaging';
 import { AgentForbiddenError, type Principal } from '@wp/security';
-import { DataSource, type EntityManager } from 'typeorm';
 import { AssetsService } from '../assets/assets.service.js';
 import {
   MembershipsRepository,
@@ -40,7 +40,7 @@ export class WalletsService {
     private readonly balances: WalletBalances,
     private readonly assets: AssetsService,
     private readonly outbox: Outbox,
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly access: WalletAccess,
   ) {}
 
@@ -49,10 +49,10 @@ export class WalletsService {
    * `wallet.wallet.created`, in the caller's transaction.
    * @returns the new wallet, or null when it already existed
    */
-  async open(wallet: NewWallet, manager: EntityManager): Promise<Wallet | null> {
-    const created = await this.wallets.insertIfAbsent(wallet, manager);
+  async open(wallet: NewWallet): Promise<Wallet | null> {
+    const created = await this.wallets.insertIfAbsent(wallet);
     if (created) {
-      await this.outbox.enqueue(manager, 'wallet.wallet.created', {
+      await this.outbox.enqueue('wallet.wallet.created', {
         addressHash: created.addressHash,
         entityType: created.entityType,
         entityId: created.entityId,
@@ -138,21 +138,18 @@ export class WalletsService {
     // The contract's default for every entity type (docs/wallet.md § Decisions); wallets opened
     // by events choose their own (`operating` for organizations).
     const purpose = input.purpose ?? 'general';
-    const created = await this.dataSource.transaction((manager) =>
-      this.open(
-        {
-          entityType,
-          entityId,
-          entityName: input.entity_name,
-          purpose,
-          currency,
-          description: input.description ?? '',
-          metadata: input.metadata ?? {},
-          organizationId: scope.organizationId,
-          projectId: scope.projectId,
-        },
-        manager,
-      ),
+    const created = await this.txHost.withTransaction(() =>
+      this.open({
+        entityType,
+        entityId,
+        entityName: input.entity_name,
+        purpose,
+        currency,
+        description: input.description ?? '',
+        metadata: input.metadata ?? {},
+        organizationId: scope.organizationId,
+        projectId: scope.projectId,
+      }),
     );
     if (!created) {
       const existing = await this.wallets.findByEntity(entityType, entityId, purpose);

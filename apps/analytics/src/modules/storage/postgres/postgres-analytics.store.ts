@@ -1,3 +1,4 @@
+import { TxHost } from '@wp/persistence';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AnalyticsStore, type IngestionUnitOfWork } from '../analytics-store.js';
@@ -26,12 +27,15 @@ import { getTrace, listTraces } from './trace-reads.js';
  */
 @Injectable()
 export class PostgresAnalyticsStore extends AnalyticsStore {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly txHost: TxHost,
+    private readonly dataSource: DataSource,
+  ) {
     super();
   }
 
   write<T>(work: (uow: IngestionUnitOfWork) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work(new PostgresUnitOfWork(manager)));
+    return this.txHost.withTransaction(() => work(new PostgresUnitOfWork(this.txHost.tx)));
   }
 
   listTraces(query: TraceQuery): Promise<{ items: TraceSummary[]; totalItems: number }> {
