@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import { roleToInvitation, type Role } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
-import type { EntityManager } from 'typeorm';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
 import type { Invitation } from './invitation.entity.js';
 
@@ -23,16 +23,13 @@ export const INVITATION_TEMPLATE = 'org.invitation';
 @Injectable()
 export class InvitationMailer {
   constructor(
+    private readonly txHost: TxHost,
     private readonly outbox: Outbox,
     @Inject(ORG_CONFIG) private readonly config: OrgConfig,
   ) {}
 
-  async send(
-    invitation: Invitation,
-    token: string,
-    context: InvitationMailContext,
-    manager: EntityManager,
-  ): Promise<void> {
+  async send(invitation: Invitation, token: string, context: InvitationMailContext): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     const link =
       `${this.config.INVITATION_ACCEPT_URL}#invitation_id=${invitation.id}` +
       `&token=${encodeURIComponent(token)}`;

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import type { EventPayload } from '@wp/contracts';
 import { DomainError } from '@wp/http';
 import { Outbox } from '@wp/messaging';
@@ -9,7 +10,6 @@ import {
   RevocationList,
   type PassCredentialState,
 } from '@wp/security';
-import type { EntityManager } from 'typeorm';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
 import type { SentinelPass } from './sentinel-pass.entity.js';
 import { SentinelPassesRepository } from './sentinel-passes.repository.js';
@@ -24,6 +24,7 @@ import { SentinelPassesRepository } from './sentinel-passes.repository.js';
 @Injectable()
 export class SentinelPassEvents {
   constructor(
+    private readonly txHost: TxHost,
     private readonly outbox: Outbox,
     private readonly passes: SentinelPassesRepository,
     private readonly revocations: RevocationList,
@@ -37,13 +38,10 @@ export class SentinelPassEvents {
    * @returns the pass with its credential epoch
    * @throws DomainError 503 `UNAVAILABLE` when the deny-list store does not answer
    */
-  async changed(
-    pass: SentinelPass,
-    manager: EntityManager,
-    before?: SentinelPass,
-  ): Promise<SentinelPass> {
+  async changed(pass: SentinelPass, before?: SentinelPass): Promise<SentinelPass> {
+    const manager = activeTransaction(this.txHost);
     const ends = before !== undefined && credentialEpochEnds(state(before), state(pass));
-    const now = ends ? await this.passes.endCredentialEpoch(pass.id, manager) : pass;
+    const now = ends ? await this.passes.endCredentialEpoch(pass.id) : pass;
     await this.outbox.enqueue(manager, 'org.sentinel_pass.changed', {
       ...payload(now),
       active: now.active,
@@ -52,7 +50,7 @@ export class SentinelPassEvents {
       version: now.version,
       credentialEpoch: now.credentialEpoch,
     });
-    if (ends) await this.refuseTokens(before, manager);
+    if (ends) await this.refuseTokens(before);
     return now;
   }
 
@@ -60,8 +58,9 @@ export class SentinelPassEvents {
    * Deletes a (row-locked) pass and announces it: the key stops working and its agent tokens
    * are refused at once. @throws DomainError 503 `UNAVAILABLE` (deny-list store)
    */
-  async deleteAndAnnounce(pass: SentinelPass, manager: EntityManager): Promise<void> {
-    await this.passes.delete(pass.id, manager);
+  async deleteAndAnnounce(pass: SentinelPass): Promise<void> {
+    const manager = activeTransaction(this.txHost);
+    await this.passes.delete(pass.id);
     await this.outbox.enqueue(manager, 'org.sentinel_pass.changed', {
       ...payload(pass),
       active: false,
@@ -70,21 +69,22 @@ export class SentinelPassEvents {
       version: pass.version + 1,
       credentialEpoch: pass.credentialEpoch + 1,
     });
-    await this.refuseTokens(pass, manager);
+    await this.refuseTokens(pass);
   }
 
   /**
    * Project deletion (same transaction, before the project row goes): every pass of the
    * project is announced deleted; the rows themselves go with the project (ON DELETE CASCADE).
    */
-  async deleteAllOfProject(projectId: number, manager: EntityManager): Promise<void> {
-    for (const pass of await this.passes.lockAllOfProject(projectId, manager)) {
-      await this.deleteAndAnnounce(pass, manager);
+  async deleteAllOfProject(projectId: number): Promise<void> {
+    for (const pass of await this.passes.lockAllOfProject(projectId)) {
+      await this.deleteAndAnnounce(pass);
     }
   }
 
   /** Deny-lists the agent tokens of the pass's current (now ended) credential epoch. */
-  private async refuseTokens(pass: SentinelPass, manager: EntityManager): Promise<void> {
+  private async refuseTokens(pass: SentinelPass): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     const sid = agentSessionId(pass.id, pass.credentialEpoch);
     const ttl = Math.max(this.config.ACCESS_TOKEN_TTL_SECONDS, ENDED_EPOCH_DENY_SECONDS);
     await this.revocations.revokeSession(sid, ttl, manager).catch((error: unknown) => {
