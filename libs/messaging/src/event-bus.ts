@@ -7,10 +7,16 @@ import {
 } from '@nestjs/common';
 import { EVENT_CATALOG, streamOf, type EventEnvelope, type EventSubject } from '@wp/contracts';
 import { startupPhases } from '@wp/observability';
-import { DataSource, type EntityManager } from 'typeorm';
+import { TxHost } from '@wp/persistence';
+import type { EntityManager } from 'typeorm';
 import { EventTransport } from './event-transport.js';
 import { MESSAGING_OPTIONS, type MessagingOptions } from './namespace.js';
 
+/**
+ * Handles one event inside the delivery's transaction: repositories reach it through `TxHost`
+ * (`txHost.tx`). `manager` is that same transaction's manager, kept for handlers not yet
+ * converted (docs/decisions.md § Transactions in the request context); new handlers ignore it.
+ */
 export type EventHandler<S extends EventSubject> = (
   event: EventEnvelope<S>,
   manager: EntityManager,
@@ -20,6 +26,7 @@ export type EventHandler<S extends EventSubject> = (
  * Consuming side of the event bus (docs/architecture.md § Data ownership and events): `on(subject,
  * name, handler)` registers a durable consumer `<service>.<name>`. Each delivery's payload is
  * validated against the contracts catalog, then the handler runs in one database transaction
+ * (a `TxHost` boundary: its repositories use `txHost.tx`)
  * together with the processed-event row, so a redelivered event is skipped and the broker is acked
  * only after commit. Invalid payloads are logged and dropped (redelivering them cannot succeed).
  */
@@ -29,7 +36,7 @@ export class EventBus implements OnApplicationBootstrap, OnApplicationShutdown {
 
   constructor(
     private readonly transport: EventTransport,
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
   ) {}
 
@@ -49,7 +56,9 @@ export class EventBus implements OnApplicationBootstrap, OnApplicationShutdown {
           return;
         }
         const event = { ...envelope, payload: parsed.data } as EventEnvelope<S>;
-        await this.dataSource.transaction(async (manager) => {
+        // One boundary (retried whole on deadlocks), opened in a CLS context of its own.
+        await this.txHost.withTransaction(async () => {
+          const manager = this.txHost.tx;
           const inserted: unknown[] = await manager.query(
             `INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2)
              ON CONFLICT DO NOTHING RETURNING event_id`,

@@ -1,23 +1,41 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EVENT_CATALOG, type EventPayload, type EventSubject } from '@wp/contracts';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import type { EntityManager } from 'typeorm';
 import { OutboxMessage } from './entities.js';
 
 /**
- * Publishing side of the event bus: `enqueue` writes an outbox row with the caller's
- * transaction manager, so the event exists if and only if the change commits. The relay
- * publishes it after commit. Returns the event id.
+ * Publishing side of the event bus: `enqueue(subject, payload)` writes an outbox row in the
+ * transaction active in the async context (`TxHost`), so the event exists if and only if the
+ * change commits. The relay publishes it after commit. Returns the event id.
  */
 @Injectable()
 export class Outbox {
   private listener?: () => void;
 
+  constructor(private readonly txHost: TxHost) {}
+
+  /**
+   * @throws Error when no transaction is active (a programming error: the event would not
+   *   belong to the change); the payload's contract error when it does not match the catalog
+   */
+  async enqueue<S extends EventSubject>(subject: S, payload: EventPayload<S>): Promise<string>;
+  /**
+   * @deprecated the manager is the active transaction's already: call `enqueue(subject,
+   *   payload)` (kept while apps/org is converted, docs/decisions.md § Transactions in the
+   *   request context).
+   */
   async enqueue<S extends EventSubject>(
     manager: EntityManager,
     subject: S,
     payload: EventPayload<S>,
+  ): Promise<string>;
+  async enqueue<S extends EventSubject>(
+    ...args: [S, EventPayload<S>] | [EntityManager, S, EventPayload<S>]
   ): Promise<string> {
+    const [manager, subject, payload] =
+      args.length === 3 ? args : [activeTransaction(this.txHost), ...args];
     const data = EVENT_CATALOG[subject].parse(payload); // a producer bug fails the command
     const id = randomUUID();
     await manager.insert(OutboxMessage, {

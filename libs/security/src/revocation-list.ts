@@ -9,6 +9,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { storeUnavailable } from '@wp/http';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import type { EntityManager } from 'typeorm';
 import { recordRevocation } from './revocation-journal.js';
 import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
@@ -79,6 +80,7 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
     private readonly store: RevocationStore,
     @Optional() @Inject(SECURITY_OPTIONS) options?: Pick<SecurityOptions, 'revocationCacheMs'>,
     @Optional() private readonly rebuilder?: CacheRebuilder,
+    @Optional() private readonly txHost?: TxHost,
   ) {
     this.cacheMs = options?.revocationCacheMs ?? DEFAULT_REVOCATION_CACHE_MS;
   }
@@ -105,11 +107,14 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
   }
 
   /**
-   * Revokes one access token until `expiresAt` (epoch seconds): recorded in the caller's
-   * transaction, then deny-listed and announced (call it before the commit).
+   * Revokes one access token until `expiresAt` (epoch seconds): recorded in the transaction
+   * active in the async context (`TxHost`), then deny-listed and announced (call it before the
+   * commit). `manager` (deprecated, kept while apps/org is converted): that transaction given
+   * by hand.
    * @throws DomainError 503 `UNAVAILABLE` when the store does not answer (roll back)
+   * @throws Error when no transaction is active (a programming error)
    */
-  async revokeToken(jti: string, expiresAt: number, manager: EntityManager): Promise<void> {
+  async revokeToken(jti: string, expiresAt: number, manager?: EntityManager): Promise<void> {
     await this.denyAndAnnounce('jti', jti, ttl(expiresAt), manager);
   }
 
@@ -117,7 +122,7 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
    * Revokes every access token of a session for `ttlSeconds` (the access token lifetime), as
    * {@link revokeToken}.
    */
-  async revokeSession(sid: string, ttlSeconds: number, manager: EntityManager): Promise<void> {
+  async revokeSession(sid: string, ttlSeconds: number, manager?: EntityManager): Promise<void> {
     await this.denyAndAnnounce('sid', sid, Math.max(1, Math.ceil(ttlSeconds)), manager);
   }
 
@@ -154,6 +159,12 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
     return revoked;
   }
 
+  /** The transaction of the command revoking (docs/decisions.md § Transactions in the request context). */
+  private activeManager(): EntityManager {
+    if (!this.txHost) throw new Error('RevocationList without TxHost: pass the manager');
+    return activeTransaction(this.txHost);
+  }
+
   /** Whether an own heartbeat sent less than `cacheMs` ago has come back. */
   private fresh(): boolean {
     return performance.now() - this.freshAsOf < this.cacheMs;
@@ -168,9 +179,10 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
     kind: RevocationKind,
     id: string,
     ttlSeconds: number,
-    manager: EntityManager,
+    given: EntityManager | undefined,
   ) {
     const what = `${kind}:${id}`;
+    const manager = given ?? this.activeManager();
     await recordRevocation(manager, kind, id, Math.floor(Date.now() / 1000) + ttlSeconds);
     this.onMessage(what);
     const echo = this.unsubscribe ? this.echoOf(what) : undefined;
