@@ -1,6 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { activeTransaction, TxHost } from '@wp/persistence';
 import { DomainError } from '@wp/http';
 import { Outbox } from '@wp/messaging';
 import {
@@ -30,7 +29,6 @@ export interface NewKeyPair {
 @Injectable()
 export class ProjectKeys {
   constructor(
-    private readonly txHost: TxHost,
     private readonly keys: ApiKeysRepository,
     private readonly projects: ProjectsRepository,
     private readonly box: AesGcmEnvelope,
@@ -76,19 +74,17 @@ export class ProjectKeys {
    *   fails, nothing is committed)
    */
   async withdraw(projectId: number, pairs: { publicKey: string }[] | 'project'): Promise<void> {
-    const manager = activeTransaction(this.txHost);
     const until = Math.floor(Date.now() / 1000) + PROJECT_KEY_WITHDRAWAL_TTL_SECONDS;
     try {
       if (pairs === 'project') {
         await this.revocations.revokeSession(
           projectKeysSessionId(projectId),
           PROJECT_KEY_WITHDRAWAL_TTL_SECONDS,
-          manager,
         );
         return;
       }
       for (const pair of pairs) {
-        await this.revocations.revokeToken(projectKeyTokenId(pair.publicKey), until, manager);
+        await this.revocations.revokeToken(projectKeyTokenId(pair.publicKey), until);
       }
     } catch (error) {
       throw new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
@@ -106,10 +102,9 @@ export class ProjectKeys {
     project: { id: number; organizationId: number },
     options: { deleted?: boolean } = {},
   ): Promise<void> {
-    const manager = activeTransaction(this.txHost);
     const version = await this.projects.bumpKeysVersion(project.id);
     const keys = options.deleted ? [] : await this.keys.listForProject(project.id);
-    await this.outbox.enqueue(manager, 'org.project.keys.changed', {
+    await this.outbox.enqueue('org.project.keys.changed', {
       organizationId: project.organizationId,
       projectId: project.id,
       version,

@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { activeTransaction, TxHost } from '@wp/persistence';
 import { roleToInvitation, type Role } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
@@ -23,13 +22,11 @@ export const INVITATION_TEMPLATE = 'org.invitation';
 @Injectable()
 export class InvitationMailer {
   constructor(
-    private readonly txHost: TxHost,
     private readonly outbox: Outbox,
     @Inject(ORG_CONFIG) private readonly config: OrgConfig,
   ) {}
 
   async send(invitation: Invitation, token: string, context: InvitationMailContext): Promise<void> {
-    const manager = activeTransaction(this.txHost);
     const link =
       `${this.config.INVITATION_ACCEPT_URL}#invitation_id=${invitation.id}` +
       `&token=${encodeURIComponent(token)}`;
@@ -46,7 +43,7 @@ export class InvitationMailer {
       '',
       `The invitation expires on ${invitation.expiresAt.toISOString()}.`,
     ].join('\n');
-    await this.outbox.enqueue(manager, 'notify.requested', {
+    await this.outbox.enqueue('notify.requested', {
       channel: 'email',
       to: invitation.email,
       subject: context.projectName

@@ -40,14 +40,13 @@ export class MembershipEvents {
 
   /** @returns the version the event carries (store it on the membership row). */
   async changed(change: MembershipChange): Promise<number> {
-    const manager = activeTransaction(this.txHost);
     const version = await this.versions.next(
       change.organizationId,
       change.projectId ?? 0,
       change.userId,
     );
     const organizationVersion = await this.organizationWithdrawal(change.organizationId);
-    await this.outbox.enqueue(manager, 'org.membership.changed', {
+    await this.outbox.enqueue('org.membership.changed', {
       ...change,
       version,
       organizationVersion,

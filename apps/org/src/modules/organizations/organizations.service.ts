@@ -62,9 +62,8 @@ export class OrganizationsService {
    */
   async create(principal: Principal, name: string): Promise<OrganizationWithRole> {
     return this.txHost.withTransaction(async () => {
-      const manager = this.txHost.tx;
       const organization = await this.organizations.insert(name);
-      await this.outbox.enqueue(manager, 'org.organization.created', {
+      await this.outbox.enqueue('org.organization.created', {
         organizationId: organization.id,
         name: organization.name,
         createdBy: principal.id,
@@ -142,7 +141,6 @@ export class OrganizationsService {
     body: { id?: string; name: string },
   ): Promise<OrganizationView> {
     return this.txHost.withTransaction(async () => {
-      const manager = this.txHost.tx;
       const access = await this.access.organizationWith(
         principal,
         organizationId,
@@ -153,7 +151,7 @@ export class OrganizationsService {
         throw new OrganizationIdMismatchError();
       }
       const organization = await this.organizations.rename(organizationId, body.name);
-      await this.outbox.enqueue(manager, 'org.organization.updated', {
+      await this.outbox.enqueue('org.organization.updated', {
         organizationId,
         name: organization.name,
         changedBy: principal.id,

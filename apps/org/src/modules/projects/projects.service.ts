@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { activeTransaction, TxHost } from '@wp/persistence';
+import { TxHost } from '@wp/persistence';
 import { agentCanMap, type Role } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
 import type { Principal } from '@wp/security';
@@ -71,7 +71,6 @@ export class ProjectsService {
     name: string;
     creatorId: string;
   }): Promise<Project> {
-    const manager = activeTransaction(this.txHost);
     const isDefault = !(await this.projects.hasDefault(input.organizationId));
     const project = await this.projects.insert({
       organizationId: input.organizationId,
@@ -79,7 +78,7 @@ export class ProjectsService {
       isDefault,
       createdBy: input.creatorId,
     });
-    await this.outbox.enqueue(manager, 'org.project.created', {
+    await this.outbox.enqueue('org.project.created', {
       organizationId: project.organizationId,
       projectId: project.id,
       name: project.name,
@@ -180,7 +179,6 @@ export class ProjectsService {
     body: { id: string; name: string },
   ): Promise<{ project: Project; role: Role }> {
     return this.txHost.withTransaction(async () => {
-      const manager = this.txHost.tx;
       const access = await this.access.projectWith(
         principal,
         organizationId,
@@ -190,7 +188,7 @@ export class ProjectsService {
       );
       if (body.id !== String(projectId)) throw new ProjectIdMismatchError();
       const project = await this.projects.rename(projectId, body.name);
-      await this.outbox.enqueue(manager, 'org.project.updated', {
+      await this.outbox.enqueue('org.project.updated', {
         organizationId,
         projectId,
         name: project.name,
@@ -210,7 +208,6 @@ export class ProjectsService {
    */
   async delete(principal: Principal, organizationId: number, projectId: number): Promise<void> {
     await this.txHost.withTransaction(async () => {
-      const manager = this.txHost.tx;
       const { project } = await this.access.projectWith(
         principal,
         organizationId,
@@ -222,7 +219,7 @@ export class ProjectsService {
       await this.keys.publish(project, { deleted: true });
       await this.sentinelPassEvents.deleteAllOfProject(projectId);
       await this.projects.delete(projectId);
-      await this.outbox.enqueue(manager, 'org.project.deleted', {
+      await this.outbox.enqueue('org.project.deleted', {
         organizationId,
         projectId,
         organizationVersion,
@@ -231,7 +228,7 @@ export class ProjectsService {
       if (project.isDefault) {
         const next = await this.projects.promoteOldestToDefault(organizationId);
         if (next) {
-          await this.outbox.enqueue(manager, 'org.project.updated', {
+          await this.outbox.enqueue('org.project.updated', {
             organizationId,
             projectId: next.id,
             name: next.name,

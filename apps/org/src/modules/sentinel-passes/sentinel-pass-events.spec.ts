@@ -1,17 +1,12 @@
 import { DomainError } from '@wp/http';
 import type { Outbox } from '@wp/messaging';
 import { agentSessionId, ENDED_EPOCH_DENY_SECONDS, type RevocationList } from '@wp/security';
-import type { TxHost } from '@wp/persistence';
-import type { EntityManager } from 'typeorm';
 import type { OrgConfig } from '../../config/org.config.js';
 import { SentinelPassEvents } from './sentinel-pass-events.js';
 import type { SentinelPass } from './sentinel-pass.entity.js';
 import type { SentinelPassesRepository } from './sentinel-passes.repository.js';
 
 const ID = '11111111-1111-4111-8111-111111111111';
-const manager = {} as EntityManager;
-/** A command's boundary is open: its transaction is `manager`. */
-const txHost = { isTransactionActive: () => true, tx: manager } as unknown as TxHost;
 
 function pass(changes: Partial<SentinelPass> = {}): SentinelPass {
   return {
@@ -34,7 +29,7 @@ function pass(changes: Partial<SentinelPass> = {}): SentinelPass {
 function setup(revokeSession: (sid: string, ttl: number) => Promise<void>) {
   const enqueued: { subject: string; payload: Record<string, unknown> }[] = [];
   const outbox = {
-    enqueue: (_m: EntityManager, subject: string, payload: Record<string, unknown>) => {
+    enqueue: (subject: string, payload: Record<string, unknown>) => {
       enqueued.push({ subject, payload });
       return Promise.resolve();
     },
@@ -46,7 +41,7 @@ function setup(revokeSession: (sid: string, ttl: number) => Promise<void>) {
   } as unknown as SentinelPassesRepository;
   const revocations = { revokeSession } as unknown as RevocationList;
   const config = { ACCESS_TOKEN_TTL_SECONDS: 900 } as OrgConfig;
-  return { events: new SentinelPassEvents(txHost, outbox, passes, revocations, config), enqueued };
+  return { events: new SentinelPassEvents(outbox, passes, revocations, config), enqueued };
 }
 
 describe('SentinelPassEvents', () => {
@@ -55,11 +50,7 @@ describe('SentinelPassEvents', () => {
     const { events, enqueued } = setup(revokeSession);
     const now = await events.changed(pass({ active: false, version: 4 }), pass());
     expect(now.credentialEpoch).toBe(5);
-    expect(revokeSession).toHaveBeenCalledWith(
-      agentSessionId(ID, 4),
-      ENDED_EPOCH_DENY_SECONDS,
-      manager, // recorded in the command's transaction
-    );
+    expect(revokeSession).toHaveBeenCalledWith(agentSessionId(ID, 4), ENDED_EPOCH_DENY_SECONDS);
     expect(enqueued[0]?.payload).toMatchObject({ active: false, version: 4, credentialEpoch: 5 });
   });
 
@@ -76,11 +67,7 @@ describe('SentinelPassEvents', () => {
     const revokeSession = jest.fn((_sid: string, _ttl: number) => Promise.resolve());
     const { events, enqueued } = setup(revokeSession);
     await events.deleteAndAnnounce(pass());
-    expect(revokeSession).toHaveBeenCalledWith(
-      agentSessionId(ID, 4),
-      ENDED_EPOCH_DENY_SECONDS,
-      manager, // recorded in the command's transaction
-    );
+    expect(revokeSession).toHaveBeenCalledWith(agentSessionId(ID, 4), ENDED_EPOCH_DENY_SECONDS);
     expect(enqueued[0]?.payload).toMatchObject({ deleted: true, version: 4, credentialEpoch: 5 });
   });
 

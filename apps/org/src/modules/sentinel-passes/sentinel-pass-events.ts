@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { activeTransaction, TxHost } from '@wp/persistence';
 import type { EventPayload } from '@wp/contracts';
 import { DomainError } from '@wp/http';
 import { Outbox } from '@wp/messaging';
@@ -24,7 +23,6 @@ import { SentinelPassesRepository } from './sentinel-passes.repository.js';
 @Injectable()
 export class SentinelPassEvents {
   constructor(
-    private readonly txHost: TxHost,
     private readonly outbox: Outbox,
     private readonly passes: SentinelPassesRepository,
     private readonly revocations: RevocationList,
@@ -39,10 +37,9 @@ export class SentinelPassEvents {
    * @throws DomainError 503 `UNAVAILABLE` when the deny-list store does not answer
    */
   async changed(pass: SentinelPass, before?: SentinelPass): Promise<SentinelPass> {
-    const manager = activeTransaction(this.txHost);
     const ends = before !== undefined && credentialEpochEnds(state(before), state(pass));
     const now = ends ? await this.passes.endCredentialEpoch(pass.id) : pass;
-    await this.outbox.enqueue(manager, 'org.sentinel_pass.changed', {
+    await this.outbox.enqueue('org.sentinel_pass.changed', {
       ...payload(now),
       active: now.active,
       deleted: false,
@@ -59,9 +56,8 @@ export class SentinelPassEvents {
    * are refused at once. @throws DomainError 503 `UNAVAILABLE` (deny-list store)
    */
   async deleteAndAnnounce(pass: SentinelPass): Promise<void> {
-    const manager = activeTransaction(this.txHost);
     await this.passes.delete(pass.id);
-    await this.outbox.enqueue(manager, 'org.sentinel_pass.changed', {
+    await this.outbox.enqueue('org.sentinel_pass.changed', {
       ...payload(pass),
       active: false,
       deleted: true,
@@ -84,10 +80,9 @@ export class SentinelPassEvents {
 
   /** Deny-lists the agent tokens of the pass's current (now ended) credential epoch. */
   private async refuseTokens(pass: SentinelPass): Promise<void> {
-    const manager = activeTransaction(this.txHost);
     const sid = agentSessionId(pass.id, pass.credentialEpoch);
     const ttl = Math.max(this.config.ACCESS_TOKEN_TTL_SECONDS, ENDED_EPOCH_DENY_SECONDS);
-    await this.revocations.revokeSession(sid, ttl, manager).catch((error: unknown) => {
+    await this.revocations.revokeSession(sid, ttl).catch((error: unknown) => {
       throw new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
         detail: `The agent tokens of the Sentinel Pass could not be refused (${(error as Error).message}); nothing changed. Retry shortly.`,
         retryAfter: 1,
