@@ -66,7 +66,7 @@ interface AccessOptions {
    * A transaction opened outside the transaction host, for the organization read and its lock.
    * Only for callers that still open theirs with `dataSource.transaction` (the webhooks module
    * until it moves to the host); everyone else leaves it out and the active transaction is used
-   * (docs/decisions.md § Transactions in the request context).
+   * (docs/org.md § Transactions).
    * @deprecated goes away once no caller passes it
    */
   manager?: EntityManager;
