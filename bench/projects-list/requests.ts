@@ -1,7 +1,7 @@
 // Requests of the projects-list bench: per-caller operations, and the check of an answer against
 // the repository's SQL.
 import type { Client } from 'pg';
-import type { DataSource } from 'typeorm';
+import type { TxHost } from '@wp/persistence';
 import { ProjectsRepository } from '../../apps/org/src/modules/tenants/projects.repository.js';
 import { type httpPool, request, type Operation } from '../lib/load.js';
 import type { BenchOptions } from '../lib/options.js';
@@ -64,11 +64,13 @@ export async function listSql(
 ): Promise<{ sql: string; params: unknown[] }> {
   let captured: { sql: string; params: unknown[] } | undefined;
   const capture = {
-    query: (sql: string, params: unknown[]) => {
-      captured = { sql, params };
-      return Promise.resolve([]);
+    tx: {
+      query: (sql: string, params: unknown[]) => {
+        captured = { sql, params };
+        return Promise.resolve([]);
+      },
     },
-  } as unknown as DataSource;
+  } as unknown as TxHost;
   const callerId = scenario.caller === 'admin' ? s.adminId : s.memberId;
   const role = scenario.caller === 'admin' ? 'ADMIN' : 'MEMBER';
   await new ProjectsRepository(capture).list(s.organizationId, callerId, role, scenario.filter);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import type { Role } from '@wp/contracts';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { Organization } from '../tenants/organization.entity.js';
 
 export interface OrganizationAccessRow {
@@ -33,18 +34,21 @@ interface RawAccessRow {
 /** The queries behind every organization- or project-scoped request: who the caller is there. */
 @Injectable()
 export class AccessRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TxHost) {}
 
   /**
    * @param lock `FOR UPDATE` on the organization row: membership and project commands
-   *   serialize per organization, so rules such as "the last owner" hold under concurrency.
+   *   serialize per organization, so rules such as "the last owner" hold under concurrency;
+   *   only in the active transaction (else it throws).
+   * @param manager a transaction opened outside the host (see `AccessOptions.manager`)
    */
   async findOrganizationAccess(
     organizationId: number,
     userId: string,
-    options: { manager?: EntityManager; lock?: boolean } = {},
+    options: { lock?: boolean; manager?: EntityManager } = {},
   ): Promise<OrganizationAccessRow | null> {
-    const manager = options.manager ?? this.dataSource.manager;
+    const manager =
+      options.manager ?? (options.lock ? activeTransaction(this.txHost) : this.txHost.tx);
     const rows: RawAccessRow[] = await manager.query(
       `SELECT o.id, o.name, o.created_at, o.updated_at, o.require_two_factor,
               m.role AS member_role,
@@ -80,8 +84,8 @@ export class AccessRepository {
     organizationId: number,
     projectId: number,
     userId: string,
-    manager: EntityManager = this.dataSource.manager,
   ): Promise<ProjectStandingRow> {
+    const manager = this.txHost.tx;
     const rows: { id: number; role: Role | null; access_denied: boolean | null }[] =
       await manager.query(
         `SELECT p.id, pm.role, pm.access_denied

@@ -60,9 +60,16 @@ export interface ProjectAccess extends OrganizationAccess {
 }
 
 interface AccessOptions {
-  manager?: EntityManager;
   /** Row-lock the organization for the rest of the transaction (commands). */
   lock?: boolean;
+  /**
+   * A transaction opened outside the transaction host, for the organization read and its lock.
+   * Only for callers that still open theirs with `dataSource.transaction` (the webhooks module
+   * until it moves to the host); everyone else leaves it out and the active transaction is used
+   * (docs/org.md § Transactions).
+   * @deprecated goes away once no caller passes it
+   */
+  manager?: EntityManager;
   /**
    * Let a member without two-factor through an organization that requires it: only for
    * leaving it (docs/org.md § Two-factor policy).
@@ -192,7 +199,7 @@ export class AccessService {
     const organization = await this.organization(principal, organizationId, options);
     if (organization.agent) {
       if (organization.agent.projectId !== projectId) throw new ProjectNotFoundError();
-      const project = await this.projects.findById(projectId, options.manager);
+      const project = await this.projects.findById(projectId);
       if (!project || project.organizationId !== organizationId) throw new ProjectNotFoundError();
       return {
         ...organization,
@@ -202,19 +209,14 @@ export class AccessService {
         effectiveRole: null,
       };
     }
-    const standing = await this.access.findProjectStanding(
-      organizationId,
-      projectId,
-      principal.id,
-      options.manager,
-    );
+    const standing = await this.access.findProjectStanding(organizationId, projectId, principal.id);
     const effectiveRole = effectiveProjectRole({
       organizationRole: organization.role,
       projectRole: standing.projectRole,
       accessDenied: standing.accessDenied,
     });
     if (standing.projectId === null || effectiveRole === null) throw new ProjectNotFoundError();
-    const project = await this.projects.findById(projectId, options.manager);
+    const project = await this.projects.findById(projectId);
     if (!project) throw new ProjectNotFoundError();
     return {
       ...organization,

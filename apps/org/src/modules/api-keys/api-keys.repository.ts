@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import { ProjectCredentialsRepository } from '../project-credentials/project-credentials.repository.js';
 import { ProjectApiKey } from './project-api-key.entity.js';
 
@@ -10,18 +10,19 @@ import { ProjectApiKey } from './project-api-key.entity.js';
  */
 @Injectable()
 export class ApiKeysRepository extends ProjectCredentialsRepository<ProjectApiKey> {
-  constructor(dataSource: DataSource) {
-    super(dataSource, ProjectApiKey);
+  constructor(txHost: TxHost) {
+    super(txHost, ProjectApiKey);
   }
 
-  async updateNote(id: string, note: string, manager: EntityManager): Promise<ProjectApiKey> {
+  async updateNote(id: string, note: string): Promise<ProjectApiKey> {
+    const manager = activeTransaction(this.txHost);
     await manager.update(ProjectApiKey, { id }, { note });
     return manager.findOneByOrFail(ProjectApiKey, { id });
   }
 
   /** The oldest key pair that has not expired (what `secret=true` returns), or null. */
   async findOldestUnexpired(projectId: number): Promise<ProjectApiKey | null> {
-    return this.dataSource
+    return this.txHost.tx
       .getRepository(ProjectApiKey)
       .createQueryBuilder('k')
       .where('k.project_id = :projectId', { projectId })

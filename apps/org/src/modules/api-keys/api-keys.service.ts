@@ -44,15 +44,14 @@ export class ApiKeysService {
         'must be in the future',
       );
     }
-    return this.commands.change(principal, organizationId, projectId, async (project, manager) => {
-      const pair = await this.projectKeys.create(
-        project,
-        { note: input.note, expiresAt, createdBy: principal.id },
-        manager,
-      );
-      await this.projectKeys.publish(project, manager);
+    return this.commands.change(principal, organizationId, projectId, async (project) => {
+      const pair = await this.projectKeys.create(project, {
+        note: input.note,
+        expiresAt,
+        createdBy: principal.id,
+      });
+      await this.projectKeys.publish(project);
       await this.audit.record(
-        manager,
         principal,
         credentialAudit('api_key.created', { organizationId, projectId }, keyOf(pair.key)),
       );
@@ -68,12 +67,11 @@ export class ApiKeysService {
     keyId: string,
     note: string,
   ): Promise<ProjectApiKey> {
-    return this.commands.change(principal, organizationId, projectId, async (project, manager) => {
-      if (!(await this.keys.find(projectId, keyId, manager))) throw new ApiKeyNotFoundError();
-      const key = await this.keys.updateNote(keyId, note, manager);
-      await this.projectKeys.publish(project, manager);
+    return this.commands.change(principal, organizationId, projectId, async (project) => {
+      if (!(await this.keys.find(projectId, keyId))) throw new ApiKeyNotFoundError();
+      const key = await this.keys.updateNote(keyId, note);
+      await this.projectKeys.publish(project);
       await this.audit.record(
-        manager,
         principal,
         credentialAudit('api_key.updated', { organizationId, projectId }, keyOf(key)),
       );
@@ -91,18 +89,17 @@ export class ApiKeysService {
     projectId: number,
     keyId: string,
   ): Promise<void> {
-    await this.commands.change(principal, organizationId, projectId, async (project, manager) => {
-      const key = await this.keys.find(projectId, keyId, manager);
+    await this.commands.change(principal, organizationId, projectId, async (project) => {
+      const key = await this.keys.find(projectId, keyId);
       if (!key) throw new ApiKeyNotFoundError();
-      await this.keys.delete(keyId, manager);
-      await this.projectKeys.publish(project, manager);
+      await this.keys.delete(keyId);
+      await this.projectKeys.publish(project);
       await this.audit.record(
-        manager,
         principal,
         credentialAudit('api_key.deleted', { organizationId, projectId }, keyOf(key)),
       );
       // Last: analytics refuses the pair from now on, whether or not it has the event yet.
-      await this.projectKeys.withdraw(projectId, [key], manager);
+      await this.projectKeys.withdraw(projectId, [key]);
     });
   }
 

@@ -9,7 +9,6 @@ import {
   projectKeyTokenId,
   RevocationList,
 } from '@wp/security';
-import type { EntityManager } from 'typeorm';
 import { ProjectsRepository } from '../tenants/projects.repository.js';
 import { ApiKeysRepository } from './api-keys.repository.js';
 import { ProjectApiKey } from './project-api-key.entity.js';
@@ -40,7 +39,6 @@ export class ProjectKeys {
   async create(
     project: { id: number; organizationId: number },
     input: { note: string; expiresAt: Date | null; createdBy: string | null },
-    manager: EntityManager,
   ): Promise<NewKeyPair> {
     const secretKey = `sk_${randomBytes(32).toString('hex')}`;
     const encryptedSecretKey = this.box.encrypt(secretKey);
@@ -57,7 +55,6 @@ export class ProjectKeys {
         expiresAt: input.expiresAt,
         createdBy: input.createdBy,
       }),
-      manager,
     );
     return { key, secretKey };
   }
@@ -70,29 +67,24 @@ export class ProjectKeys {
   /**
    * Refuses pairs in analytics at once, before the command's answer (docs/architecture.md
    * § Withdrawn permissions at once): deny-lists the given deleted pairs, or with `'project'`
-   * every pair of a project that is going away, recorded in the command's transaction (`manager`;
-   * docs/architecture.md § Redis is a cache). Call it last in the transaction: only the commit
+   * every pair of a project that is going away, recorded in the command's active transaction
+   * (docs/architecture.md § Redis is a cache). Call it last in the transaction: only the commit
    * can fail after it (then the pairs are refused although kept: fail closed).
    * @throws DomainError 503 `UNAVAILABLE` when the deny-list store does not answer (the command
    *   fails, nothing is committed)
    */
-  async withdraw(
-    projectId: number,
-    pairs: { publicKey: string }[] | 'project',
-    manager: EntityManager,
-  ): Promise<void> {
+  async withdraw(projectId: number, pairs: { publicKey: string }[] | 'project'): Promise<void> {
     const until = Math.floor(Date.now() / 1000) + PROJECT_KEY_WITHDRAWAL_TTL_SECONDS;
     try {
       if (pairs === 'project') {
         await this.revocations.revokeSession(
           projectKeysSessionId(projectId),
           PROJECT_KEY_WITHDRAWAL_TTL_SECONDS,
-          manager,
         );
         return;
       }
       for (const pair of pairs) {
-        await this.revocations.revokeToken(projectKeyTokenId(pair.publicKey), until, manager);
+        await this.revocations.revokeToken(projectKeyTokenId(pair.publicKey), until);
       }
     } catch (error) {
       throw new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
@@ -108,12 +100,11 @@ export class ProjectKeys {
    */
   async publish(
     project: { id: number; organizationId: number },
-    manager: EntityManager,
     options: { deleted?: boolean } = {},
   ): Promise<void> {
-    const version = await this.projects.bumpKeysVersion(project.id, manager);
-    const keys = options.deleted ? [] : await this.keys.listForProject(project.id, manager);
-    await this.outbox.enqueue(manager, 'org.project.keys.changed', {
+    const version = await this.projects.bumpKeysVersion(project.id);
+    const keys = options.deleted ? [] : await this.keys.listForProject(project.id);
+    await this.outbox.enqueue('org.project.keys.changed', {
       organizationId: project.organizationId,
       projectId: project.id,
       version,

@@ -1,7 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { AuditRecorded } from '@wp/contracts';
 import { EventBus } from '@wp/messaging';
-import type { EntityManager } from 'typeorm';
 import { AuditLogRepository } from './audit-log.repository.js';
 
 /**
@@ -19,24 +18,18 @@ export class AuditEventsHandler implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.bus.on('auth.audit.recorded', 'audit_auth', (event, manager) =>
-      this.store(event.payload, 'auth', manager),
-    );
-    this.bus.on('wallet.audit.recorded', 'audit_wallet', (event, manager) =>
-      this.store(event.payload, 'wallet', manager),
+    this.bus.on('auth.audit.recorded', 'audit_auth', (event) => this.store(event.payload, 'auth'));
+    this.bus.on('wallet.audit.recorded', 'audit_wallet', (event) =>
+      this.store(event.payload, 'wallet'),
     );
   }
 
-  private async store(
-    payload: AuditRecorded,
-    service: string,
-    manager: EntityManager,
-  ): Promise<void> {
+  private async store(payload: AuditRecorded, service: string): Promise<void> {
     for (const entry of payload.entries) {
       if (entry.organizationId !== null) {
-        await this.log.insertForOrganization(entry, service, manager);
+        await this.log.insertForOrganization(entry, service);
       } else {
-        await this.log.insertForSubjectUser(entry, service, manager);
+        await this.log.insertForSubjectUser(entry, service);
       }
     }
   }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import { webhookEventsFromAudit, type AuditEntry } from '@wp/contracts';
-import { DataSource, type EntityManager } from 'typeorm';
 import { WebhookPublisher } from '../webhooks/webhook-publisher.js';
 
 /** Filters of the audit log (all optional but the organization). */
@@ -58,16 +58,13 @@ const VALUES = `$2::uuid, $3::timestamptz, $4::text, $5::text, $6::text, $7::tex
 @Injectable()
 export class AuditLogRepository {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly webhooks: WebhookPublisher,
   ) {}
 
   /** Stores an entry in its organization (if that organization exists); idempotent. */
-  async insertForOrganization(
-    entry: AuditEntry,
-    service: string,
-    manager: EntityManager,
-  ): Promise<void> {
+  async insertForOrganization(entry: AuditEntry, service: string): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     const stored: { organization_id: number }[] = await manager.query(
       `INSERT INTO audit_log (${COLUMNS})
        SELECT o.id, ${VALUES} FROM organization o WHERE o.id = $1::int
@@ -75,18 +72,15 @@ export class AuditLogRepository {
        RETURNING organization_id`,
       [entry.organizationId, ...values(entry, service)],
     );
-    await this.publish(entry, stored, manager);
+    await this.publish(entry, stored);
   }
 
   /**
    * Stores a user-level entry once in every organization the subject user belongs to now
    * (organization member or project member); idempotent.
    */
-  async insertForSubjectUser(
-    entry: AuditEntry,
-    service: string,
-    manager: EntityManager,
-  ): Promise<void> {
+  async insertForSubjectUser(entry: AuditEntry, service: string): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     const stored: { organization_id: number }[] = await manager.query(
       `INSERT INTO audit_log (${COLUMNS})
        SELECT m.organization_id, ${VALUES}
@@ -97,15 +91,12 @@ export class AuditLogRepository {
        RETURNING organization_id`,
       [entry.subjectUserId, ...values(entry, service)],
     );
-    await this.publish(entry, stored, manager);
+    await this.publish(entry, stored);
   }
 
   /** The entry's public events in each organization it was just stored in. */
-  private async publish(
-    entry: AuditEntry,
-    stored: { organization_id: number }[],
-    manager: EntityManager,
-  ): Promise<void> {
+  private async publish(entry: AuditEntry, stored: { organization_id: number }[]): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     const events = stored.flatMap((row) => webhookEventsFromAudit(entry, row.organization_id));
     await this.webhooks.publish(manager, events);
   }
@@ -123,7 +114,7 @@ export class AuditLogRepository {
       keyset = `AND (occurred_at, entry_id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`;
     }
     params.push(limit);
-    const rows = await this.dataSource.query<Record<string, unknown>[]>(
+    const rows = await this.txHost.tx.query<Record<string, unknown>[]>(
       `SELECT entry_id, occurred_at, occurred_at::text AS cursor_at, action, outcome, actor_type,
               actor_id, actor_email, target_type, target_id, target_label, client_address,
               request_id, user_agent, service, details

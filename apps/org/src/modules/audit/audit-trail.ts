@@ -8,7 +8,6 @@ import type {
   AuditTarget,
 } from '@wp/contracts';
 import type { Principal } from '@wp/security';
-import type { EntityManager } from 'typeorm';
 import { AuditLogRepository } from './audit-log.repository.js';
 import { currentRequestMeta } from './request-context.js';
 
@@ -31,11 +30,7 @@ export interface OrganizationAuditEvent {
 export class AuditTrail {
   constructor(private readonly log: AuditLogRepository) {}
 
-  async record(
-    manager: EntityManager,
-    principal: Principal,
-    event: OrganizationAuditEvent,
-  ): Promise<void> {
+  async record(principal: Principal, event: OrganizationAuditEvent): Promise<void> {
     const meta = currentRequestMeta();
     const actor: AuditActor = {
       type: principal.type,
@@ -58,7 +53,6 @@ export class AuditTrail {
         details: event.details ?? {},
       },
       'org',
-      manager,
     );
   }
 }

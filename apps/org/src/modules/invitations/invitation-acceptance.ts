@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { OrganizationMembersRepository } from '../memberships/organization-members.repository.js';
 import { OrganizationMemberships } from '../memberships/organization-memberships.js';
 import { ProjectMembersRepository } from '../memberships/project-members.repository.js';
@@ -22,26 +21,22 @@ export class InvitationAcceptance {
   ) {}
 
   /** Row-locks the organization (the lock every membership command takes first). */
-  lockOrganization(organizationId: number, manager: EntityManager): Promise<void> {
-    return this.members.lockOrganization(organizationId, manager);
+  lockOrganization(organizationId: number): Promise<void> {
+    return this.members.lockOrganization(organizationId);
   }
 
-  async grant(invitation: Invitation, userId: string, manager: EntityManager): Promise<void> {
+  async grant(invitation: Invitation, userId: string): Promise<void> {
     const organizationId = invitation.organizationId;
     if (invitation.orgRole !== null && !invitation.projectOnly) {
-      const existing = await this.members.find(organizationId, userId, manager);
+      const existing = await this.members.find(organizationId, userId);
       if (!existing) {
-        await this.organizationMemberships.add(
-          { organizationId, userId },
-          invitation.orgRole,
-          manager,
-        );
+        await this.organizationMemberships.add({ organizationId, userId }, invitation.orgRole);
       }
     }
     if (invitation.projectId !== null && invitation.projectRole !== null) {
       const key = { organizationId, projectId: invitation.projectId, userId };
-      if (!(await this.projectMembers.find(invitation.projectId, userId, manager))) {
-        await this.projectMemberships.add(key, invitation.projectRole, manager);
+      if (!(await this.projectMembers.find(invitation.projectId, userId))) {
+        await this.projectMemberships.add(key, invitation.projectRole);
       }
     }
   }

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { roleToInvitation, type Role } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
-import type { EntityManager } from 'typeorm';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
 import type { Invitation } from './invitation.entity.js';
 
@@ -27,12 +26,7 @@ export class InvitationMailer {
     @Inject(ORG_CONFIG) private readonly config: OrgConfig,
   ) {}
 
-  async send(
-    invitation: Invitation,
-    token: string,
-    context: InvitationMailContext,
-    manager: EntityManager,
-  ): Promise<void> {
+  async send(invitation: Invitation, token: string, context: InvitationMailContext): Promise<void> {
     const link =
       `${this.config.INVITATION_ACCEPT_URL}#invitation_id=${invitation.id}` +
       `&token=${encodeURIComponent(token)}`;
@@ -49,7 +43,7 @@ export class InvitationMailer {
       '',
       `The invitation expires on ${invitation.expiresAt.toISOString()}.`,
     ].join('\n');
-    await this.outbox.enqueue(manager, 'notify.requested', {
+    await this.outbox.enqueue('notify.requested', {
       channel: 'email',
       to: invitation.email,
       subject: context.projectName

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { activeTransaction, TxHost } from '@wp/persistence';
+import { IsNull } from 'typeorm';
 import { Invitation } from './invitation.entity.js';
 
 /** An invitation with the names the invitee needs to decide (`/me/pending_invitations`). */
@@ -12,28 +13,24 @@ export interface InvitationWithNames {
 /** Invitations: the only code that reads or writes `invitation`. */
 @Injectable()
 export class InvitationsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TxHost) {}
 
-  async insert(invitation: Invitation, manager: EntityManager): Promise<Invitation> {
+  async insert(invitation: Invitation): Promise<Invitation> {
+    const manager = activeTransaction(this.txHost);
     await manager.insert(Invitation, invitation);
     return manager.findOneByOrFail(Invitation, { id: invitation.id });
   }
 
-  async update(
-    id: string,
-    changes: Partial<Invitation>,
-    manager: EntityManager,
-  ): Promise<Invitation> {
+  async update(id: string, changes: Partial<Invitation>): Promise<Invitation> {
+    const manager = activeTransaction(this.txHost);
     await manager.update(Invitation, { id }, changes);
     return manager.findOneByOrFail(Invitation, { id });
   }
 
   /** One invitation by id, optionally row-locked for a state change. */
-  findById(
-    id: string,
-    options: { manager?: EntityManager; lock?: boolean } = {},
-  ): Promise<Invitation | null> {
-    const manager = options.manager ?? this.dataSource.manager;
+  findById(id: string, options: { lock?: boolean } = {}): Promise<Invitation | null> {
+    // A row lock only means something inside the command's transaction.
+    const manager = options.lock ? activeTransaction(this.txHost) : this.txHost.tx;
     return manager.findOne(Invitation, {
       where: { id },
       ...(options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
@@ -48,8 +45,8 @@ export class InvitationsRepository {
     organizationId: number,
     projectId: number | null,
     emailKey: string,
-    manager: EntityManager,
   ): Promise<Invitation | null> {
+    const manager = activeTransaction(this.txHost);
     return manager.findOne(Invitation, {
       where: { organizationId, projectId: projectId ?? IsNull(), emailKey, status: 'pending' },
       lock: { mode: 'pessimistic_write' },
@@ -58,7 +55,7 @@ export class InvitationsRepository {
 
   /** Pending invitations (expired included) of an organization (`projectId` null) or a project. */
   listPending(organizationId: number, projectId: number | null): Promise<Invitation[]> {
-    return this.dataSource.getRepository(Invitation).find({
+    return this.txHost.tx.getRepository(Invitation).find({
       where: { organizationId, projectId: projectId ?? IsNull(), status: 'pending' },
       order: { createdAt: 'ASC', id: 'ASC' },
     });
@@ -69,7 +66,7 @@ export class InvitationsRepository {
    * organization and project names.
    */
   async listPendingForEmail(emailKey: string): Promise<InvitationWithNames[]> {
-    const rows = await this.dataSource
+    const rows = await this.txHost.tx
       .getRepository(Invitation)
       .createQueryBuilder('i')
       .innerJoin('organization', 'o', 'o.id = i.organization_id')
@@ -93,8 +90,8 @@ export class InvitationsRepository {
   async names(
     organizationId: number,
     projectId: number | null,
-    manager: EntityManager,
   ): Promise<{ organizationName: string; projectName: string | null }> {
+    const manager = activeTransaction(this.txHost);
     const rows: { organization_name: string; project_name: string | null }[] = await manager.query(
       `SELECT o.name AS organization_name, p.name AS project_name
        FROM organization o LEFT JOIN project p ON p.id = $2 AND p.organization_id = o.id

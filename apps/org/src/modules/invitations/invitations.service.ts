@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { TxHost } from '@wp/persistence';
 import type { Role } from '@wp/contracts';
 import { emailKey } from '@wp/identity';
 import type { Principal } from '@wp/security';
-import { DataSource, type EntityManager } from 'typeorm';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
 import {
   AccessService,
@@ -46,11 +46,7 @@ export interface InvitationGrant {
  * Resolves the caller's role at an invitation scope and checks the manage-members permission
  * (organization or project). Throws 404 for non-members and 403 `FORBIDDEN` without it.
  */
-export type ScopeAuthorizer = (
-  principal: Principal,
-  scope: InvitationScope,
-  manager: EntityManager,
-) => Promise<Role>;
+export type ScopeAuthorizer = (principal: Principal, scope: InvitationScope) => Promise<Role>;
 
 /**
  * Invitations (docs/api.md § Organizations and docs/api.md § Projects, invitation endpoints; States
@@ -62,7 +58,7 @@ export type ScopeAuthorizer = (
 @Injectable()
 export class InvitationsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly invitations: InvitationsRepository,
     private readonly mailer: InvitationMailer,
     private readonly acceptance: InvitationAcceptance,
@@ -74,12 +70,12 @@ export class InvitationsService {
   ) {}
 
   /** Organization scope: `organization.manageMembers` (ADMIN or OWNER). */
-  readonly organizationScope: ScopeAuthorizer = async (principal, scope, manager) => {
+  readonly organizationScope: ScopeAuthorizer = async (principal, scope) => {
     const access = await this.access.organizationWith(
       principal,
       scope.organizationId,
       'organization.manageMembers',
-      { manager, lock: true },
+      { lock: true },
     );
     return access.role;
   };
@@ -90,13 +86,13 @@ export class InvitationsService {
    * within the caller's organization role.
    */
   projectScope(orgRole: Role | null): ScopeAuthorizer {
-    return async (principal, scope, manager) => {
+    return async (principal, scope) => {
       const access = await this.access.projectWith(
         principal,
         scope.organizationId,
         scope.projectId!,
         'project.manageMembers',
-        { manager, lock: true },
+        { lock: true },
       );
       if (orgRole !== null) {
         requireOrganizationPermission(access, 'organization.manageMembers');
@@ -123,12 +119,12 @@ export class InvitationsService {
     const address = email.trim();
     // Permission first (404/403 before anything about the email leaks), then ask auth outside
     // any transaction, then write under the organization lock.
-    const actorRole = await this.dataSource.transaction((m) => authorize(principal, scope, m));
+    const actorRole = await this.txHost.withTransaction(() => authorize(principal, scope));
     assertMayGrant(actorRole, scope.projectId === null ? grant.orgRole : grant.projectRole);
     if (await this.users.findByEmail(address)) throw new RedirectToAddMemberError(address);
-    return this.dataSource.transaction(async (manager) => {
-      const role = await authorize(principal, scope, manager);
-      return this.create(principal, role, scope, address, grant, manager);
+    return this.txHost.withTransaction(async () => {
+      const role = await authorize(principal, scope);
+      return this.create(principal, role, scope, address, grant);
     });
   }
 
@@ -145,16 +141,10 @@ export class InvitationsService {
     scope: InvitationScope,
     email: string,
     grant: InvitationGrant,
-    manager: EntityManager,
   ): Promise<Invitation> {
     assertMayGrant(actorRole, scope.projectId === null ? grant.orgRole : grant.projectRole);
     const key = emailKey(email) ?? email.trim().toLowerCase();
-    const existing = await this.invitations.findPending(
-      scope.organizationId,
-      scope.projectId,
-      key,
-      manager,
-    );
+    const existing = await this.invitations.findPending(scope.organizationId, scope.projectId, key);
     const now = new Date();
     assertNoneRunning(existing, now);
     const { token, hash } = newInvitationToken();
@@ -166,11 +156,7 @@ export class InvitationsService {
       lastSentAt: now,
     };
     const invitation = existing
-      ? await this.invitations.update(
-          existing.id,
-          { ...fresh, sendCount: existing.sendCount + 1 },
-          manager,
-        )
+      ? await this.invitations.update(existing.id, { ...fresh, sendCount: existing.sendCount + 1 })
       : await this.invitations.insert(
           Object.assign(newInvitation(), {
             ...fresh,
@@ -182,10 +168,9 @@ export class InvitationsService {
             status: 'pending',
             sendCount: 1,
           }),
-          manager,
         );
-    await this.mail(invitation, token, principal, manager);
-    await this.audit.record(manager, principal, invitationAudit(invitation, 'invitation.created'));
+    await this.mail(invitation, token, principal);
+    await this.audit.record(principal, invitationAudit(invitation, 'invitation.created'));
     return invitation;
   }
 
@@ -197,7 +182,7 @@ export class InvitationsService {
     scope: InvitationScope,
     authorize: ScopeAuthorizer,
   ): Promise<Invitation[]> {
-    await this.dataSource.transaction((m) => authorize(principal, scope, m));
+    await this.txHost.withTransaction(() => authorize(principal, scope));
     return this.invitations.listPending(scope.organizationId, scope.projectId);
   }
 
@@ -214,14 +199,8 @@ export class InvitationsService {
     invitationId: string,
     authorize: ScopeAuthorizer,
   ): Promise<Invitation> {
-    return this.dataSource.transaction(async (manager) => {
-      const { invitation } = await this.pendingInScope(
-        principal,
-        scope,
-        invitationId,
-        authorize,
-        manager,
-      );
+    return this.txHost.withTransaction(async () => {
+      const { invitation } = await this.pendingInScope(principal, scope, invitationId, authorize);
       const now = new Date();
       const { INVITATION_RESEND_LIMIT: limit, INVITATION_RESEND_WINDOW_SECONDS: window } =
         this.config;
@@ -230,19 +209,15 @@ export class InvitationsService {
         throw new InvitationResendTooSoonError(slot.retryAfterSeconds, limit, window);
       }
       const { token, hash } = newInvitationToken();
-      const renewed = await this.invitations.update(
-        invitation.id,
-        {
-          tokenHash: hash,
-          expiresAt: this.expiryFrom(now),
-          lastSentAt: now,
-          sendCount: invitation.sendCount + 1,
-          resentAt: slot.resentAt,
-        },
-        manager,
-      );
-      await this.mail(renewed, token, principal, manager);
-      await this.audit.record(manager, principal, invitationAudit(renewed, 'invitation.resent'));
+      const renewed = await this.invitations.update(invitation.id, {
+        tokenHash: hash,
+        expiresAt: this.expiryFrom(now),
+        lastSentAt: now,
+        sendCount: invitation.sendCount + 1,
+        resentAt: slot.resentAt,
+      });
+      await this.mail(renewed, token, principal);
+      await this.audit.record(principal, invitationAudit(renewed, 'invitation.resent'));
       return renewed;
     });
   }
@@ -254,17 +229,11 @@ export class InvitationsService {
     invitationId: string,
     authorize: ScopeAuthorizer,
   ): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const { invitation } = await this.pendingInScope(
-        principal,
-        scope,
-        invitationId,
-        authorize,
-        manager,
-      );
-      await this.invitations.update(invitation.id, { status: 'cancelled' }, manager);
+    await this.txHost.withTransaction(async () => {
+      const { invitation } = await this.pendingInScope(principal, scope, invitationId, authorize);
+      await this.invitations.update(invitation.id, { status: 'cancelled' });
       const entry = invitationAudit(invitation, 'invitation.cancelled');
-      await this.audit.record(manager, principal, entry);
+      await this.audit.record(principal, entry);
     });
   }
 
@@ -278,19 +247,18 @@ export class InvitationsService {
     invitationId: string,
     orgRole: Role,
   ): Promise<Invitation> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.txHost.withTransaction(async () => {
       const scope = { organizationId, projectId: null };
       const { invitation, actorRole } = await this.pendingInScope(
         principal,
         scope,
         invitationId,
         this.organizationScope,
-        manager,
       );
       assertMayGrant(actorRole, orgRole);
-      const changed = await this.invitations.update(invitation.id, { orgRole }, manager);
+      const changed = await this.invitations.update(invitation.id, { orgRole });
       const entry = invitationAudit(changed, 'invitation.role_changed');
-      await this.audit.record(manager, principal, entry);
+      await this.audit.record(principal, entry);
       return changed;
     });
   }
@@ -324,19 +292,19 @@ export class InvitationsService {
     const key = await this.callerEmailKey(principal);
     const peek = await this.invitations.findById(invitationId);
     if (!peek || !key || peek.emailKey !== key) throw new InvitationNotFoundError();
-    return this.dataSource.transaction(async (manager) => {
+    return this.txHost.withTransaction(async () => {
       // Lock order of every membership command: the organization, then the invitation.
-      await this.acceptance.lockOrganization(peek.organizationId, manager);
-      const invitation = await this.invitations.findById(invitationId, { manager, lock: true });
+      await this.acceptance.lockOrganization(peek.organizationId);
+      const invitation = await this.invitations.findById(invitationId, { lock: true });
       assertRespondable(invitation, outcome, new Date());
-      if (outcome === 'accepted') await this.acceptance.grant(invitation, principal.id, manager);
+      if (outcome === 'accepted') await this.acceptance.grant(invitation, principal.id);
       const action = outcome === 'accepted' ? 'invitation.accepted' : 'invitation.rejected';
-      await this.audit.record(manager, principal, invitationAudit(invitation, action));
-      return this.invitations.update(
-        invitation.id,
-        { status: outcome, respondedAt: new Date(), respondedBy: principal.id },
-        manager,
-      );
+      await this.audit.record(principal, invitationAudit(invitation, action));
+      return this.invitations.update(invitation.id, {
+        status: outcome,
+        respondedAt: new Date(),
+        respondedBy: principal.id,
+      });
     });
   }
 
@@ -346,10 +314,9 @@ export class InvitationsService {
     scope: InvitationScope,
     invitationId: string,
     authorize: ScopeAuthorizer,
-    manager: EntityManager,
   ): Promise<{ invitation: Invitation; actorRole: Role }> {
-    const actorRole = await authorize(principal, scope, manager);
-    const invitation = await this.invitations.findById(invitationId, { manager, lock: true });
+    const actorRole = await authorize(principal, scope);
+    const invitation = await this.invitations.findById(invitationId, { lock: true });
     if (
       !invitation ||
       invitation.organizationId !== scope.organizationId ||
@@ -366,15 +333,10 @@ export class InvitationsService {
     return { invitation, actorRole };
   }
 
-  private async mail(
-    invitation: Invitation,
-    token: string,
-    principal: Principal,
-    manager: EntityManager,
-  ): Promise<void> {
+  private async mail(invitation: Invitation, token: string, principal: Principal): Promise<void> {
     const { organizationId, projectId } = invitation;
-    const names = await this.invitations.names(organizationId, projectId, manager);
-    await this.mailer.send(invitation, token, { ...names, inviter: principal.email }, manager);
+    const names = await this.invitations.names(organizationId, projectId);
+    await this.mailer.send(invitation, token, { ...names, inviter: principal.email });
   }
 
   /** Key of the caller's email: the access token's `email` claim, else the user directory's. */

@@ -40,7 +40,7 @@ export class LlmKeysService {
     projectId: number,
     input: NewLlmApiKey,
   ): Promise<LlmApiKey> {
-    return this.commands.change(principal, organizationId, projectId, async (_project, manager) => {
+    return this.commands.change(principal, organizationId, projectId, async (_project) => {
       const encryptedSecretKey = this.box.encrypt(input.secretKey);
       const key = await this.keys.insert(
         Object.assign(new LlmApiKey(), {
@@ -55,11 +55,9 @@ export class LlmKeysService {
           withDefaultModels: input.withDefaultModels ?? true,
           createdBy: principal.id,
         }),
-        manager,
       );
-      await this.projects.touch(projectId, manager);
+      await this.projects.touch(projectId);
       await this.audit.record(
-        manager,
         principal,
         credentialAudit('llm_api_key.created', { organizationId, projectId }, llmKeyOf(key)),
       );
@@ -74,14 +72,13 @@ export class LlmKeysService {
     projectId: number,
     keyId: string,
   ): Promise<void> {
-    await this.commands.change(principal, organizationId, projectId, async (_project, manager) => {
-      const key = await this.keys.find(projectId, keyId, manager);
+    await this.commands.change(principal, organizationId, projectId, async (_project) => {
+      const key = await this.keys.find(projectId, keyId);
       if (!key) throw new LlmApiKeyNotFoundError();
       // jscpd:ignore-end
-      await this.keys.delete(keyId, manager);
-      await this.projects.touch(projectId, manager);
+      await this.keys.delete(keyId);
+      await this.projects.touch(projectId);
       await this.audit.record(
-        manager,
         principal,
         credentialAudit('llm_api_key.deleted', { organizationId, projectId }, llmKeyOf(key)),
       );

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { ProjectMemberships } from '../memberships/project-memberships.js';
 import { UserSettingsRepository } from '../user-settings/user-settings.repository.js';
 
@@ -15,12 +14,8 @@ export class MemberCleanup {
     private readonly userSettings: UserSettingsRepository,
   ) {}
 
-  async afterOrganizationExit(
-    organizationId: number,
-    userId: string,
-    manager: EntityManager,
-  ): Promise<void> {
-    await this.projectMemberships.removeAllInOrganization(organizationId, userId, manager);
-    await this.userSettings.deletePinsInOrganization(userId, organizationId, manager);
+  async afterOrganizationExit(organizationId: number, userId: string): Promise<void> {
+    await this.projectMemberships.removeAllInOrganization(organizationId, userId);
+    await this.userSettings.deletePinsInOrganization(userId, organizationId);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { TxHost } from '@wp/persistence';
 import type { Role } from '@wp/contracts';
 import type { Principal } from '@wp/security';
-import { DataSource, type EntityManager } from 'typeorm';
 import { AccessService, requireOrganizationPermission } from '../access/access.service.js';
 import { memberAudit } from '../audit/audit-events.js';
 import { AuditTrail } from '../audit/audit-trail.js';
@@ -29,7 +29,7 @@ export type AddMemberResult =
 @Injectable()
 export class MembersService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly access: AccessService,
     private readonly members: OrganizationMembersRepository,
     private readonly memberships: OrganizationMemberships,
@@ -66,12 +66,12 @@ export class MembersService {
     );
     assertMayGrant(actor.role, role);
     const user = await this.users.findByEmail(address);
-    return this.dataSource.transaction(async (manager): Promise<AddMemberResult> => {
+    return this.txHost.withTransaction(async (): Promise<AddMemberResult> => {
       const locked = await this.access.organizationWith(
         principal,
         organizationId,
         'organization.manageMembers',
-        { manager, lock: true },
+        { lock: true },
       );
       if (!user) {
         const invitation = await this.invitations.create(
@@ -80,22 +80,16 @@ export class MembersService {
           { organizationId, projectId: null },
           address,
           { orgRole: role, projectRole: null, projectOnly: false },
-          manager,
         );
         return { kind: 'invitation_sent', invitation };
       }
       assertMayGrant(locked.role, role);
-      if (await this.members.find(organizationId, user.userId, manager)) {
+      if (await this.members.find(organizationId, user.userId)) {
         throw new AlreadyMemberError('organization');
       }
-      await this.directory.insertIfAbsent(user, manager);
-      const membership = await this.memberships.add(
-        { organizationId, userId: user.userId },
-        role,
-        manager,
-      );
+      await this.directory.insertIfAbsent(user);
+      const membership = await this.memberships.add({ organizationId, userId: user.userId }, role);
       await this.audit.record(
-        manager,
         principal,
         memberAudit(
           'member.added',
@@ -129,14 +123,14 @@ export class MembersService {
     userId: string,
     role: Role,
   ): Promise<MemberRow> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.txHost.withTransaction(async () => {
       const actor = await this.access.organizationWith(
         principal,
         organizationId,
         'organization.manageMembers',
-        { manager, lock: true },
+        { lock: true },
       );
-      const target = await this.members.find(organizationId, userId, manager);
+      const target = await this.members.find(organizationId, userId);
       if (!target) throw new MemberNotFoundError();
       assertRoleChangeAllowed({
         actorId: principal.id,
@@ -144,15 +138,14 @@ export class MembersService {
         targetId: userId,
         currentRole: target.role,
         newRole: role,
-        targetIsLastOwner: await this.isLastOwner(organizationId, target.role, manager),
+        targetIsLastOwner: await this.isLastOwner(organizationId, target.role),
       });
       if (target.role !== role) {
-        await this.memberships.setRole({ organizationId, userId }, role, manager);
+        await this.memberships.setRole({ organizationId, userId }, role);
       }
-      const member = (await this.members.findMember(organizationId, userId, manager))!;
+      const member = (await this.members.findMember(organizationId, userId))!;
       if (target.role !== role) {
         await this.audit.record(
-          manager,
           principal,
           memberAudit(
             'member.role_changed',
@@ -177,16 +170,15 @@ export class MembersService {
    *   403 `INSUFFICIENT_PERMISSIONS`
    */
   async remove(principal: Principal, organizationId: number, userId: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.txHost.withTransaction(async () => {
       const leaving = userId === principal.id;
       const actor = await this.access.organization(principal, organizationId, {
-        manager,
         lock: true,
         // Leaving stays possible for a member the two-factor policy shuts out.
         exemptFromTwoFactorPolicy: leaving,
       });
       if (!leaving) requireOrganizationPermission(actor, 'organization.manageMembers');
-      const target = await this.members.find(organizationId, userId, manager);
+      const target = await this.members.find(organizationId, userId);
       if (!target) throw new MemberNotFoundError();
       assertRoleChangeAllowed(
         {
@@ -195,14 +187,13 @@ export class MembersService {
           targetId: userId,
           currentRole: target.role,
           newRole: null,
-          targetIsLastOwner: await this.isLastOwner(organizationId, target.role, manager),
+          targetIsLastOwner: await this.isLastOwner(organizationId, target.role),
         },
         { allowSelf: leaving },
       );
-      await this.memberships.remove({ organizationId, userId }, manager);
-      await this.cleanup.afterOrganizationExit(organizationId, userId, manager);
+      await this.memberships.remove({ organizationId, userId });
+      await this.cleanup.afterOrganizationExit(organizationId, userId);
       await this.audit.record(
-        manager,
         principal,
         memberAudit(
           leaving ? 'member.left' : 'member.removed',
@@ -217,11 +208,7 @@ export class MembersService {
   }
 
   /** The target holds OWNER and no one else does (read under the organization lock). */
-  private async isLastOwner(
-    organizationId: number,
-    targetRole: Role,
-    manager: EntityManager,
-  ): Promise<boolean> {
-    return targetRole === 'OWNER' && (await this.members.countOwners(organizationId, manager)) <= 1;
+  private async isLastOwner(organizationId: number, targetRole: Role): Promise<boolean> {
+    return targetRole === 'OWNER' && (await this.members.countOwners(organizationId)) <= 1;
   }
 }

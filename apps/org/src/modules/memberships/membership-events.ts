@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import type { Role } from '@wp/contracts';
 import { DomainError } from '@wp/http';
 import { Outbox } from '@wp/messaging';
 import { lockCacheWrites, TenantVersionStore } from '@wp/security';
-import type { EntityManager } from 'typeorm';
 import { MembershipVersionRepository } from './membership-version.repository.js';
 
 export interface MembershipChange {
@@ -32,21 +32,21 @@ export interface MembershipChange {
 @Injectable()
 export class MembershipEvents {
   constructor(
+    private readonly txHost: TxHost,
     private readonly versions: MembershipVersionRepository,
     private readonly outbox: Outbox,
     private readonly tenantVersions: TenantVersionStore,
   ) {}
 
   /** @returns the version the event carries (store it on the membership row). */
-  async changed(change: MembershipChange, manager: EntityManager): Promise<number> {
+  async changed(change: MembershipChange): Promise<number> {
     const version = await this.versions.next(
       change.organizationId,
       change.projectId ?? 0,
       change.userId,
-      manager,
     );
-    const organizationVersion = await this.organizationWithdrawal(change.organizationId, manager);
-    await this.outbox.enqueue(manager, 'org.membership.changed', {
+    const organizationVersion = await this.organizationWithdrawal(change.organizationId);
+    await this.outbox.enqueue('org.membership.changed', {
       ...change,
       version,
       organizationVersion,
@@ -61,8 +61,9 @@ export class MembershipEvents {
    * and data without being one membership's change (`org.project.deleted`).
    * @throws DomainError 503 `UNAVAILABLE` when the store does not answer (nothing is committed)
    */
-  async organizationWithdrawal(organizationId: number, manager: EntityManager): Promise<number> {
-    const organizationVersion = await this.versions.nextOrganization(organizationId, manager);
+  async organizationWithdrawal(organizationId: number): Promise<number> {
+    const manager = activeTransaction(this.txHost);
+    const organizationVersion = await this.versions.nextOrganization(organizationId);
     // Held until commit: a rebuild of the store waits for this version to be committed
     // (docs/architecture.md § Redis is a cache).
     await lockCacheWrites(manager);

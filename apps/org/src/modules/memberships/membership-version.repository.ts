@@ -1,19 +1,18 @@
 import { Injectable } from '@nestjs/common';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import type { EntityManager } from 'typeorm';
 
 @Injectable()
 export class MembershipVersionRepository {
+  constructor(private readonly txHost: TxHost) {}
+
   /**
    * Increments and returns the version of (organization, project, user); the first is 1. The
    * upsert keeps the counter row locked until the transaction ends, so versions follow commit
    * order.
    */
-  async next(
-    organizationId: number,
-    projectId: number,
-    userId: string,
-    manager: EntityManager,
-  ): Promise<number> {
+  async next(organizationId: number, projectId: number, userId: string): Promise<number> {
+    const manager = activeTransaction(this.txHost);
     const rows: { version: string }[] = await manager.query(
       `INSERT INTO membership_version (organization_id, project_id, user_id, version)
        VALUES ($1, $2, $3, 1)
@@ -30,7 +29,8 @@ export class MembershipVersionRepository {
    * {@link next}, the row stays locked until the transaction ends, so an organization's
    * membership changes commit one after another, in version order.
    */
-  async nextOrganization(organizationId: number, manager: EntityManager): Promise<number> {
+  async nextOrganization(organizationId: number): Promise<number> {
+    const manager = activeTransaction(this.txHost);
     const rows: { version: string }[] = await manager.query(
       `INSERT INTO organization_permission_version (organization_id, version) VALUES ($1, 1)
        ON CONFLICT (organization_id)
@@ -41,7 +41,10 @@ export class MembershipVersionRepository {
     return Number(rows[0].version);
   }
 
-  /** Every organization's permission version (what org's rebuild of the store restores). */
+  /**
+   * Every organization's permission version (what org's rebuild of the store restores), read in
+   * the rebuild's transaction: `readForRebuild` of `@wp/security` opens it and hands it over.
+   */
   async allOrganizations(
     manager: EntityManager,
   ): Promise<{ organizationId: number; version: number }[]> {

@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { TxHost } from '@wp/persistence';
 import type { Role } from '@wp/contracts';
 import { RpcServer } from '@wp/messaging';
-import { DataSource } from 'typeorm';
 
 /**
  * Answers `org.rpc.memberships.standing`: a user's current organization role and project
@@ -14,7 +14,7 @@ import { DataSource } from 'typeorm';
 export class MembershipsRpc implements OnModuleInit {
   constructor(
     private readonly rpc: RpcServer,
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
   ) {}
 
   onModuleInit(): void {
@@ -26,7 +26,7 @@ export class MembershipsRpc implements OnModuleInit {
           project_role: Role | null;
           access_denied: boolean | null;
           project_deleted: boolean;
-        }[] = await this.dataSource.query(
+        }[] = await this.txHost.tx.query(
           `SELECT (SELECT role FROM organization_membership
                     WHERE organization_id = $1 AND user_id = $2) AS organization_role,
                   pm.role AS project_role, pm.access_denied,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import type { Role } from '@wp/contracts';
-import { DataSource, type EntityManager } from 'typeorm';
 import {
   memberDirectorySql,
   toMemberDirectoryFields,
@@ -46,12 +46,12 @@ function toMemberRow(r: RawMemberRow): MemberRow {
 /** Organization memberships: the only code that reads or writes `organization_membership`. */
 @Injectable()
 export class OrganizationMembersRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TxHost) {}
 
   /** Members of several organizations at once (one query), oldest membership first. */
   async findByOrganizations(organizationIds: number[]): Promise<MemberRow[]> {
     if (organizationIds.length === 0) return [];
-    const rows: RawMemberRow[] = await this.dataSource.query(
+    const rows: RawMemberRow[] = await this.txHost.tx.query(
       `${MEMBER_SELECT} WHERE m.organization_id = ANY($1::int[])
        ORDER BY m.organization_id, m.created_at, m.user_id`,
       [organizationIds],
@@ -60,11 +60,8 @@ export class OrganizationMembersRepository {
   }
 
   /** One member with directory entry, or null. */
-  async findMember(
-    organizationId: number,
-    userId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<MemberRow | null> {
+  async findMember(organizationId: number, userId: string): Promise<MemberRow | null> {
+    const manager = this.txHost.tx;
     const rows: RawMemberRow[] = await manager.query(
       `${MEMBER_SELECT} WHERE m.organization_id = $1 AND m.user_id = $2`,
       [organizationId, userId],
@@ -72,18 +69,15 @@ export class OrganizationMembersRepository {
     return rows[0] ? toMemberRow(rows[0]) : null;
   }
 
-  find(
-    organizationId: number,
-    userId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<OrganizationMembership | null> {
+  find(organizationId: number, userId: string): Promise<OrganizationMembership | null> {
+    const manager = this.txHost.tx;
     return manager.findOneBy(OrganizationMembership, { organizationId, userId });
   }
 
   async insert(
     membership: Pick<OrganizationMembership, 'organizationId' | 'userId' | 'role' | 'version'>,
-    manager: EntityManager,
   ): Promise<OrganizationMembership> {
+    const manager = activeTransaction(this.txHost);
     return manager.save(manager.create(OrganizationMembership, membership));
   }
 
@@ -92,22 +86,25 @@ export class OrganizationMembersRepository {
     userId: string,
     role: Role,
     version: number,
-    manager: EntityManager,
   ): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager.update(OrganizationMembership, { organizationId, userId }, { role, version });
   }
 
-  async delete(organizationId: number, userId: string, manager: EntityManager): Promise<void> {
+  async delete(organizationId: number, userId: string): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager.delete(OrganizationMembership, { organizationId, userId });
   }
 
   /** Row-locks the organization: every membership command takes this lock first. */
-  async lockOrganization(organizationId: number, manager: EntityManager): Promise<void> {
+  async lockOrganization(organizationId: number): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager.query('SELECT id FROM organization WHERE id = $1 FOR UPDATE', [organizationId]);
   }
 
   /** Number of OWNERs (call with the organization row locked). */
-  countOwners(organizationId: number, manager: EntityManager): Promise<number> {
+  countOwners(organizationId: number): Promise<number> {
+    const manager = activeTransaction(this.txHost);
     return manager.countBy(OrganizationMembership, { organizationId, role: 'OWNER' });
   }
 }

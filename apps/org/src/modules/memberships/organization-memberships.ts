@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@wp/contracts';
-import type { EntityManager } from 'typeorm';
 import { MembershipEvents } from './membership-events.js';
 import type { OrganizationMembership } from './organization-membership.entity.js';
 import { OrganizationMembersRepository } from './organization-members.repository.js';
@@ -24,33 +23,30 @@ export class OrganizationMemberships {
   ) {}
 
   /** Adds a member with `role`. @returns the new membership row */
-  async add(
-    key: OrganizationMembershipKey,
-    role: Role,
-    manager: EntityManager,
-  ): Promise<OrganizationMembership> {
-    const version = await this.events.changed(
-      { ...key, projectId: null, role, accessDenied: false },
-      manager,
-    );
-    return this.members.insert({ ...key, role, version }, manager);
+  async add(key: OrganizationMembershipKey, role: Role): Promise<OrganizationMembership> {
+    const version = await this.events.changed({
+      ...key,
+      projectId: null,
+      role,
+      accessDenied: false,
+    });
+    return this.members.insert({ ...key, role, version });
   }
 
   /** Changes the role of an existing member. */
-  async setRole(key: OrganizationMembershipKey, role: Role, manager: EntityManager): Promise<void> {
-    const version = await this.events.changed(
-      { ...key, projectId: null, role, accessDenied: false },
-      manager,
-    );
-    await this.members.updateRole(key.organizationId, key.userId, role, version, manager);
+  async setRole(key: OrganizationMembershipKey, role: Role): Promise<void> {
+    const version = await this.events.changed({
+      ...key,
+      projectId: null,
+      role,
+      accessDenied: false,
+    });
+    await this.members.updateRole(key.organizationId, key.userId, role, version);
   }
 
   /** Removes a member (`role: null` event); their project memberships are the caller's. */
-  async remove(key: OrganizationMembershipKey, manager: EntityManager): Promise<void> {
-    await this.members.delete(key.organizationId, key.userId, manager);
-    await this.events.changed(
-      { ...key, projectId: null, role: null, accessDenied: false },
-      manager,
-    );
+  async remove(key: OrganizationMembershipKey): Promise<void> {
+    await this.members.delete(key.organizationId, key.userId);
+    await this.events.changed({ ...key, projectId: null, role: null, accessDenied: false });
   }
 }

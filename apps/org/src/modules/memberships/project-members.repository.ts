@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import type { Role } from '@wp/contracts';
-import { DataSource, type EntityManager } from 'typeorm';
 import {
   memberDirectorySql,
   toMemberDirectoryFields,
@@ -58,22 +58,19 @@ function toRow(r: RawProjectMemberRow): ProjectMemberRow {
 /** Project memberships: the only code that reads or writes `project_membership`. */
 @Injectable()
 export class ProjectMembersRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TxHost) {}
 
   /** Members of a project (denied ones included), oldest first. */
   async findByProject(projectId: number): Promise<ProjectMemberRow[]> {
-    const rows: RawProjectMemberRow[] = await this.dataSource.query(
+    const rows: RawProjectMemberRow[] = await this.txHost.tx.query(
       `${SELECT} WHERE pm.project_id = $1 ORDER BY pm.created_at, pm.user_id`,
       [projectId],
     );
     return rows.map(toRow);
   }
 
-  async findMember(
-    projectId: number,
-    userId: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<ProjectMemberRow | null> {
+  async findMember(projectId: number, userId: string): Promise<ProjectMemberRow | null> {
+    const manager = this.txHost.tx;
     const rows: RawProjectMemberRow[] = await manager.query(
       `${SELECT} WHERE pm.project_id = $1 AND pm.user_id = $2`,
       [projectId, userId],
@@ -81,17 +78,20 @@ export class ProjectMembersRepository {
     return rows[0] ? toRow(rows[0]) : null;
   }
 
-  find(projectId: number, userId: string, manager: EntityManager) {
+  find(projectId: number, userId: string) {
+    const manager = activeTransaction(this.txHost);
     return manager.findOneBy(ProjectMembership, { projectId, userId });
   }
 
   /** A user's memberships in the projects of one organization. */
-  findByOrganizationUser(organizationId: number, userId: string, manager: EntityManager) {
+  findByOrganizationUser(organizationId: number, userId: string) {
+    const manager = activeTransaction(this.txHost);
     return manager.findBy(ProjectMembership, { organizationId, userId });
   }
 
   /** Every membership of one project. */
-  findAllOfProject(projectId: number, manager: EntityManager) {
+  findAllOfProject(projectId: number) {
+    const manager = activeTransaction(this.txHost);
     return manager.findBy(ProjectMembership, { projectId });
   }
 
@@ -100,8 +100,8 @@ export class ProjectMembersRepository {
       ProjectMembership,
       'projectId' | 'organizationId' | 'userId' | 'role' | 'accessDenied' | 'version'
     >,
-    manager: EntityManager,
   ): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager.insert(ProjectMembership, membership);
   }
 
@@ -109,12 +109,13 @@ export class ProjectMembersRepository {
     projectId: number,
     userId: string,
     changes: Partial<Pick<ProjectMembership, 'role' | 'accessDenied' | 'version'>>,
-    manager: EntityManager,
   ): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager.update(ProjectMembership, { projectId, userId }, changes);
   }
 
-  async delete(projectId: number, userId: string, manager: EntityManager): Promise<void> {
+  async delete(projectId: number, userId: string): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager.delete(ProjectMembership, { projectId, userId });
   }
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { Role } from '@wp/contracts';
-import type { EntityManager } from 'typeorm';
 import { ProjectsRepository } from '../tenants/projects.repository.js';
 import { MembershipEvents } from './membership-events.js';
 import { ProjectMembersRepository } from './project-members.repository.js';
@@ -25,39 +24,34 @@ export class ProjectMemberships {
   ) {}
 
   /** Adds a member with access. */
-  async add(key: ProjectMembershipKey, role: Role, manager: EntityManager): Promise<void> {
-    const version = await this.events.changed({ ...key, role, accessDenied: false }, manager);
-    await this.members.insert({ ...key, role, accessDenied: false, version }, manager);
-    await this.projects.recountMembers(key.projectId, manager);
+  async add(key: ProjectMembershipKey, role: Role): Promise<void> {
+    const version = await this.events.changed({ ...key, role, accessDenied: false });
+    await this.members.insert({ ...key, role, accessDenied: false, version });
+    await this.projects.recountMembers(key.projectId);
   }
 
   /** Sets role and access of an existing member (role change, deny, restore). */
   async set(
     key: ProjectMembershipKey,
     state: { role: Role; accessDenied: boolean },
-    manager: EntityManager,
   ): Promise<void> {
-    const version = await this.events.changed({ ...key, ...state }, manager);
-    await this.members.update(key.projectId, key.userId, { ...state, version }, manager);
-    await this.projects.recountMembers(key.projectId, manager);
+    const version = await this.events.changed({ ...key, ...state });
+    await this.members.update(key.projectId, key.userId, { ...state, version });
+    await this.projects.recountMembers(key.projectId);
   }
 
   /** Removes a member (`role: null` event). */
-  async remove(key: ProjectMembershipKey, manager: EntityManager, recount = true): Promise<void> {
-    await this.members.delete(key.projectId, key.userId, manager);
-    await this.events.changed({ ...key, role: null, accessDenied: false }, manager);
-    if (recount) await this.projects.recountMembers(key.projectId, manager);
+  async remove(key: ProjectMembershipKey, recount = true): Promise<void> {
+    await this.members.delete(key.projectId, key.userId);
+    await this.events.changed({ ...key, role: null, accessDenied: false });
+    if (recount) await this.projects.recountMembers(key.projectId);
   }
 
   /** Removes every membership a user holds in an organization's projects (leaving the organization). */
-  async removeAllInOrganization(
-    organizationId: number,
-    userId: string,
-    manager: EntityManager,
-  ): Promise<void> {
-    const memberships = await this.members.findByOrganizationUser(organizationId, userId, manager);
+  async removeAllInOrganization(organizationId: number, userId: string): Promise<void> {
+    const memberships = await this.members.findByOrganizationUser(organizationId, userId);
     for (const m of memberships) {
-      await this.remove({ organizationId, projectId: m.projectId, userId }, manager);
+      await this.remove({ organizationId, projectId: m.projectId, userId });
     }
   }
 
@@ -69,18 +63,17 @@ export class ProjectMemberships {
    * @returns that version, for `org.project.deleted` to carry
    * @throws DomainError 503 `UNAVAILABLE` when the version store does not answer
    */
-  async endAllOfProject(
-    organizationId: number,
-    projectId: number,
-    manager: EntityManager,
-  ): Promise<number> {
-    const memberships = await this.members.findAllOfProject(projectId, manager);
+  async endAllOfProject(organizationId: number, projectId: number): Promise<number> {
+    const memberships = await this.members.findAllOfProject(projectId);
     for (const m of memberships) {
-      await this.events.changed(
-        { organizationId, projectId, userId: m.userId, role: null, accessDenied: false },
-        manager,
-      );
+      await this.events.changed({
+        organizationId,
+        projectId,
+        userId: m.userId,
+        role: null,
+        accessDenied: false,
+      });
     }
-    return this.events.organizationWithdrawal(organizationId, manager);
+    return this.events.organizationWithdrawal(organizationId);
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { TxHost } from '@wp/persistence';
 import { effectiveProjectRole, organizationCan, type Role } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
 import type { Principal } from '@wp/security';
-import { DataSource } from 'typeorm';
 import { AccessService, requireOrganizationPermission } from '../access/access.service.js';
 import {
   OrganizationMembersRepository,
@@ -44,7 +44,7 @@ export interface OrganizationView {
 @Injectable()
 export class OrganizationsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly organizations: OrganizationsRepository,
     private readonly members: OrganizationMembersRepository,
     private readonly projects: ProjectsRepository,
@@ -61,9 +61,9 @@ export class OrganizationsService {
    * `org.membership.changed`, `org.project.created` and `org.project.keys.changed`.
    */
   async create(principal: Principal, name: string): Promise<OrganizationWithRole> {
-    return this.dataSource.transaction(async (manager) => {
-      const organization = await this.organizations.insert(name, manager);
-      await this.outbox.enqueue(manager, 'org.organization.created', {
+    return this.txHost.withTransaction(async () => {
+      const organization = await this.organizations.insert(name);
+      await this.outbox.enqueue('org.organization.created', {
         organizationId: organization.id,
         name: organization.name,
         createdBy: principal.id,
@@ -72,12 +72,12 @@ export class OrganizationsService {
       await this.memberships.add(
         { organizationId: organization.id, userId: principal.id },
         'OWNER',
-        manager,
       );
-      await this.projectsService.createInTransaction(
-        { organizationId: organization.id, name: DEFAULT_PROJECT_NAME, creatorId: principal.id },
-        manager,
-      );
+      await this.projectsService.createInTransaction({
+        organizationId: organization.id,
+        name: DEFAULT_PROJECT_NAME,
+        creatorId: principal.id,
+      });
       return { organization, role: 'OWNER' };
     });
   }
@@ -140,18 +140,18 @@ export class OrganizationsService {
     organizationId: number,
     body: { id?: string; name: string },
   ): Promise<OrganizationView> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.txHost.withTransaction(async () => {
       const access = await this.access.organizationWith(
         principal,
         organizationId,
         'organization.manageSettings',
-        { manager, lock: true },
+        { lock: true },
       );
       if (body.id !== undefined && body.id !== String(organizationId)) {
         throw new OrganizationIdMismatchError();
       }
-      const organization = await this.organizations.rename(organizationId, body.name, manager);
-      await this.outbox.enqueue(manager, 'org.organization.updated', {
+      const organization = await this.organizations.rename(organizationId, body.name);
+      await this.outbox.enqueue('org.organization.updated', {
         organizationId,
         name: organization.name,
         changedBy: principal.id,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { TxHost } from '@wp/persistence';
 import type { Principal } from '@wp/security';
-import { DataSource, type EntityManager } from 'typeorm';
 import { AccessService } from '../access/access.service.js';
 import type { Project } from '../tenants/project.entity.js';
 import type { ProjectCredentialColumns } from './project-credential.columns.js';
@@ -15,7 +15,7 @@ import type { ProjectCredentialsRepository } from './project-credentials.reposit
 @Injectable()
 export class ProjectCredentialCommands {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly access: AccessService,
   ) {}
 
@@ -28,17 +28,17 @@ export class ProjectCredentialCommands {
     principal: Principal,
     organizationId: number,
     projectId: number,
-    work: (project: Project, manager: EntityManager) => Promise<R>,
+    work: (project: Project) => Promise<R>,
   ): Promise<R> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.txHost.withTransaction(async () => {
       const { project } = await this.access.projectWith(
         principal,
         organizationId,
         projectId,
         'project.manageKeys',
-        { manager, lock: true },
+        { lock: true },
       );
-      return work(project, manager);
+      return work(project);
     });
   }
 

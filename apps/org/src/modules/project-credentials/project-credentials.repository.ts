@@ -1,11 +1,6 @@
 import type { Type } from '@nestjs/common';
-import type {
-  DataSource,
-  EntityManager,
-  FindOptionsOrder,
-  FindOptionsWhere,
-  QueryDeepPartialEntity,
-} from 'typeorm';
+import { activeTransaction, type TxHost } from '@wp/persistence';
+import type { FindOptionsOrder, FindOptionsWhere, QueryDeepPartialEntity } from 'typeorm';
 import type { ProjectCredentialColumns } from './project-credential.columns.js';
 
 /**
@@ -16,33 +11,30 @@ import type { ProjectCredentialColumns } from './project-credential.columns.js';
  */
 export abstract class ProjectCredentialsRepository<T extends ProjectCredentialColumns> {
   protected constructor(
-    protected readonly dataSource: DataSource,
+    protected readonly txHost: TxHost,
     private readonly entity: Type<T>,
   ) {}
 
-  async insert(credential: T, manager: EntityManager): Promise<T> {
+  async insert(credential: T): Promise<T> {
+    const manager = activeTransaction(this.txHost);
     await manager.insert(this.entity, credential as QueryDeepPartialEntity<T>);
     return manager.findOneByOrFail(this.entity, this.where({ id: credential.id }));
   }
 
   /** The credential `id` of the project, or null (also when it belongs to another project). */
-  find(
-    projectId: number,
-    id: string,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<T | null> {
+  find(projectId: number, id: string): Promise<T | null> {
+    const manager = this.txHost.tx;
     return manager.findOneBy(this.entity, this.where({ projectId, id }));
   }
 
-  async delete(id: string, manager: EntityManager): Promise<void> {
+  async delete(id: string): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager.delete(this.entity, this.where({ id }));
   }
 
   /** A project's credentials, oldest first. */
-  listForProject(
-    projectId: number,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<T[]> {
+  listForProject(projectId: number): Promise<T[]> {
+    const manager = this.txHost.tx;
     return manager.find(this.entity, {
       where: this.where({ projectId }),
       order: { createdAt: 'ASC', id: 'ASC' } as FindOptionsOrder<T>,
@@ -51,7 +43,7 @@ export abstract class ProjectCredentialsRepository<T extends ProjectCredentialCo
 
   /** Credentials of every project of an organization, by project then age. */
   listForOrganization(organizationId: number): Promise<T[]> {
-    return this.dataSource.manager.find(this.entity, {
+    return this.txHost.tx.find(this.entity, {
       where: this.where({ organizationId }),
       order: { projectId: 'ASC', createdAt: 'ASC', id: 'ASC' } as FindOptionsOrder<T>,
     });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { TxHost } from '@wp/persistence';
 import type { AuditAction, Role } from '@wp/contracts';
 import type { Principal } from '@wp/security';
-import { DataSource, type EntityManager } from 'typeorm';
 import {
   AccessService,
   actingRole,
@@ -48,7 +48,7 @@ export type AddProjectMemberResult =
 @Injectable()
 export class ProjectMembersService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly access: AccessService,
     private readonly members: ProjectMembersRepository,
     private readonly memberships: ProjectMemberships,
@@ -95,8 +95,8 @@ export class ProjectMembersService {
     );
     assertMayGrant(actingRole(first), grant.role);
     const user = await this.users.findByEmail(address);
-    return this.dataSource.transaction(async (manager): Promise<AddProjectMemberResult> => {
-      const access = await this.manageMembers(principal, organizationId, projectId, manager);
+    return this.txHost.withTransaction(async (): Promise<AddProjectMemberResult> => {
+      const access = await this.manageMembers(principal, organizationId, projectId);
       assertMayGrant(actingRole(access), grant.role);
       if (!user) {
         if (grant.organizationRole) requireOrganizationGrant(access, grant.organizationRole);
@@ -110,30 +110,19 @@ export class ProjectMembersService {
             projectRole: grant.role,
             projectOnly: grant.projectOnly,
           },
-          manager,
         );
         return { kind: 'invitation_sent', invitation };
       }
-      if (await this.members.find(projectId, user.userId, manager)) {
+      if (await this.members.find(projectId, user.userId)) {
         throw new AlreadyMemberError('project');
       }
       if (grant.organizationRole) {
-        await this.ensureOrganizationMember(
-          principal,
-          access,
-          user.userId,
-          grant.organizationRole,
-          manager,
-        );
+        await this.ensureOrganizationMember(principal, access, user.userId, grant.organizationRole);
       }
-      await this.directory.insertIfAbsent(user, manager);
-      await this.memberships.add(
-        { organizationId, projectId, userId: user.userId },
-        grant.role,
-        manager,
-      );
-      const member = (await this.members.findMember(projectId, user.userId, manager))!;
-      await this.note(manager, principal, 'project_member.added', member);
+      await this.directory.insertIfAbsent(user);
+      await this.memberships.add({ organizationId, projectId, userId: user.userId }, grant.role);
+      const member = (await this.members.findMember(projectId, user.userId))!;
+      await this.note(principal, 'project_member.added', member);
       return { kind: 'member_added', member };
     });
   }
@@ -150,9 +139,9 @@ export class ProjectMembersService {
     userId: string,
     role: Role,
   ): Promise<ProjectMemberRow> {
-    return this.dataSource.transaction(async (manager) => {
-      const access = await this.manageMembers(principal, organizationId, projectId, manager);
-      const target = await this.target(projectId, userId, manager);
+    return this.txHost.withTransaction(async () => {
+      const access = await this.manageMembers(principal, organizationId, projectId);
+      const target = await this.target(projectId, userId);
       assertRoleChangeAllowed({
         actorId: principal.id,
         actorRole: actingRole(access),
@@ -164,12 +153,11 @@ export class ProjectMembersService {
         await this.memberships.set(
           { organizationId, projectId, userId },
           { role, accessDenied: target.accessDenied },
-          manager,
         );
       }
-      const member = (await this.members.findMember(projectId, userId, manager))!;
+      const member = (await this.members.findMember(projectId, userId))!;
       if (target.role !== role) {
-        await this.note(manager, principal, 'project_member.role_changed', member, target.role);
+        await this.note(principal, 'project_member.role_changed', member, target.role);
       }
       return member;
     });
@@ -185,12 +173,12 @@ export class ProjectMembersService {
     projectId: number,
     userId: string,
   ): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.txHost.withTransaction(async () => {
       const leaving = userId === principal.id;
       const access = leaving
-        ? await this.access.project(principal, organizationId, projectId, { manager, lock: true })
-        : await this.manageMembers(principal, organizationId, projectId, manager);
-      const target = await this.target(projectId, userId, manager);
+        ? await this.access.project(principal, organizationId, projectId, { lock: true })
+        : await this.manageMembers(principal, organizationId, projectId);
+      const target = await this.target(projectId, userId);
       if (!leaving) {
         assertRoleChangeAllowed({
           actorId: principal.id,
@@ -200,9 +188,8 @@ export class ProjectMembersService {
           newRole: null,
         });
       }
-      await this.memberships.remove({ organizationId, projectId, userId }, manager);
+      await this.memberships.remove({ organizationId, projectId, userId });
       await this.audit.record(
-        manager,
         principal,
         memberAudit(
           'project_member.removed',
@@ -232,12 +219,12 @@ export class ProjectMembersService {
     projectId: number,
     userId: string,
   ): Promise<ProjectMemberRow> {
-    return this.dataSource.transaction(async (manager) => {
-      const access = await this.manageMembers(principal, organizationId, projectId, manager);
+    return this.txHost.withTransaction(async () => {
+      const access = await this.manageMembers(principal, organizationId, projectId);
       if (userId === principal.id) throw new CannotChangeOwnRoleError();
-      const orgRole = (await this.organizationMembers.find(organizationId, userId, manager))?.role;
+      const orgRole = (await this.organizationMembers.find(organizationId, userId))?.role;
       if (orgRole === 'OWNER' || orgRole === 'ADMIN') throw new CannotDenyOrganizationAdminError();
-      const target = await this.target(projectId, userId, manager);
+      const target = await this.target(projectId, userId);
       assertRoleChangeAllowed({
         actorId: principal.id,
         actorRole: actingRole(access),
@@ -249,10 +236,9 @@ export class ProjectMembersService {
       await this.memberships.set(
         { organizationId, projectId, userId },
         { role: target.role, accessDenied: true },
-        manager,
       );
-      const member = (await this.members.findMember(projectId, userId, manager))!;
-      await this.note(manager, principal, 'project_access.denied', member);
+      const member = (await this.members.findMember(projectId, userId))!;
+      await this.note(principal, 'project_access.denied', member);
       return member;
     });
   }
@@ -271,9 +257,9 @@ export class ProjectMembersService {
     userId: string,
     role: Role | undefined,
   ): Promise<ProjectMemberRow> {
-    return this.dataSource.transaction(async (manager) => {
-      const access = await this.manageMembers(principal, organizationId, projectId, manager);
-      const target = await this.target(projectId, userId, manager);
+    return this.txHost.withTransaction(async () => {
+      const access = await this.manageMembers(principal, organizationId, projectId);
+      const target = await this.target(projectId, userId);
       const next = role ?? target.role;
       assertRoleChangeAllowed({
         // jscpd:ignore-end
@@ -287,24 +273,21 @@ export class ProjectMembersService {
       await this.memberships.set(
         { organizationId, projectId, userId },
         { role: next, accessDenied: false },
-        manager,
       );
-      const member = (await this.members.findMember(projectId, userId, manager))!;
-      await this.note(manager, principal, 'project_access.restored', member, target.role);
+      const member = (await this.members.findMember(projectId, userId))!;
+      await this.note(principal, 'project_access.restored', member, target.role);
       return member;
     });
   }
 
   /** Records a project membership command in the audit log (same transaction). */
   private note(
-    manager: EntityManager,
     principal: Principal,
     action: AuditAction,
     member: ProjectMemberRow,
     previousRole?: Role | null,
   ): Promise<void> {
     return this.audit.record(
-      manager,
       principal,
       memberAudit(
         action,
@@ -319,16 +302,14 @@ export class ProjectMembersService {
     principal: Principal,
     organizationId: number,
     projectId: number,
-    manager: EntityManager,
   ): Promise<ProjectAccess> {
     return this.access.projectWith(principal, organizationId, projectId, 'project.manageMembers', {
-      manager,
       lock: true,
     });
   }
 
-  private async target(projectId: number, userId: string, manager: EntityManager) {
-    const target = await this.members.find(projectId, userId, manager);
+  private async target(projectId: number, userId: string) {
+    const target = await this.members.find(projectId, userId);
     if (!target) throw new MemberNotFoundError();
     return target;
   }
@@ -339,14 +320,12 @@ export class ProjectMembersService {
     access: ProjectAccess,
     userId: string,
     role: Role,
-    manager: EntityManager,
   ): Promise<void> {
     const organizationId = access.organization.id;
-    if (await this.organizationMembers.find(organizationId, userId, manager)) return;
+    if (await this.organizationMembers.find(organizationId, userId)) return;
     requireOrganizationGrant(access, role);
-    await this.organizationMemberships.add({ organizationId, userId }, role, manager);
+    await this.organizationMemberships.add({ organizationId, userId }, role);
     await this.audit.record(
-      manager,
       principal,
       memberAudit('member.added', { organizationId }, { id: userId }, { role }),
     );

@@ -18,11 +18,11 @@ export class ProjectsHandlers implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.bus.on('wallet.wallet.created', 'project_wallets', async (event, manager) => {
+    this.bus.on('wallet.wallet.created', 'project_wallets', async (event) => {
       const { entityType, entityId } = event.payload;
       const id = Number(entityId);
       if (entityType !== 'project' || !/^\d{1,10}$/.test(entityId) || id > MAX_INT4) return;
-      await this.projects.markHasWallet(id, manager);
+      await this.projects.markHasWallet(id);
     });
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { TxHost } from '@wp/persistence';
 import { agentCanMap, type Role } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
 import type { Principal } from '@wp/security';
-import { DataSource, type EntityManager } from 'typeorm';
 import { AccessService, actingRole, requireProjectPermission } from '../access/access.service.js';
 import type { ProjectApiKey } from '../api-keys/project-api-key.entity.js';
 import { ApiKeysRepository } from '../api-keys/api-keys.repository.js';
@@ -48,7 +48,7 @@ export interface ProjectView {
 @Injectable()
 export class ProjectsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly access: AccessService,
     private readonly projects: ProjectsRepository,
     private readonly memberships: ProjectMemberships,
@@ -66,21 +66,19 @@ export class ProjectsService {
    * creator becomes its OWNER member, its first key pair is made, and it is the default when the
    * organization has none. Used by `POST P` and by organization creation.
    */
-  async createInTransaction(
-    input: { organizationId: number; name: string; creatorId: string },
-    manager: EntityManager,
-  ): Promise<Project> {
-    const isDefault = !(await this.projects.hasDefault(input.organizationId, manager));
-    const project = await this.projects.insert(
-      {
-        organizationId: input.organizationId,
-        name: input.name,
-        isDefault,
-        createdBy: input.creatorId,
-      },
-      manager,
-    );
-    await this.outbox.enqueue(manager, 'org.project.created', {
+  async createInTransaction(input: {
+    organizationId: number;
+    name: string;
+    creatorId: string;
+  }): Promise<Project> {
+    const isDefault = !(await this.projects.hasDefault(input.organizationId));
+    const project = await this.projects.insert({
+      organizationId: input.organizationId,
+      name: input.name,
+      isDefault,
+      createdBy: input.creatorId,
+    });
+    await this.outbox.enqueue('org.project.created', {
       organizationId: project.organizationId,
       projectId: project.id,
       name: project.name,
@@ -91,15 +89,14 @@ export class ProjectsService {
     await this.memberships.add(
       { organizationId: project.organizationId, projectId: project.id, userId: input.creatorId },
       'OWNER',
-      manager,
     );
-    await this.keys.create(
-      project,
-      { note: FIRST_KEY_NOTE, expiresAt: null, createdBy: input.creatorId },
-      manager,
-    );
-    await this.keys.publish(project, manager);
-    return (await this.projects.findById(project.id, manager))!;
+    await this.keys.create(project, {
+      note: FIRST_KEY_NOTE,
+      expiresAt: null,
+      createdBy: input.creatorId,
+    });
+    await this.keys.publish(project);
+    return (await this.projects.findById(project.id))!;
   }
 
   /**
@@ -111,15 +108,15 @@ export class ProjectsService {
     organizationId: number,
     name: string,
   ): Promise<{ project: Project; role: Role }> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.txHost.withTransaction(async () => {
       await this.access.organizationWith(principal, organizationId, 'project.create', {
-        manager,
         lock: true,
       });
-      const project = await this.createInTransaction(
-        { organizationId, name, creatorId: principal.id },
-        manager,
-      );
+      const project = await this.createInTransaction({
+        organizationId,
+        name,
+        creatorId: principal.id,
+      });
       // The creator is the project's OWNER member (an organization ADMIN with a project OWNER
       // role is effectively OWNER too: `effectiveProjectRole`).
       return { project, role: 'OWNER' };
@@ -181,17 +178,17 @@ export class ProjectsService {
     projectId: number,
     body: { id: string; name: string },
   ): Promise<{ project: Project; role: Role }> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.txHost.withTransaction(async () => {
       const access = await this.access.projectWith(
         principal,
         organizationId,
         projectId,
         'project.update',
-        { manager, lock: true },
+        { lock: true },
       );
       if (body.id !== String(projectId)) throw new ProjectIdMismatchError();
-      const project = await this.projects.rename(projectId, body.name, manager);
-      await this.outbox.enqueue(manager, 'org.project.updated', {
+      const project = await this.projects.rename(projectId, body.name);
+      await this.outbox.enqueue('org.project.updated', {
         organizationId,
         projectId,
         name: project.name,
@@ -210,32 +207,28 @@ export class ProjectsService {
    * @throws 404; 403 `FORBIDDEN`; 503 `UNAVAILABLE` when the deny-list store does not answer
    */
   async delete(principal: Principal, organizationId: number, projectId: number): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.txHost.withTransaction(async () => {
       const { project } = await this.access.projectWith(
         principal,
         organizationId,
         projectId,
         'project.delete',
-        { manager, lock: true },
+        { lock: true },
       );
-      const organizationVersion = await this.memberships.endAllOfProject(
-        organizationId,
-        projectId,
-        manager,
-      );
-      await this.keys.publish(project, manager, { deleted: true });
-      await this.sentinelPassEvents.deleteAllOfProject(projectId, manager);
-      await this.projects.delete(projectId, manager);
-      await this.outbox.enqueue(manager, 'org.project.deleted', {
+      const organizationVersion = await this.memberships.endAllOfProject(organizationId, projectId);
+      await this.keys.publish(project, { deleted: true });
+      await this.sentinelPassEvents.deleteAllOfProject(projectId);
+      await this.projects.delete(projectId);
+      await this.outbox.enqueue('org.project.deleted', {
         organizationId,
         projectId,
         organizationVersion,
         changedBy: principal.id,
       });
       if (project.isDefault) {
-        const next = await this.projects.promoteOldestToDefault(organizationId, manager);
+        const next = await this.projects.promoteOldestToDefault(organizationId);
         if (next) {
-          await this.outbox.enqueue(manager, 'org.project.updated', {
+          await this.outbox.enqueue('org.project.updated', {
             organizationId,
             projectId: next.id,
             name: next.name,
@@ -245,7 +238,7 @@ export class ProjectsService {
         }
       }
       // Last: analytics refuses the project's key pairs from now on, event or not.
-      await this.keys.withdraw(projectId, 'project', manager);
+      await this.keys.withdraw(projectId, 'project');
     });
   }
 }

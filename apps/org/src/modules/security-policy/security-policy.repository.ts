@@ -1,16 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { activeTransaction, TxHost } from '@wp/persistence';
 
 /** The organization's security policy columns and the counts it shows. */
 @Injectable()
 export class SecurityPolicyRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TxHost) {}
 
-  async setRequireTwoFactor(
-    organizationId: number,
-    required: boolean,
-    manager: EntityManager,
-  ): Promise<void> {
+  async setRequireTwoFactor(organizationId: number, required: boolean): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager.query(`UPDATE organization SET require_two_factor = $2 WHERE id = $1`, [
       organizationId,
       required,
@@ -18,10 +15,8 @@ export class SecurityPolicyRepository {
   }
 
   /** Members (organization level or project-only) whose account has two-factor off. */
-  async countMembersWithoutTwoFactor(
-    organizationId: number,
-    manager: EntityManager = this.dataSource.manager,
-  ): Promise<number> {
+  async countMembersWithoutTwoFactor(organizationId: number): Promise<number> {
+    const manager = this.txHost.tx;
     const [row] = await manager.query<{ n: string }[]>(
       `SELECT count(*) AS n
          FROM (SELECT user_id FROM organization_membership WHERE organization_id = $1
@@ -35,7 +30,8 @@ export class SecurityPolicyRepository {
   }
 
   /** Whether a user's account has two-factor on, as the directory knows it. */
-  async userHasTwoFactor(userId: string, manager: EntityManager): Promise<boolean> {
+  async userHasTwoFactor(userId: string): Promise<boolean> {
+    const manager = activeTransaction(this.txHost);
     const rows = await manager.query<{ two_factor_enabled: boolean }[]>(
       `SELECT two_factor_enabled FROM directory_user WHERE id = $1`,
       [userId],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { TxHost } from '@wp/persistence';
 import type { Principal } from '@wp/security';
-import { DataSource } from 'typeorm';
 import { AccessService } from '../access/access.service.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import { OwnTwoFactorRequiredError } from './security-policy.errors.js';
@@ -15,7 +15,7 @@ import type { SecurityPolicyResource } from './security-policy.serializer.js';
 @Injectable()
 export class SecurityPolicyService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly access: AccessService,
     private readonly policies: SecurityPolicyRepository,
     private readonly audit: AuditTrail,
@@ -46,19 +46,19 @@ export class SecurityPolicyService {
     organizationId: number,
     requireTwoFactor: boolean,
   ): Promise<SecurityPolicyResource> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.txHost.withTransaction(async () => {
       const access = await this.access.organizationWith(
         principal,
         organizationId,
         'organization.manageSecurity',
-        { manager, lock: true },
+        { lock: true },
       );
-      if (requireTwoFactor && !(await this.policies.userHasTwoFactor(principal.id, manager))) {
+      if (requireTwoFactor && !(await this.policies.userHasTwoFactor(principal.id))) {
         throw new OwnTwoFactorRequiredError();
       }
       if (access.organization.requireTwoFactor !== requireTwoFactor) {
-        await this.policies.setRequireTwoFactor(organizationId, requireTwoFactor, manager);
-        await this.audit.record(manager, principal, {
+        await this.policies.setRequireTwoFactor(organizationId, requireTwoFactor);
+        await this.audit.record(principal, {
           organizationId,
           action: 'organization.security_policy_changed',
           target: {
@@ -72,7 +72,7 @@ export class SecurityPolicyService {
       return this.resource(
         organizationId,
         requireTwoFactor,
-        await this.policies.countMembersWithoutTwoFactor(organizationId, manager),
+        await this.policies.countMembersWithoutTwoFactor(organizationId),
       );
     });
   }

@@ -9,7 +9,6 @@ import {
   RevocationList,
   type PassCredentialState,
 } from '@wp/security';
-import type { EntityManager } from 'typeorm';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
 import type { SentinelPass } from './sentinel-pass.entity.js';
 import { SentinelPassesRepository } from './sentinel-passes.repository.js';
@@ -37,14 +36,10 @@ export class SentinelPassEvents {
    * @returns the pass with its credential epoch
    * @throws DomainError 503 `UNAVAILABLE` when the deny-list store does not answer
    */
-  async changed(
-    pass: SentinelPass,
-    manager: EntityManager,
-    before?: SentinelPass,
-  ): Promise<SentinelPass> {
+  async changed(pass: SentinelPass, before?: SentinelPass): Promise<SentinelPass> {
     const ends = before !== undefined && credentialEpochEnds(state(before), state(pass));
-    const now = ends ? await this.passes.endCredentialEpoch(pass.id, manager) : pass;
-    await this.outbox.enqueue(manager, 'org.sentinel_pass.changed', {
+    const now = ends ? await this.passes.endCredentialEpoch(pass.id) : pass;
+    await this.outbox.enqueue('org.sentinel_pass.changed', {
       ...payload(now),
       active: now.active,
       deleted: false,
@@ -52,7 +47,7 @@ export class SentinelPassEvents {
       version: now.version,
       credentialEpoch: now.credentialEpoch,
     });
-    if (ends) await this.refuseTokens(before, manager);
+    if (ends) await this.refuseTokens(before);
     return now;
   }
 
@@ -60,9 +55,9 @@ export class SentinelPassEvents {
    * Deletes a (row-locked) pass and announces it: the key stops working and its agent tokens
    * are refused at once. @throws DomainError 503 `UNAVAILABLE` (deny-list store)
    */
-  async deleteAndAnnounce(pass: SentinelPass, manager: EntityManager): Promise<void> {
-    await this.passes.delete(pass.id, manager);
-    await this.outbox.enqueue(manager, 'org.sentinel_pass.changed', {
+  async deleteAndAnnounce(pass: SentinelPass): Promise<void> {
+    await this.passes.delete(pass.id);
+    await this.outbox.enqueue('org.sentinel_pass.changed', {
       ...payload(pass),
       active: false,
       deleted: true,
@@ -70,24 +65,24 @@ export class SentinelPassEvents {
       version: pass.version + 1,
       credentialEpoch: pass.credentialEpoch + 1,
     });
-    await this.refuseTokens(pass, manager);
+    await this.refuseTokens(pass);
   }
 
   /**
    * Project deletion (same transaction, before the project row goes): every pass of the
    * project is announced deleted; the rows themselves go with the project (ON DELETE CASCADE).
    */
-  async deleteAllOfProject(projectId: number, manager: EntityManager): Promise<void> {
-    for (const pass of await this.passes.lockAllOfProject(projectId, manager)) {
-      await this.deleteAndAnnounce(pass, manager);
+  async deleteAllOfProject(projectId: number): Promise<void> {
+    for (const pass of await this.passes.lockAllOfProject(projectId)) {
+      await this.deleteAndAnnounce(pass);
     }
   }
 
   /** Deny-lists the agent tokens of the pass's current (now ended) credential epoch. */
-  private async refuseTokens(pass: SentinelPass, manager: EntityManager): Promise<void> {
+  private async refuseTokens(pass: SentinelPass): Promise<void> {
     const sid = agentSessionId(pass.id, pass.credentialEpoch);
     const ttl = Math.max(this.config.ACCESS_TOKEN_TTL_SECONDS, ENDED_EPOCH_DENY_SECONDS);
-    await this.revocations.revokeSession(sid, ttl, manager).catch((error: unknown) => {
+    await this.revocations.revokeSession(sid, ttl).catch((error: unknown) => {
       throw new DomainError('unavailable', 'UNAVAILABLE', 'Service unavailable', {
         detail: `The agent tokens of the Sentinel Pass could not be refused (${(error as Error).message}); nothing changed. Retry shortly.`,
         retryAfter: 1,

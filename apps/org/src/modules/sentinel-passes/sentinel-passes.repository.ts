@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import type { Role } from '@wp/contracts';
-import { DataSource, type EntityManager, type SelectQueryBuilder } from 'typeorm';
+import type { SelectQueryBuilder } from 'typeorm';
 import { escapeLike } from '../tenants/project-list.js';
 import { SentinelPass } from './sentinel-pass.entity.js';
 
@@ -41,9 +42,10 @@ export type SentinelPassChanges = Partial<
 /** Sentinel Passes: the only code that reads or writes `sentinel_pass`. */
 @Injectable()
 export class SentinelPassesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TxHost) {}
 
-  async insert(pass: Partial<SentinelPass>, manager: EntityManager): Promise<SentinelPass> {
+  async insert(pass: Partial<SentinelPass>): Promise<SentinelPass> {
+    const manager = activeTransaction(this.txHost);
     await manager.insert(SentinelPass, pass);
     return manager.findOneByOrFail(SentinelPass, { id: pass.id });
   }
@@ -52,9 +54,10 @@ export class SentinelPassesRepository {
   find(
     projectId: number,
     id: string,
-    options: { manager?: EntityManager; lock?: boolean } = {},
+    options: { lock?: boolean } = {},
   ): Promise<SentinelPass | null> {
-    const manager = options.manager ?? this.dataSource.manager;
+    // A row lock only means something inside the command's transaction.
+    const manager = options.lock ? activeTransaction(this.txHost) : this.txHost.tx;
     return manager.findOne(SentinelPass, {
       where: { projectId, id },
       ...(options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
@@ -62,11 +65,8 @@ export class SentinelPassesRepository {
   }
 
   /** Applies `changes`, bumps `version` (and `last_rotated` when rotated); returns the row. */
-  async update(
-    id: string,
-    changes: SentinelPassChanges,
-    manager: EntityManager,
-  ): Promise<SentinelPass> {
+  async update(id: string, changes: SentinelPassChanges): Promise<SentinelPass> {
+    const manager = activeTransaction(this.txHost);
     const { rotated, ...fields } = changes;
     await manager.update(
       SentinelPass,
@@ -81,17 +81,20 @@ export class SentinelPassesRepository {
   }
 
   /** `credential_epoch + 1` (the change ended the epoch); returns the row. */
-  async endCredentialEpoch(id: string, manager: EntityManager): Promise<SentinelPass> {
+  async endCredentialEpoch(id: string): Promise<SentinelPass> {
+    const manager = activeTransaction(this.txHost);
     await manager.update(SentinelPass, { id }, { credentialEpoch: () => 'credential_epoch + 1' });
     return manager.findOneByOrFail(SentinelPass, { id });
   }
 
-  async delete(id: string, manager: EntityManager): Promise<void> {
+  async delete(id: string): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager.delete(SentinelPass, { id });
   }
 
   /** Every pass of a project, row-locked (project deletion announces each as deleted). */
-  lockAllOfProject(projectId: number, manager: EntityManager): Promise<SentinelPass[]> {
+  lockAllOfProject(projectId: number): Promise<SentinelPass[]> {
+    const manager = activeTransaction(this.txHost);
     return manager.find(SentinelPass, {
       where: { projectId },
       order: { id: 'ASC' },
@@ -101,7 +104,7 @@ export class SentinelPassesRepository {
 
   /** A project's passes matching `filter`, oldest first. */
   listForProject(projectId: number, filter: SentinelPassFilter = {}): Promise<SentinelPass[]> {
-    const qb = this.dataSource
+    const qb = this.txHost.tx
       .getRepository(SentinelPass)
       .createQueryBuilder('sp')
       .where('sp.project_id = :projectId', { projectId });
@@ -122,7 +125,7 @@ export class SentinelPassesRepository {
     organizationRole: Role | null,
     filter: SentinelPassFilter = {},
   ): Promise<SentinelPass[]> {
-    const qb = this.dataSource
+    const qb = this.txHost.tx
       .getRepository(SentinelPass)
       .createQueryBuilder('sp')
       .where('sp.organization_id = :organizationId', { organizationId });
@@ -141,7 +144,8 @@ export class SentinelPassesRepository {
   }
 
   /** Number of passes of a project (what `project.tools_count` holds). */
-  countForProject(projectId: number, manager: EntityManager): Promise<number> {
+  countForProject(projectId: number): Promise<number> {
+    const manager = activeTransaction(this.txHost);
     return manager.countBy(SentinelPass, { projectId });
   }
 
@@ -150,7 +154,8 @@ export class SentinelPassesRepository {
    * stored and the new time. Rows are locked in id order first so two concurrent batches never
    * deadlock. Unknown (deleted) pass ids are ignored.
    */
-  async addUsage(usage: PassUsage[], manager: EntityManager): Promise<void> {
+  async addUsage(usage: PassUsage[]): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     if (usage.length === 0) return;
     await manager.query(
       `WITH c AS (

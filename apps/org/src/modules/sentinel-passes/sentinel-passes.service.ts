@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { TxHost } from '@wp/persistence';
 import { parseIsoInstant, ValidationFailedError } from '@wp/http';
 import type { Principal } from '@wp/security';
 import { randomUUID } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
 import type { AuditAction } from '@wp/contracts';
 import { AccessService, type ProjectAccess } from '../access/access.service.js';
 import { credentialAudit } from '../audit/audit-events.js';
@@ -54,7 +54,7 @@ type Where = { principal: Principal; organizationId: number; projectId: number }
 @Injectable()
 export class SentinelPassesService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly access: AccessService,
     private readonly passes: SentinelPassesRepository,
     private readonly projects: ProjectsRepository,
@@ -68,34 +68,31 @@ export class SentinelPassesService {
    */
   async create(where: Where, input: SentinelPassInput & { title: string }): Promise<PassWithKey> {
     const expiresAt = futureOrNull(input.expiresAt);
-    return this.dataSource.transaction(async (manager) => {
-      const { project } = await this.manageable(where, manager);
+    return this.txHost.withTransaction(async () => {
+      const { project } = await this.manageable(where);
       const { key, keyHash } = newSentinelKey();
-      const pass = await this.passes.insert(
-        {
-          id: randomUUID(),
-          organizationId: project.organizationId,
-          projectId: project.id,
-          title: input.title,
-          description: input.description ?? '',
-          entityType: 'project',
-          credentialType: input.credentialType ?? 'api_key',
-          permissions: input.permissions ?? [],
-          allowedReferers: unique(input.allowedReferers),
-          scopes: unique(input.scopes),
-          tags: unique(input.tags),
-          expiresAt: expiresAt ?? null,
-          active: true,
-          keyHash,
-          lastRotated: null,
-          version: 1,
-          createdBy: where.principal.id,
-        },
-        manager,
-      );
-      await this.projects.recountTools(project.id, manager);
-      await this.events.changed(pass, manager);
-      await this.note(where, 'sentinel_pass.created', pass, manager);
+      const pass = await this.passes.insert({
+        id: randomUUID(),
+        organizationId: project.organizationId,
+        projectId: project.id,
+        title: input.title,
+        description: input.description ?? '',
+        entityType: 'project',
+        credentialType: input.credentialType ?? 'api_key',
+        permissions: input.permissions ?? [],
+        allowedReferers: unique(input.allowedReferers),
+        scopes: unique(input.scopes),
+        tags: unique(input.tags),
+        expiresAt: expiresAt ?? null,
+        active: true,
+        keyHash,
+        lastRotated: null,
+        version: 1,
+        createdBy: where.principal.id,
+      });
+      await this.projects.recountTools(project.id);
+      await this.events.changed(pass);
+      await this.note(where, 'sentinel_pass.created', pass);
       return { pass, key };
     });
   }
@@ -143,8 +140,8 @@ export class SentinelPassesService {
     if (input.scopes !== undefined) changes.scopes = unique(input.scopes);
     if (input.tags !== undefined) changes.tags = unique(input.tags);
     if (expiresAt !== undefined) changes.expiresAt = expiresAt;
-    return this.command(where, passId, 'sentinel_pass.updated', (pass, manager) =>
-      this.passes.update(pass.id, changes, manager),
+    return this.command(where, passId, 'sentinel_pass.updated', (pass) =>
+      this.passes.update(pass.id, changes),
     );
   }
 
@@ -156,9 +153,9 @@ export class SentinelPassesService {
    */
   async rotateKey(where: Where, passId: string): Promise<PassWithKey> {
     const { key, keyHash } = newSentinelKey();
-    const pass = await this.command(where, passId, 'sentinel_pass.rotated', (current, manager) => {
+    const pass = await this.command(where, passId, 'sentinel_pass.rotated', (current) => {
       if (!current.active) throw new SentinelPassRevokedError();
-      return this.passes.update(current.id, { keyHash, rotated: true }, manager);
+      return this.passes.update(current.id, { keyHash, rotated: true });
     });
     return { pass, key };
   }
@@ -167,17 +164,17 @@ export class SentinelPassesService {
    * `POST S/{id}/revoke`: `active` false, record kept. @throws 409 `SENTINEL_PASS_ALREADY_REVOKED`
    */
   revoke(where: Where, passId: string): Promise<SentinelPass> {
-    return this.command(where, passId, 'sentinel_pass.revoked', (pass, manager) => {
+    return this.command(where, passId, 'sentinel_pass.revoked', (pass) => {
       if (!pass.active) throw new SentinelPassAlreadyRevokedError();
-      return this.passes.update(pass.id, { active: false }, manager);
+      return this.passes.update(pass.id, { active: false });
     });
   }
 
   /** `POST S/{id}/activate`: `active` true. @throws 409 `SENTINEL_PASS_ALREADY_ACTIVE` */
   activate(where: Where, passId: string): Promise<SentinelPass> {
-    return this.command(where, passId, 'sentinel_pass.activated', (pass, manager) => {
+    return this.command(where, passId, 'sentinel_pass.activated', (pass) => {
       if (pass.active) throw new SentinelPassAlreadyActiveError();
-      return this.passes.update(pass.id, { active: true }, manager);
+      return this.passes.update(pass.id, { active: true });
     });
   }
 
@@ -186,13 +183,13 @@ export class SentinelPassesService {
    * everywhere before the answer. @throws 404; 403; 503 deny-list store down
    */
   async delete(where: Where, passId: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      await this.manageable(where, manager);
-      const pass = await this.passes.find(where.projectId, passId, { manager, lock: true });
+    await this.txHost.withTransaction(async () => {
+      await this.manageable(where);
+      const pass = await this.passes.find(where.projectId, passId, { lock: true });
       if (!pass) throw new SentinelPassNotFoundError();
-      await this.events.deleteAndAnnounce(pass, manager);
-      await this.projects.recountTools(where.projectId, manager);
-      await this.note(where, 'sentinel_pass.deleted', pass, manager);
+      await this.events.deleteAndAnnounce(pass);
+      await this.projects.recountTools(where.projectId);
+      await this.note(where, 'sentinel_pass.deleted', pass);
     });
   }
 
@@ -201,41 +198,35 @@ export class SentinelPassesService {
     where: Where,
     passId: string,
     action: AuditAction,
-    change: (pass: SentinelPass, manager: EntityManager) => Promise<SentinelPass>,
+    change: (pass: SentinelPass) => Promise<SentinelPass>,
   ): Promise<SentinelPass> {
-    return this.dataSource.transaction(async (manager) => {
-      await this.manageable(where, manager);
-      const current = await this.passes.find(where.projectId, passId, { manager, lock: true });
+    return this.txHost.withTransaction(async () => {
+      await this.manageable(where);
+      const current = await this.passes.find(where.projectId, passId, { lock: true });
       if (!current) throw new SentinelPassNotFoundError();
-      const pass = await change(current, manager);
-      await this.projects.touch(where.projectId, manager);
-      await this.note(where, action, pass, manager);
+      const pass = await change(current);
+      await this.projects.touch(where.projectId);
+      await this.note(where, action, pass);
       // Last, so that only the commit can fail after it deny-lists the pass's agent tokens.
-      return this.events.changed(pass, manager, current);
+      return this.events.changed(pass, current);
     });
   }
 
   /** Records a pass command in the audit log (same transaction): the pass by id and title. */
-  private note(
-    where: Where,
-    action: AuditAction,
-    pass: SentinelPass,
-    manager: EntityManager,
-  ): Promise<void> {
+  private note(where: Where, action: AuditAction, pass: SentinelPass): Promise<void> {
     return this.audit.record(
-      manager,
       where.principal,
       credentialAudit(action, where, { type: 'sentinel_pass', id: pass.id, label: pass.title }),
     );
   }
 
-  private manageable(where: Where, manager: EntityManager): Promise<ProjectAccess> {
+  private manageable(where: Where): Promise<ProjectAccess> {
     return this.access.projectWith(
       where.principal,
       where.organizationId,
       where.projectId,
       'sentinelPass.manage',
-      { manager, lock: true },
+      { lock: true },
     );
   }
 

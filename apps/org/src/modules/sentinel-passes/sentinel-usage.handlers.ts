@@ -27,9 +27,7 @@ export class SentinelUsageHandlers implements OnModuleInit {
   onModuleInit(): void {
     for (const subject of ACTIVITY_SUBJECTS) {
       const name = `sentinel_usage_${subject.slice(0, subject.indexOf('.'))}`;
-      this.bus.on(subject, name, (event, manager) =>
-        this.passes.addUsage(usageOf(event.payload.entries), manager),
-      );
+      this.bus.on(subject, name, (event) => this.passes.addUsage(usageOf(event.payload.entries)));
     }
   }
 }

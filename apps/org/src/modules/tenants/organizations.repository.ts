@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import type { Role } from '@wp/contracts';
 import { Organization } from './organization.entity.js';
 
@@ -18,15 +18,17 @@ export interface OrganizationWithRole {
 /** Organizations: the only code that reads or writes `organization`. */
 @Injectable()
 export class OrganizationsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TxHost) {}
 
-  async insert(name: string, manager: EntityManager): Promise<Organization> {
+  async insert(name: string): Promise<Organization> {
+    const manager = activeTransaction(this.txHost);
     const organization = manager.create(Organization, { name });
     return manager.save(organization);
   }
 
   /** Renames; returns the row as stored (new `updatedAt`). */
-  async rename(id: number, name: string, manager: EntityManager): Promise<Organization> {
+  async rename(id: number, name: string): Promise<Organization> {
+    const manager = activeTransaction(this.txHost);
     await manager.update(Organization, { id }, { name });
     return manager.findOneByOrFail(Organization, { id });
   }
@@ -44,7 +46,7 @@ export class OrganizationsRepository {
       require_two_factor: boolean;
       member_role: Role | null;
       two_factor_blocked: boolean;
-    }[] = await this.dataSource.query(
+    }[] = await this.txHost.tx.query(
       `SELECT o.id, o.name, o.created_at, o.updated_at, o.require_two_factor,
               m.role AS member_role,
               o.require_two_factor AND NOT coalesce(

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import type { Role } from '@wp/contracts';
-import { DataSource, type EntityManager } from 'typeorm';
 import {
   effectiveRoleSql,
   escapeLike,
@@ -68,38 +68,40 @@ function returned<T>(result: unknown): T[] {
 /** Projects: the only code that reads or writes `project`. */
 @Injectable()
 export class ProjectsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TxHost) {}
 
   async insert(
     project: Pick<Project, 'organizationId' | 'name' | 'isDefault' | 'createdBy'>,
-    manager: EntityManager,
   ): Promise<Project> {
+    const manager = activeTransaction(this.txHost);
     return manager.save(manager.create(Project, project));
   }
 
-  findById(id: number, manager: EntityManager = this.dataSource.manager): Promise<Project | null> {
+  findById(id: number): Promise<Project | null> {
+    const manager = this.txHost.tx;
     return manager.findOneBy(Project, { id });
   }
 
   /** Whether the organization has a default project (call under the organization lock). */
-  async hasDefault(organizationId: number, manager: EntityManager): Promise<boolean> {
+  async hasDefault(organizationId: number): Promise<boolean> {
+    const manager = activeTransaction(this.txHost);
     return manager.existsBy(Project, { organizationId, isDefault: true });
   }
 
-  async rename(id: number, name: string, manager: EntityManager): Promise<Project> {
+  async rename(id: number, name: string): Promise<Project> {
+    const manager = activeTransaction(this.txHost);
     await manager.update(Project, { id }, { name, lastActivityAt: () => 'now()' });
     return manager.findOneByOrFail(Project, { id });
   }
 
-  async delete(id: number, manager: EntityManager): Promise<void> {
+  async delete(id: number): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager.delete(Project, { id });
   }
 
   /** Makes the oldest remaining project of the organization its default; returns it, if any. */
-  async promoteOldestToDefault(
-    organizationId: number,
-    manager: EntityManager,
-  ): Promise<Project | null> {
+  async promoteOldestToDefault(organizationId: number): Promise<Project | null> {
+    const manager = activeTransaction(this.txHost);
     const rows = returned<RawProjectRow>(
       await manager.query(
         `UPDATE project p SET is_default = true
@@ -116,7 +118,8 @@ export class ProjectsRepository {
    * Next `org.project.keys.changed` version of a project. The update row-locks the project
    * until commit, so concurrent key changes publish in version order. Also touches activity.
    */
-  async bumpKeysVersion(id: number, manager: EntityManager): Promise<number> {
+  async bumpKeysVersion(id: number): Promise<number> {
+    const manager = activeTransaction(this.txHost);
     const rows = returned<{ keys_version: string }>(
       await manager.query(
         `UPDATE project SET keys_version = keys_version + 1, last_activity_at = now()
@@ -128,7 +131,8 @@ export class ProjectsRepository {
   }
 
   /** Recomputes `members_count` (explicit members with access) and touches activity. */
-  async recountMembers(id: number, manager: EntityManager): Promise<void> {
+  async recountMembers(id: number): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager.query(
       `UPDATE project SET last_activity_at = now(), members_count =
          (SELECT count(*) FROM project_membership WHERE project_id = $1 AND NOT access_denied)
@@ -141,7 +145,8 @@ export class ProjectsRepository {
    * Recomputes `tools_count` (the project's Sentinel Passes) and touches activity; called in
    * the transaction of every pass creation and deletion.
    */
-  async recountTools(id: number, manager: EntityManager): Promise<void> {
+  async recountTools(id: number): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager.query(
       `UPDATE project SET last_activity_at = now(), tools_count =
          (SELECT count(*) FROM sentinel_pass WHERE project_id = $1)
@@ -151,12 +156,14 @@ export class ProjectsRepository {
   }
 
   /** `last_activity_at = now()`: every write to a project or what hangs off it. */
-  async touch(id: number, manager: EntityManager): Promise<void> {
+  async touch(id: number): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager.query('UPDATE project SET last_activity_at = now() WHERE id = $1', [id]);
   }
 
   /** `has_wallet` from `wallet.wallet.created`; false when no such project (any more). */
-  async markHasWallet(id: number, manager: EntityManager): Promise<boolean> {
+  async markHasWallet(id: number): Promise<boolean> {
+    const manager = activeTransaction(this.txHost);
     const rows = returned<{ id: number }>(
       await manager.query('UPDATE project SET has_wallet = true WHERE id = $1 RETURNING id', [id]),
     );
@@ -177,7 +184,7 @@ export class ProjectsRepository {
       org_role: Role | null;
       project_role: Role | null;
       access_denied: boolean | null;
-    })[] = await this.dataSource.query(
+    })[] = await this.txHost.tx.query(
       `SELECT ${PROJECT_COLUMNS}, om.role AS org_role, pm.role AS project_role, pm.access_denied
        FROM project p
        LEFT JOIN organization_membership om
@@ -233,7 +240,7 @@ export class ProjectsRepository {
     const descending = filter.sort.startsWith('-');
     const sort = PROJECT_SORT_SQL[filter.sort.replace(/^-/, '') as ProjectSortKey];
     const direction = (sort.natural === 'ASC') !== descending ? 'ASC' : 'DESC';
-    const rows: (RawProjectRow & { caller_role: Role })[] = await this.dataSource.query(
+    const rows: (RawProjectRow & { caller_role: Role })[] = await this.txHost.tx.query(
       `SELECT ${PROJECT_COLUMNS}, ${role} AS caller_role
        FROM project p
        LEFT JOIN project_membership pm ON pm.project_id = p.id AND pm.user_id = $2

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import type { Theme } from './user-settings.entity.js';
 
 /** Stored per-client settings; `null` from {@link UserSettingsRepository.find} means defaults. */
@@ -38,7 +38,7 @@ const COLUMNS: Record<keyof SettingsPatch, string> = {
 /** `user_settings` and `pinned_project`: the only code of the feature that touches SQL. */
 @Injectable()
 export class UserSettingsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TxHost) {}
 
   /** The settings of (user, client), or null when none were ever written (defaults apply). */
   async find(userId: string, client: string): Promise<StoredSettings | null> {
@@ -49,7 +49,7 @@ export class UserSettingsRepository {
       current_organization_id: number | null;
       current_project_id: number | null;
       onboarding: Record<string, unknown>;
-    }[] = await this.dataSource.query(
+    }[] = await this.txHost.tx.query(
       `SELECT theme, language, sidebar_open, current_organization_id, current_project_id,
               onboarding
        FROM user_settings WHERE user_id = $1 AND client = $2`,
@@ -68,12 +68,8 @@ export class UserSettingsRepository {
   }
 
   /** Creates the row with defaults plus `patch`, or applies `patch` to it (one statement). */
-  async upsert(
-    userId: string,
-    client: string,
-    patch: SettingsPatch,
-    manager: EntityManager,
-  ): Promise<void> {
+  async upsert(userId: string, client: string, patch: SettingsPatch): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     const params: unknown[] = [userId, client];
     const columns: string[] = [];
     const values: string[] = [];
@@ -103,8 +99,8 @@ export class UserSettingsRepository {
     stepId: string,
     value: unknown,
     maxSteps: number,
-    manager: EntityManager,
   ): Promise<boolean> {
+    const manager = activeTransaction(this.txHost);
     await manager.query(
       `INSERT INTO user_settings (user_id, client) VALUES ($1, $2)
        ON CONFLICT (user_id, client) DO NOTHING`,
@@ -129,7 +125,7 @@ export class UserSettingsRepository {
   /** Every pin of the user (all organizations), by organization then position. */
   async findPins(userId: string): Promise<PinRow[]> {
     const rows: { organization_id: number; project_id: number; position: number }[] =
-      await this.dataSource.query(
+      await this.txHost.tx.query(
         `SELECT organization_id, project_id, position FROM pinned_project
          WHERE user_id = $1 ORDER BY organization_id, position, project_id`,
         [userId],
@@ -146,12 +142,8 @@ export class UserSettingsRepository {
    * order). Takes a per-user transaction lock first, so two replacements of the same user
    * apply one after the other instead of mixing.
    */
-  async replacePins(
-    userId: string,
-    organizationId: number,
-    projectIds: number[],
-    manager: EntityManager,
-  ): Promise<void> {
+  async replacePins(userId: string, organizationId: number, projectIds: number[]): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('pins:' || $1, 0))`, [
       userId,
     ]);
@@ -168,11 +160,8 @@ export class UserSettingsRepository {
   }
 
   /** Removes the user's pins in an organization (they left it), in the caller's transaction. */
-  async deletePinsInOrganization(
-    userId: string,
-    organizationId: number,
-    manager: EntityManager,
-  ): Promise<void> {
+  async deletePinsInOrganization(userId: string, organizationId: number): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager.query('DELETE FROM pinned_project WHERE user_id = $1 AND organization_id = $2', [
       userId,
       organizationId,

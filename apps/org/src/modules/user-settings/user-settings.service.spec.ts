@@ -1,5 +1,5 @@
 import type { Principal } from '@wp/security';
-import type { DataSource } from 'typeorm';
+import type { TxHost } from '@wp/persistence';
 import type { InvitationsService } from '../invitations/invitations.service.js';
 import type { Sidebar, SidebarBuilder } from './sidebar.js';
 import type { PinsInput, SettingsInput } from './user-settings.input.js';
@@ -39,9 +39,9 @@ function setup(options: { upsertFails?: Error } = {}) {
       return Promise.resolve();
     },
   };
-  const dataSource = { transaction: (work: (manager: unknown) => unknown) => work({}) };
+  const txHost = { withTransaction: (work: () => unknown) => work() };
   const service = new UserSettingsService(
-    dataSource as unknown as DataSource,
+    txHost as unknown as TxHost,
     repository as unknown as UserSettingsRepository,
     { build: () => Promise.resolve(SIDEBAR) } as unknown as SidebarBuilder,
     {} as InvitationsService,

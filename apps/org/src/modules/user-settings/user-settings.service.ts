@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { TxHost } from '@wp/persistence';
 import type { Principal } from '@wp/security';
-import { DataSource, type EntityManager } from 'typeorm';
 import { InvitationsService } from '../invitations/invitations.service.js';
 import { buildDashboard } from './dashboard.js';
 import {
@@ -34,7 +34,7 @@ export const MAX_ONBOARDING_STEPS = 100;
 @Injectable()
 export class UserSettingsService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly settings: UserSettingsRepository,
     private readonly sidebar: SidebarBuilder,
     private readonly invitations: InvitationsService,
@@ -73,9 +73,9 @@ export class UserSettingsService {
     input: SettingsInput | PinsInput,
   ): Promise<UserSettingsResource> {
     const sidebar = await this.loadSidebar(principal.id);
-    await this.dataSource.transaction(async (manager) => {
-      if (input.form === 'pins') await this.replacePins(principal.id, sidebar, input, manager);
-      else await this.applySettings(principal.id, client, sidebar, input, manager);
+    await this.txHost.withTransaction(async () => {
+      if (input.form === 'pins') await this.replacePins(principal.id, sidebar, input);
+      else await this.applySettings(principal.id, client, sidebar, input);
     });
     return this.get(principal, client);
   }
@@ -90,14 +90,13 @@ export class UserSettingsService {
     stepId: string,
     value: unknown,
   ): Promise<UserSettingsResource> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.txHost.withTransaction(async () => {
       const stored = await this.settings.setOnboardingStep(
         principal.id,
         client,
         stepId,
         value,
         MAX_ONBOARDING_STEPS,
-        manager,
       );
       if (!stored) throw new TooManyOnboardingStepsError(MAX_ONBOARDING_STEPS);
     });
@@ -113,7 +112,6 @@ export class UserSettingsService {
     client: string,
     sidebar: Sidebar,
     input: SettingsInput,
-    manager: EntityManager,
   ): Promise<void> {
     const organizationId = resolveId(input.currentOrganizationId, (id) =>
       sidebarHasOrganization(sidebar, id),
@@ -124,24 +122,13 @@ export class UserSettingsService {
     const projectId = resolveId(input.currentProjectId, (id) => sidebarHasProject(sidebar, id));
     if (projectId === false) throw new ProjectNotAccessibleError('/current_project_id');
     await withForeignKeyCheck(
-      () =>
-        this.settings.upsert(
-          userId,
-          client,
-          storedPatch(input, { organizationId, projectId }),
-          manager,
-        ),
+      () => this.settings.upsert(userId, client, storedPatch(input, { organizationId, projectId })),
       // the organization or project went away between the check and the write
       () => new ProjectNotAccessibleError('/current_project_id'),
     );
   }
 
-  private async replacePins(
-    userId: string,
-    sidebar: Sidebar,
-    input: PinsInput,
-    manager: EntityManager,
-  ): Promise<void> {
+  private async replacePins(userId: string, sidebar: Sidebar, input: PinsInput): Promise<void> {
     const organization = sidebar.organizations.find(
       (o) => o.organization.id === input.organizationId,
     );
@@ -150,7 +137,7 @@ export class UserSettingsService {
     const missing = input.projectIds.findIndex((id) => !accessible.has(id));
     if (missing >= 0) throw new ProjectNotAccessibleError(`/pinned_project_ids/${missing}`);
     await withForeignKeyCheck(
-      () => this.settings.replacePins(userId, input.organizationId, input.projectIds, manager),
+      () => this.settings.replacePins(userId, input.organizationId, input.projectIds),
       () => new ProjectNotAccessibleError('/pinned_project_ids'),
     );
   }

@@ -15,8 +15,8 @@ export class DirectoryTwoFactorHandlers implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.bus.on('auth.user.two_factor_changed', 'directory_two_factor', (event, manager) =>
-      this.directory.applyTwoFactor(event.payload, manager),
+    this.bus.on('auth.user.two_factor_changed', 'directory_two_factor', (event) =>
+      this.directory.applyTwoFactor(event.payload),
     );
   }
 }

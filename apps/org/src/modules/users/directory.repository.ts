@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { UserSnapshot, UserTwoFactorChanged } from '@wp/contracts';
-import { upsertIfNewer } from '@wp/persistence';
+import { activeTransaction, TxHost, upsertIfNewer } from '@wp/persistence';
 import { UserDirectory } from '@wp/user-directory';
-import { DataSource, In, type EntityManager } from 'typeorm';
+import { In } from 'typeorm';
 import { DirectoryUser } from './directory-user.entity.js';
 
 /**
@@ -12,7 +12,7 @@ import { DirectoryUser } from './directory-user.entity.js';
  */
 @Injectable()
 export class DirectoryRepository extends UserDirectory {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(private readonly txHost: TxHost) {
     super({ idColumn: 'id', stampsUpdatedAt: true });
   }
 
@@ -22,7 +22,8 @@ export class DirectoryRepository extends UserDirectory {
    * the directory does not know yet gets a row (an active account: only those change two-factor)
    * that its `auth.user.*` snapshot completes.
    */
-  async applyTwoFactor(change: UserTwoFactorChanged, manager: EntityManager): Promise<void> {
+  async applyTwoFactor(change: UserTwoFactorChanged): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await upsertIfNewer(manager, {
       table: 'directory_user',
       key: ['id'],
@@ -44,7 +45,8 @@ export class DirectoryRepository extends UserDirectory {
    * with name and email before the `auth.user.*` events arrive. Never overwrites: the events
    * stay the source of updates.
    */
-  async insertIfAbsent(user: UserSnapshot, manager: EntityManager): Promise<void> {
+  async insertIfAbsent(user: UserSnapshot): Promise<void> {
+    const manager = activeTransaction(this.txHost);
     await manager
       .createQueryBuilder()
       .insert()
@@ -63,12 +65,12 @@ export class DirectoryRepository extends UserDirectory {
 
   /** The email the directory holds for a user (null when unknown or phone-only). */
   async findEmail(id: string): Promise<string | null> {
-    const user = await this.dataSource.getRepository(DirectoryUser).findOneBy({ id });
+    const user = await this.txHost.tx.getRepository(DirectoryUser).findOneBy({ id });
     return user?.email ?? null;
   }
 
   findByIds(ids: string[]): Promise<DirectoryUser[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return this.dataSource.getRepository(DirectoryUser).findBy({ id: In(ids) });
+    return this.txHost.tx.getRepository(DirectoryUser).findBy({ id: In(ids) });
   }
 }
