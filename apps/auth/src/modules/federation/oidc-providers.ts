@@ -43,6 +43,10 @@ export class OidcProviders {
       client.ClientSecretBasic(this.connections.clientSecret(connection)),
       { execute: insecure ? [client.allowInsecureRequests] : [], timeout: 10 },
     );
+    // openid-client (as OpenID Connect Core § 3.1.3.7 allows) trusts TLS for an ID token
+    // received from the token endpoint and skips its signature; we check it against the
+    // provider's JWKS as well: a compromised or misrouted token endpoint cannot forge one.
+    client.enableNonRepudiationChecks(config);
     this.cache.set(connection.id, { config, version, fetchedAt: Date.now() });
     return config;
   }
@@ -64,8 +68,8 @@ export class OidcProviders {
   }
 
   /**
-   * Redeems the provider's code at its token endpoint and validates the ID token (signature by
-   * the provider's JWKS, `iss`, `aud`, `azp`, `exp`, `iat`, `nonce`; OpenID Connect Core
+   * Redeems the provider's code at its token endpoint and validates the ID token (JWS signature
+   * by the provider's JWKS — `enableNonRepudiationChecks` —, `iss`, `aud`, `azp`, `exp`, `iat`, `nonce`; OpenID Connect Core
    * § 3.1.3.7), all by openid-client.
    * @param callbackQuery the callback's query string as received (`?code=…&state=…`)
    * @returns the validated ID token claims
