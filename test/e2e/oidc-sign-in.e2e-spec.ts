@@ -10,6 +10,10 @@ import {
 
 const PASSWORD = 'a long password';
 
+interface ErrorBody {
+  errors: { code: string }[];
+}
+
 /**
  * Sign-in with an OpenID provider through the gateway (docs/auth.md § Sign-in with an OpenID
  * provider): a real provider (oidc-provider) and a real browser (Chromium through
@@ -185,7 +189,7 @@ describe('sign-in with an OpenID provider', () => {
     const replay = await fetch(first.callbackUrl!, { redirect: 'manual' });
     expect(replay.status).toBe(400);
     expect(replay.headers.get('location')).toBeNull();
-    expect((await replay.json()).errors[0].code).toBe('SSO_STATE_INVALID');
+    expect(((await replay.json()) as ErrorBody).errors[0].code).toBe('SSO_STATE_INVALID');
   });
 
   it('answers an unregistered redirect_uri or unknown client with a 400 and never redirects', async () => {
@@ -195,14 +199,14 @@ describe('sign-in with an OpenID provider', () => {
     });
     expect(foreign.status).toBe(400);
     expect(foreign.headers.get('location')).toBeNull();
-    expect((await foreign.json()).errors[0].code).toBe('REDIRECT_URI_NOT_ALLOWED');
+    expect(((await foreign.json()) as ErrorBody).errors[0].code).toBe('REDIRECT_URI_NOT_ALLOWED');
 
     const unknown = await fetch(
       authorizeUrl('test', pkce).replace(appId, '00000000-0000-4000-8000-000000000000'),
       { redirect: 'manual' },
     );
     expect(unknown.status).toBe(400);
-    expect((await unknown.json()).errors[0].code).toBe('INVALID_CLIENT');
+    expect(((await unknown.json()) as ErrorBody).errors[0].code).toBe('INVALID_CLIENT');
   });
 
   it('sends a missing PKCE challenge back to the client as an RFC 6749 error', async () => {

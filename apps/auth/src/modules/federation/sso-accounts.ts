@@ -29,7 +29,8 @@ export const hasPassword = (user: Pick<User, 'passwordHash'>): boolean =>
 /**
  * Finds or creates the account of a provider identity (docs/auth.md § Sign-in with an OpenID
  * provider, "Accounts"), in the caller's transaction:
- * 1. a known identity (`iss` + `sub`) signs in its account;
+ * 1. a known identity (`iss` + `sub`) signs in its account, unless two-factor is on
+ *    (`TWO_FACTOR_REQUIRED`: the password and code are the way in);
  * 2. otherwise a VERIFIED e-mail of an existing account links to it only when that account has
  *    no password and no two-factor (it was itself created by a provider sign-in); an account
  *    with a password or two-factor is refused with `ACCOUNT_LINK_REQUIRED` (sign in with the
@@ -56,6 +57,14 @@ export class SsoAccounts {
       const user = await this.users.findByIdForUpdate(known.userId, manager);
       if (!user || user.status !== 'active') {
         throw new SsoRedirectError('access_denied', 'ACCOUNT_DISABLED', 'The account is disabled.');
+      }
+      if (user.twoFactorEnabled) {
+        // The provider is one factor; the account asked for two (docs/auth.md).
+        throw new SsoRedirectError(
+          'access_denied',
+          'TWO_FACTOR_REQUIRED',
+          'This account has two-factor on: sign in with its password and a code.',
+        );
       }
       await identities.update({ id: known.id }, { lastSignInAt: new Date(), email: claims.email });
       return { user, linked: 'existing' };
