@@ -58,7 +58,7 @@ describe('sign-in with an OpenID provider', () => {
       state: pkce.state,
       code_challenge: pkce.challenge,
       code_challenge_method: 'S256',
-    })}`;
+    }).toString()}`;
 
   const exchange = (code: string, verifier: string, redirectUri = client.redirectUri) =>
     stack.request('POST', '/v1/api/oauth/token', {

@@ -72,7 +72,7 @@ export async function createSignInRequest(options: SignInRequestOptions): Promis
     code_challenge: base64url(new Uint8Array(digest)),
     code_challenge_method: 'S256',
   });
-  const url = `${options.baseUrl.replace(/\/$/, '')}/v1/api/oauth/authorize?${query}`;
+  const url = `${options.baseUrl.replace(/\/$/, '')}/v1/api/oauth/authorize?${query.toString()}`;
   return { url, state, codeVerifier, redirectUri: options.redirectUri };
 }
 

@@ -27,9 +27,9 @@ describe('operator CLI: OpenID Connect connections and redirect URIs', () => {
     );
     expect(created.code).toBe(0);
     expect(JSON.parse(created.out)).toMatchObject({ slug: 'corp', enabled: true });
-    const [row] = (await ctx.db.query(
+    const [row] = await ctx.db.query<{ sealed: string }[]>(
       `SELECT client_secret_sealed AS sealed FROM oidc_connection WHERE slug = 'corp'`,
-    )) as { sealed: string }[];
+    );
     expect(row.sealed).toMatch(/^v\d+\./);
     expect(row.sealed).not.toContain(secret);
 
@@ -55,9 +55,9 @@ describe('operator CLI: OpenID Connect connections and redirect URIs', () => {
   });
 
   it('sets the redirect URIs of an application, refusing fragments and unknown ids', async () => {
-    const [app] = (await ctx.db.query(
+    const [app] = await ctx.db.query<{ id: string }[]>(
       `SELECT id FROM client_application WHERE name = 'bootstrap'`,
-    )) as { id: string }[];
+    );
     const set = await run(['apps:redirect-uris', app.id, 'https://app.example.com/cb', '--json']);
     expect(set.code).toBe(0);
     expect(JSON.parse(set.out).redirectUris).toEqual(['https://app.example.com/cb']);

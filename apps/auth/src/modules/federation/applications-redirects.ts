@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, IsNull } from 'typeorm';
+import { TxHost } from '@wp/persistence';
+import { IsNull } from 'typeorm';
 import { ClientApplication } from '../applications/client-application.entity.js';
 import {
   ApplicationNotFoundError,
@@ -16,10 +17,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 @Injectable()
 export class ApplicationsRedirects {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TxHost) {}
 
   private get repo() {
-    return this.dataSource.getRepository(ClientApplication);
+    return this.txHost.tx.getRepository(ClientApplication);
   }
 
   /**

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { TxHost } from '@wp/persistence';
 import { OidcConnection } from './oidc-connection.entity.js';
 
-/** `oidc_connection` rows. */
+/** `oidc_connection` rows, in the active transaction when there is one (`TxHost`). */
 @Injectable()
 export class ConnectionsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TxHost) {}
 
   private get repo() {
-    return this.dataSource.getRepository(OidcConnection);
+    return this.txHost.tx.getRepository(OidcConnection);
   }
 
   /** Inserts; false when the slug is taken (unique violation, nothing written). */

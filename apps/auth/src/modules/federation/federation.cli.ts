@@ -1,5 +1,6 @@
 import { validate } from 'class-validator';
 import { plainToInstance } from 'class-transformer';
+import type { TxHost } from '@wp/persistence';
 import { AesGcmEnvelope } from '@wp/security';
 import type { DataSource } from 'typeorm';
 import type { AuthConfig } from '../../config/auth.config.js';
@@ -16,6 +17,18 @@ interface CliContext {
     err: (text: string) => void;
   };
   print: (value: unknown, text: string) => void;
+}
+
+/**
+ * The CLI runs without Nest and without a request context: its commands are single statements,
+ * so the repositories get a host whose `tx` is the data source's own manager (autocommit) and
+ * which has no transaction to offer.
+ */
+function autocommitHost(dataSource: DataSource): TxHost {
+  return {
+    tx: dataSource.manager,
+    isTransactionActive: () => false,
+  } as unknown as TxHost;
 }
 
 /** The validation messages of a DTO, one line each; empty when valid. */
@@ -37,7 +50,8 @@ export async function runFederationCommand(
   args: string[],
   ctx: CliContext,
 ): Promise<number> {
-  const repository = new ConnectionsRepository(ctx.dataSource);
+  const host = autocommitHost(ctx.dataSource);
+  const repository = new ConnectionsRepository(host);
   const service = new ConnectionsService(
     repository,
     AesGcmEnvelope.fromConfig(ctx.config.SECRETS_ENCRYPTION_KEY),
@@ -51,8 +65,8 @@ export async function runFederationCommand(
     const dto = plainToInstance(RedirectUrisDto, { redirectUris });
     const invalid = await problems(dto);
     if (invalid) return fail(invalid);
-    const saved = await new ApplicationsRedirects(ctx.dataSource)
-      .set(appId!.toLowerCase(), dto.redirectUris)
+    const saved = await new ApplicationsRedirects(host)
+      .set((appId ?? '').toLowerCase(), dto.redirectUris)
       .catch(() => null);
     if (!saved) return fail(`no active client application ${appId}\n`);
     ctx.print(saved, `Redirect URIs of ${saved.id}: ${saved.redirectUris.join(' ') || '(none)'}\n`);

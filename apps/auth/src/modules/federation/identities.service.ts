@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ForbiddenError, type RequestMeta } from '@wp/http';
 import type { Principal } from '@wp/security';
-import { DataSource } from 'typeorm';
+import { TxHost } from '@wp/persistence';
 import { AuthAudit } from '../audit/auth-audit.js';
 import { UsersRepository } from '../accounts/users.repository.js';
 import { IdentityNotFoundError, LastSignInMethodError } from './federation.errors.js';
@@ -38,17 +38,17 @@ function requireUser(principal: Principal): void {
 @Injectable()
 export class IdentitiesService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly users: UsersRepository,
     private readonly audit: AuthAudit,
   ) {}
 
   async list(principal: Principal): Promise<{ data: IdentityResource[] }> {
     requireUser(principal);
-    const identities = await this.dataSource
+    const identities = await this.txHost.tx
       .getRepository(UserIdentity)
       .find({ where: { userId: principal.id }, order: { createdAt: 'ASC' } });
-    const connections = await this.dataSource.getRepository(OidcConnection).find();
+    const connections = await this.txHost.tx.getRepository(OidcConnection).find();
     const byId = new Map(connections.map((c) => [c.id, c]));
     return {
       data: identities.map((i) => ({
@@ -72,7 +72,8 @@ export class IdentitiesService {
   /** Under the account's row lock (two unlinks at once cannot remove the last two). */
   async unlink(principal: Principal, identityId: string, meta: RequestMeta): Promise<void> {
     requireUser(principal);
-    await this.dataSource.transaction(async (manager) => {
+    await this.txHost.withTransaction(async () => {
+      const manager = this.txHost.tx;
       const user = await this.users.findByIdForUpdate(principal.id, manager);
       const repo = manager.getRepository(UserIdentity);
       const identity = await repo.findOneBy({ id: identityId, userId: principal.id });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { lookAlikeProblem, parseEmail } from '@wp/identity';
 import { Outbox } from '@wp/messaging';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import type { EntityManager } from 'typeorm';
 import type { User } from '../accounts/user.entity.js';
 import { toUserSnapshot } from '../accounts/user.snapshot.js';
@@ -28,7 +29,7 @@ export const hasPassword = (user: Pick<User, 'passwordHash'>): boolean =>
 
 /**
  * Finds or creates the account of a provider identity (docs/auth.md § Sign-in with an OpenID
- * provider, "Accounts"), in the caller's transaction:
+ * provider, "Accounts"), in the command's transaction (required):
  * 1. a known identity (`iss` + `sub`) signs in its account, unless two-factor is on
  *    (`TWO_FACTOR_REQUIRED`: the password and code are the way in);
  * 2. otherwise a VERIFIED e-mail of an existing account links to it only when that account has
@@ -42,6 +43,7 @@ export const hasPassword = (user: Pick<User, 'passwordHash'>): boolean =>
 @Injectable()
 export class SsoAccounts {
   constructor(
+    private readonly txHost: TxHost,
     private readonly users: UsersRepository,
     private readonly outbox: Outbox,
   ) {}
@@ -49,8 +51,9 @@ export class SsoAccounts {
   async resolve(
     connection: OidcConnection,
     claims: ProviderClaims,
-    manager: EntityManager,
   ): Promise<{ user: User; linked: 'existing' | 'linked' | 'created' }> {
+    // The existing account helpers take the manager explicitly: the command's transaction.
+    const manager = activeTransaction(this.txHost);
     const identities = manager.getRepository(UserIdentity);
     const known = await identities.findOneBy({ issuer: claims.issuer, subject: claims.subject });
     if (known) {

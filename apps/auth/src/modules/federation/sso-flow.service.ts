@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { RequestMeta } from '@wp/http';
-import { DataSource } from 'typeorm';
+import { TxHost } from '@wp/persistence';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { AuthAudit } from '../audit/auth-audit.js';
 import { ApplicationsRedirects } from './applications-redirects.js';
@@ -45,7 +45,7 @@ export class SsoFlow {
   private readonly logger = new Logger('Sso');
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly redirects: ApplicationsRedirects,
     private readonly connections: ConnectionsRepository,
     private readonly providers: OidcProviders,
@@ -175,19 +175,17 @@ export class SsoFlow {
         name: stringClaim(idToken[connection.nameClaim]),
       };
       const code = newSecret('oac_');
-      await this.dataSource.transaction(async (manager) => {
-        const { user, linked } = await this.accounts.resolve(connection, claims, manager);
-        await this.store.saveCode(
-          {
-            codeHash: sha256(code),
-            userId: user.id,
-            appId: request.appId,
-            redirectUri: request.redirectUri,
-            codeChallenge: request.codeChallenge,
-            expiresAt: new Date(Date.now() + this.config.OIDC_CODE_TTL_SECONDS * 1000),
-          },
-          manager,
-        );
+      await this.txHost.withTransaction(async () => {
+        const manager = this.txHost.tx;
+        const { user, linked } = await this.accounts.resolve(connection, claims);
+        await this.store.saveCode({
+          codeHash: sha256(code),
+          userId: user.id,
+          appId: request.appId,
+          redirectUri: request.redirectUri,
+          codeChallenge: request.codeChallenge,
+          expiresAt: new Date(Date.now() + this.config.OIDC_CODE_TTL_SECONDS * 1000),
+        });
         await this.audit.record(
           {
             action: 'user.signed_in',

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import type { SsoCode } from './sso-code.entity.js';
 import type { SsoRequest } from './sso-request.entity.js';
 
@@ -18,15 +18,15 @@ export const newSecret = (prefix: string): string =>
  */
 @Injectable()
 export class SsoStore {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TxHost) {}
 
   async saveRequest(row: SsoRequest): Promise<void> {
-    await this.dataSource.manager.insert('sso_request', row);
+    await this.txHost.tx.insert('sso_request', row);
   }
 
   /** The pending sign-in of a state, used up; null when unknown, used or expired. */
   async takeRequest(state: string): Promise<SsoRequest | null> {
-    const rows = await this.dataSource.query<[SsoRequest[], number]>(
+    const rows = await this.txHost.tx.query<[SsoRequest[], number]>(
       `DELETE FROM sso_request WHERE state_hash = $1 RETURNING
          connection_id AS "connectionId", app_id AS "appId", redirect_uri AS "redirectUri",
          client_state AS "clientState", code_challenge AS "codeChallenge", nonce,
@@ -37,14 +37,14 @@ export class SsoStore {
     return row && row.expiresAt.getTime() > Date.now() ? { ...row, stateHash: '' } : null;
   }
 
-  /** Stores a one-time code (its hash) in the caller's transaction. */
-  async saveCode(row: SsoCode, manager: EntityManager): Promise<void> {
-    await manager.insert('sso_code', row);
+  /** Stores a one-time code (its hash) in the command's transaction (required). */
+  async saveCode(row: SsoCode): Promise<void> {
+    await activeTransaction(this.txHost).insert('sso_code', row);
   }
 
   /** The code's grant, used up; null when unknown, used or expired. */
   async takeCode(code: string): Promise<SsoCode | null> {
-    const rows = await this.dataSource.query<[SsoCode[], number]>(
+    const rows = await this.txHost.tx.query<[SsoCode[], number]>(
       `DELETE FROM sso_code WHERE code_hash = $1 RETURNING
          user_id AS "userId", app_id AS "appId", redirect_uri AS "redirectUri",
          code_challenge AS "codeChallenge", expires_at AS "expiresAt"`,
@@ -56,7 +56,7 @@ export class SsoStore {
 
   /** Deletes expired requests and codes (housekeeping). */
   async purge(): Promise<void> {
-    await this.dataSource.query('DELETE FROM sso_request WHERE expires_at < now()');
-    await this.dataSource.query('DELETE FROM sso_code WHERE expires_at < now()');
+    await this.txHost.tx.query('DELETE FROM sso_request WHERE expires_at < now()');
+    await this.txHost.tx.query('DELETE FROM sso_code WHERE expires_at < now()');
   }
 }
