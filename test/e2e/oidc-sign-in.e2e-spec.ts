@@ -155,6 +155,22 @@ describe('sign-in with an OpenID provider', () => {
     const sub = (t: string) => JSON.parse(Buffer.from(t.split('.')[1], 'base64url').toString()).sub;
     expect(sub(second.body.data.attributes.accessToken)).toBe(sub(attributes.accessToken));
 
+    // Another account neither sees nor unlinks it (404, like an unknown id).
+    const owner = await stack.request('POST', '/v1/api/oauth/token', {
+      body: { username: 'owner@example.com', password: PASSWORD },
+    });
+    const ownerToken = owner.body.data.attributes.accessToken as string;
+    const foreign = await stack.request(
+      'DELETE',
+      `/v1/api/users/me/identities/${identities.body.data[0].id}`,
+      { token: ownerToken },
+    );
+    expect(foreign.status).toBe(404);
+    const ownerList = await stack.request('GET', '/v1/api/users/me/identities', {
+      token: ownerToken,
+    });
+    expect(ownerList.body.data).toEqual([]);
+
     // The last way to sign in cannot be unlinked.
     const unlink = await stack.request(
       'DELETE',
