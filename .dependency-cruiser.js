@@ -44,6 +44,7 @@ const LAYERS = {
     ['modules/two-factor'],
     ['modules/tokens'],
     ['modules/sentinel'],
+    ['modules/federation'],
     ['modules/sessions'],
     ['modules/activation'],
     ['modules/password-reset'],

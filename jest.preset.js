@@ -24,10 +24,10 @@ module.exports = {
       },
     ],
   },
-  // ESM-only packages (pg-boss and its dependencies, p-limit and its queue, request-filtering-agent) are compiled to CommonJS like our sources:
+  // ESM-only packages (pg-boss and its dependencies, p-limit and its queue, request-filtering-agent, openid-client and oauth4webapi) are compiled to CommonJS like our sources:
   // jest's own require(esm) needs --experimental-vm-modules.
   transformIgnorePatterns: [
-    '/node_modules/(?!(pg-boss|serialize-error|non-error|rrule-temporal|jose|p-limit|yocto-queue|request-filtering-agent)/)',
+    '/node_modules/(?!(pg-boss|serialize-error|non-error|rrule-temporal|jose|p-limit|yocto-queue|request-filtering-agent|openid-client|oauth4webapi)/)',
   ],
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -7,6 +7,7 @@ import { AUTH_MIGRATIONS } from './migrations/index.js';
 import { ActivationModule } from './modules/activation/activation.module.js';
 import { ApplicationsModule } from './modules/applications/applications.module.js';
 import { AuditModule } from './modules/audit/audit.module.js';
+import { FederationModule } from './modules/federation/federation.module.js';
 import { JwksModule } from './modules/jwks/jwks.module.js';
 import { NotificationsModule } from './modules/notifications/notifications.module.js';
 import { PasswordResetModule } from './modules/password-reset/password-reset.module.js';
@@ -34,6 +35,7 @@ export class AuthAppModule {
             entities: AUTH_ENTITIES,
             migrations: AUTH_MIGRATIONS,
           },
+          adminAccessTokens: config.ADMIN_ACCESS_TOKENS,
         }),
         AuditModule,
         ApplicationsModule,
@@ -44,6 +46,7 @@ export class AuthAppModule {
         PasswordResetModule,
         NotificationsModule,
         JwksModule,
+        FederationModule,
       ],
     };
   }

@@ -8,6 +8,7 @@ import { authDataSource } from './database/data-source.js';
 import { printMigrationsStatus } from './migrations-status.js';
 import { ApplicationsRepository } from './modules/applications/applications.repository.js';
 import { ApplicationsService } from './modules/applications/applications.service.js';
+import { runFederationCommand } from './modules/federation/federation.cli.js';
 
 export interface CliIo {
   env: Record<string, string | undefined>;
@@ -30,7 +31,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.err(parsed.message);
     return 2;
   }
-  const { command, arg: name, json } = parsed;
+  const { command, arg: name, args, json } = parsed;
   const print = (value: unknown, text: string) =>
     io.out(json ? `${JSON.stringify(value, null, 2)}\n` : text);
   if (command === 'migrations:status') return printMigrationsStatus(io.env, json, io.out);
@@ -38,6 +39,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const dataSource = authDataSource(config.AUTH_DATABASE_URL);
   await dataSource.initialize();
   try {
+    if (command.startsWith('connections:') || command === 'apps:redirect-uris') {
+      return await runFederationCommand(command, args, { config, dataSource, io, print });
+    }
     return await runAppsCommand(command, name, { config, dataSource, io, print });
   } finally {
     await dataSource.destroy();

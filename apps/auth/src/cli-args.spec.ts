@@ -24,6 +24,7 @@ describe('parseCliArgs', () => {
       kind: 'run',
       command: 'apps:create',
       arg: 'Mobile app',
+      args: ['Mobile', 'app'],
       json: true,
     });
   });
@@ -36,6 +37,7 @@ describe('parseCliArgs', () => {
       kind: 'run',
       command: 'apps:revoke',
       arg: id,
+      args: [id],
       json: false,
     });
   });
@@ -45,11 +47,29 @@ describe('parseCliArgs', () => {
       kind: 'run',
       command: 'apps:list',
       arg: '',
+      args: [],
       json: true,
     });
     expect(parseCliArgs(['migrations:status'])).toMatchObject({
       kind: 'run',
       command: 'migrations:status',
+    });
+  });
+
+  it('reads the arguments of the provider sign-in commands one by one', () => {
+    expect(parseCliArgs(['connections:create', 'corp', 'https://idp.example.com'])).toMatchObject({
+      kind: 'usage',
+    });
+    expect(parseCliArgs(['connections:disable'])).toMatchObject({ kind: 'usage' });
+    expect(parseCliArgs(['apps:redirect-uris', 'not-a-uuid', 'https://a.b/c'])).toMatchObject({
+      kind: 'usage',
+    });
+    expect(parseCliArgs(['connections:create', 'corp', 'https://idp.example.com', 'c'])).toEqual({
+      kind: 'run',
+      command: 'connections:create',
+      arg: 'corp https://idp.example.com c',
+      args: ['corp', 'https://idp.example.com', 'c'],
+      json: false,
     });
   });
 });

@@ -118,6 +118,27 @@ export class ClientCore {
   }
 
   /**
+   * `POST /oauth/token` (`authorization_code`): exchanges the one-time code of a sign-in with an
+   * OpenID provider (`readSignInResponse` of this package) for the session (kept).
+   * @throws {PlatformApiError} 400 `INVALID_GRANT` (unknown, used or expired code, another
+   * redirect URI or verifier)
+   */
+  async exchangeSignInCode(
+    code: string,
+    request: { redirectUri: string; codeVerifier: string },
+  ): Promise<SessionDocument> {
+    const { body } = await this.api.POST('/v1/api/oauth/token', {
+      body: {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: request.redirectUri,
+        code_verifier: request.codeVerifier,
+      },
+    });
+    return this.keep(body, 'POST /v1/api/oauth/token');
+  }
+
+  /**
    * `GET /oauth/token/revoke` after sending pending settings; 200 or 401 both end the session
    * locally (docs/api.md § Authentication 6).
    */

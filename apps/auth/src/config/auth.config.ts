@@ -103,6 +103,20 @@ export const authConfigSchema = platformSchema.extend({
   NOTIFY_SEND_TIMEOUT_MS: env.int(10_000, 100),
   /** Web front end base URL; reset links are `<PUBLIC_WEB_URL>/reset-password#token=…&email=…`. */
   PUBLIC_WEB_URL: env.url('http://localhost:3000', ['http', 'https']),
+
+  /** Operator secrets accepted in `Admin-Access` (OIDC connections, redirect URIs). */
+  ADMIN_ACCESS_TOKENS: env.list([]),
+  /**
+   * The platform's OIDC callback as browsers reach it (registered at every provider):
+   * `<public API base>/v1/api/oauth/callback` (docs/auth.md § Sign-in with an OpenID provider).
+   */
+  OIDC_CALLBACK_URL: env.url('http://localhost:8080/v1/api/oauth/callback', ['http', 'https']),
+  /** Accept `http:` issuers and endpoints (development and tests only; off by default). */
+  OIDC_ALLOW_INSECURE_ISSUERS: env.bool(false),
+  /** Lifetime of a pending sign-in (state, nonce, PKCE verifier), seconds (≤ 10 minutes). */
+  OIDC_REQUEST_TTL_SECONDS: z.coerce.number().int().min(30).max(600).default(600),
+  /** Lifetime of the one-time code handed to the client application, seconds (≤ 60). */
+  OIDC_CODE_TTL_SECONDS: z.coerce.number().int().min(5).max(60).default(60),
 });
 export type AuthConfig = z.infer<typeof authConfigSchema>;
 

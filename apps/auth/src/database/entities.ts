@@ -1,5 +1,9 @@
 import { ActivationCode } from '../modules/activation/activation-code.entity.js';
 import { ClientApplication } from '../modules/applications/client-application.entity.js';
+import { OidcConnection } from '../modules/federation/oidc-connection.entity.js';
+import { SsoCode } from '../modules/federation/sso-code.entity.js';
+import { SsoRequest } from '../modules/federation/sso-request.entity.js';
+import { UserIdentity } from '../modules/federation/user-identity.entity.js';
 import { PasswordResetToken } from '../modules/password-reset/password-reset-token.entity.js';
 import { AgentActivity } from '../modules/sentinel/agent-activity.entity.js';
 import { Membership } from '../modules/sentinel/membership.entity.js';
@@ -25,4 +29,8 @@ export const AUTH_ENTITIES = [
   TotpCredential,
   RecoveryCode,
   MfaChallenge,
+  OidcConnection,
+  UserIdentity,
+  SsoRequest,
+  SsoCode,
 ];

@@ -1,3 +1,4 @@
+import { OidcFederation1796400000000 } from './1796400000000-oidc-federation.js';
 import { Init1795329162266 } from './1795329162266-init.js';
 import { ActivationResetAndRotation1795330472893 } from './1795330472893-activation-reset-and-rotation.js';
 import { SentinelPassActivity1795400000000 } from './1795400000000-sentinel-pass-activity.js';
@@ -15,4 +16,5 @@ export const AUTH_MIGRATIONS: (new () => unknown)[] = [
   TenantPermissionVersion1796100000400,
   Revocation1796200000500,
   UsernameKey1796300000000,
+  OidcFederation1796400000000,
 ];

@@ -264,14 +264,21 @@ describe('auth: input validation of every field (400, nothing written)', () => {
     });
   });
 
-  it('refuses grant_type other than password and client_credentials with 400 UNSUPPORTED_GRANT_TYPE, and accepts grant_type=password', async () => {
+  it('refuses grant_type other than password, client_credentials and authorization_code with 400 UNSUPPORTED_GRANT_TYPE, and accepts grant_type=password', async () => {
     const user = await registerActive(ctx);
     const other = await ctx.post('/v1/api/oauth/token', {
-      grant_type: 'authorization_code',
+      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
       code: 'x',
     });
     expect(other.statusCode).toBe(400);
     expect(other.json().errors[0].code).toBe('UNSUPPORTED_GRANT_TYPE');
+    // authorization_code (provider sign-in) needs its three fields.
+    const incomplete = await ctx.post('/v1/api/oauth/token', {
+      grant_type: 'authorization_code',
+      code: 'x',
+    });
+    expect(incomplete.statusCode).toBe(400);
+    expect(incomplete.json().errors[0].code).toBe('VALIDATION_FAILED');
     const password = await ctx.post('/v1/api/oauth/token', {
       grant_type: 'password',
       username: user.email,

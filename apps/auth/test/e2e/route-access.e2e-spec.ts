@@ -21,6 +21,8 @@ describe('auth route access', () => {
     expect(keyless.sort()).toEqual([
       'GET /health/live',
       'GET /health/ready',
+      'GET /oauth/authorize',
+      'GET /oauth/callback',
       'GET /oauth/jwks.json',
     ]);
     expect(publicOnly.sort()).toEqual(
@@ -36,6 +38,11 @@ describe('auth route access', () => {
         'GET /users/validate/phone',
         'POST /users/password/reset_request',
         'POST /users/password/reset',
+        // Operators' routes: Api-Key + Admin-Access (AdminAccessGuard), no user token.
+        'POST /oauth/connections',
+        'GET /oauth/connections',
+        'PATCH /oauth/connections/:connectionId',
+        'PUT /oauth/applications/:appId/redirect_uris',
       ].sort(),
     );
     const guarded = routes.filter((r) => !r.isPublic && !r.noApiKey).map((r) => r.route);
@@ -52,6 +59,8 @@ describe('auth route access', () => {
         'GET /users/me/sessions',
         'DELETE /users/me/sessions',
         'DELETE /users/me/sessions/:sessionId',
+        'GET /users/me/identities',
+        'DELETE /users/me/identities/:identityId',
       ]),
     );
   });

@@ -8,7 +8,7 @@ export interface ProxyRoute {
   service: UpstreamService;
   /**
    * `required`: Api-Key needed (docs/api.md § Authentication 1); `optional`: checked when sent;
-   * `none`: public infrastructure (JWKS).
+   * `none`: public infrastructure (JWKS) and browser navigations (`/oauth/authorize`, `/oauth/callback`).
    */
   apiKey: 'required' | 'optional' | 'none';
 }
@@ -19,6 +19,9 @@ export function proxyRoutes(config: GatewayConfig): ProxyRoute[] {
   return [
     { prefix: '/v1/api/users', service: 'auth', apiKey: 'required' },
     { prefix: '/v1/api/oauth/jwks.json', service: 'auth', apiKey: 'none' },
+    // Browser navigations of sign-in with an OpenID provider (docs/auth.md): no Api-Key header.
+    { prefix: '/v1/api/oauth/authorize', service: 'auth', apiKey: 'none' },
+    { prefix: '/v1/api/oauth/callback', service: 'auth', apiKey: 'none' },
     { prefix: '/v1/api/oauth', service: 'auth', apiKey: 'required' },
     { prefix: '/v1/api/organizations', service: 'org', apiKey: 'required' },
     { prefix: '/v1/api/me', service: 'org', apiKey: 'required' },

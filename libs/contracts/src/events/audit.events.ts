@@ -5,7 +5,8 @@ import { z } from 'zod';
  * `<aggregate>.<past-tense verb>`; whether the attempt succeeded is the entry's `outcome`.
  *
  * - user-level, recorded by auth and copied into every organization of the user:
- *   sign-ins, two-factor changes, password changes and resets, ended sessions;
+ *   sign-ins, two-factor changes, password changes and resets, ended sessions, provider
+ *   identities linked and unlinked;
  * - organization-level, recorded by org: memberships, invitations, project access, keys,
  *   Sentinel Passes, the security policy;
  * - wallet credits (Admin-Access), recorded by the wallet service.
@@ -19,6 +20,8 @@ export const AUDIT_ACTIONS = [
   'user.password_reset',
   'session.ended',
   'session.others_ended',
+  'user.identity_linked',
+  'user.identity_unlinked',
   'organization.security_policy_changed',
   'member.added',
   'member.role_changed',

@@ -23,4 +23,11 @@ export class ClientApplication {
 
   @Column('timestamptz', { nullable: true })
   revokedAt!: Date | null;
+
+  /**
+   * Exact redirect URIs allowed for provider sign-ins (`/oauth/authorize`); empty: none
+   * (docs/auth.md § Sign-in with an OpenID provider).
+   */
+  @Column('text', { array: true, default: () => "'{}'" })
+  redirectUris!: string[];
 }

@@ -23,7 +23,9 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { AgentTokenService, type AgentSessionResource } from '../sentinel/agent-token.service.js';
 import { MfaTokenRequestDto } from '../two-factor/dto/two-factor.dto.js';
+import { SsoCodeExchange } from '../federation/sso-code-exchange.js';
 import {
+  AuthorizationCodeGrantDto,
   ClientCredentialsGrantDto,
   PasswordGrantDto,
   RefreshRequestDto,
@@ -46,6 +48,7 @@ export class OAuthController {
     private readonly sessions: SessionsService,
     private readonly agents: AgentTokenService,
     private readonly mfaLogin: MfaLoginService,
+    private readonly ssoCodes: SsoCodeExchange,
   ) {}
 
   /**
@@ -55,16 +58,20 @@ export class OAuthController {
    * (then `POST /oauth/token/mfa`; docs/auth.md § Two-factor login).
    * `grant_type=client_credentials` (Sentinel Pass agents): 200 agent session without refresh
    * token; 401 `INVALID_CLIENT`; 403 `REFERER_NOT_ALLOWED`.
+   * `grant_type=authorization_code` (a provider sign-in's one-time code): 200 session; 400
+   * `INVALID_GRANT` (docs/auth.md § Sign-in with an OpenID provider).
    */
   @Post('token')
   @NoStore()
   @Public()
   @HttpCode(200)
-  @ApiExtraModels(PasswordGrantDto, ClientCredentialsGrantDto)
+  @ApiExtraModels(PasswordGrantDto, ClientCredentialsGrantDto, AuthorizationCodeGrantDto)
   @ApiConsumes('application/json', 'application/x-www-form-urlencoded')
   @ApiBody({
     description:
-      'One grant: `password` (the default when `grant_type` is absent) or `client_credentials`. ' +
+      'One grant: `password` (the default when `grant_type` is absent), `client_credentials`, ' +
+      'or `authorization_code` (the one-time code of a sign-in with an OpenID provider, with ' +
+      'the PKCE `code_verifier` and the exact `redirect_uri`; 400 `INVALID_GRANT`). ' +
       'Fields of the other grant are ignored. With `client_credentials`, `client_id` and ' +
       '`client_secret` go in the body or, as RFC 6749 § 2.3.1 allows, in an HTTP Basic ' +
       '`Authorization` header (`client_id:client_secret`, form-encoded, base64), never both.',
@@ -74,11 +81,12 @@ export class OAuthController {
       anyOf: [
         { $ref: getSchemaPath(PasswordGrantDto) },
         { $ref: getSchemaPath(ClientCredentialsGrantDto) },
+        { $ref: getSchemaPath(AuthorizationCodeGrantDto) },
       ],
     },
   })
   @ApiOperation({ summary: 'Log in or exchange client credentials for tokens' })
-  token(
+  async token(
     @Body() dto: TokenRequestDto,
     @CurrentClientApp() appId: string,
     @Req() request: FastifyRequest,
@@ -94,6 +102,10 @@ export class OAuthController {
         clientAddress: request.ip ?? null,
         startedAt: performance.now(),
       });
+    }
+    if (dto.grant_type === 'authorization_code') {
+      const user = await this.ssoCodes.redeem(dto, appId);
+      return this.sessions.open(user, appId, meta);
     }
     if (dto.grant_type !== undefined && dto.grant_type !== 'password') {
       throw new UnsupportedGrantTypeError();

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SsoCodesModule } from '../federation/sso-codes.module.js';
 import { PasswordsModule } from '../passwords/passwords.module.js';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
 import { SentinelModule } from '../sentinel/sentinel.module.js';
@@ -23,6 +24,7 @@ import { UserSessionsService } from './user-sessions.service.js';
     UsersRepositoryModule,
     SentinelModule,
     TwoFactorCoreModule,
+    SsoCodesModule,
   ],
   controllers: [OAuthController, UserSessionsController],
   providers: [

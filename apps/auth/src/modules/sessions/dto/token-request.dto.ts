@@ -7,6 +7,8 @@ const isPasswordGrant = (dto: TokenRequestDto) =>
 
 const isClientCredentials = (dto: TokenRequestDto) => dto.grant_type === 'client_credentials';
 
+const isAuthorizationCode = (dto: TokenRequestDto) => dto.grant_type === 'authorization_code';
+
 /**
  * Body of `POST /oauth/token` (docs/api.md § Accounts and sessions): `username` (email or phone)
  * and `password` for the `password` grant (the default); `client_id` (Sentinel Pass id) and
@@ -45,6 +47,27 @@ export class TokenRequestDto {
   @MinLength(1)
   @MaxLength(256)
   client_secret!: string;
+
+  /** One-time code of a provider sign-in (`authorization_code`; docs/auth.md § Sign-in with an OpenID provider). */
+  @ValidateIf(isAuthorizationCode)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(128)
+  code!: string;
+
+  /** The redirect URI of the authorization request, exactly (`authorization_code`). */
+  @ValidateIf(isAuthorizationCode)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(500)
+  redirect_uri!: string;
+
+  /** PKCE verifier of the request's `code_challenge` (RFC 7636; `authorization_code`). */
+  @ValidateIf(isAuthorizationCode)
+  @IsString()
+  @MinLength(43)
+  @MaxLength(128)
+  code_verifier!: string;
 }
 
 /**
@@ -71,6 +94,19 @@ export class ClientCredentialsGrantDto extends PartialType(
 ) {
   @IsIn(['client_credentials'])
   grant_type!: 'client_credentials';
+}
+
+/**
+ * The `authorization_code` grant (sign-in with an OpenID provider, PKCE) as the document
+ * describes it. Documentation only; {@link TokenRequestDto} validates.
+ */
+export class AuthorizationCodeGrantDto extends PickType(TokenRequestDto, [
+  'code',
+  'redirect_uri',
+  'code_verifier',
+]) {
+  @IsIn(['authorization_code'])
+  grant_type!: 'authorization_code';
 }
 
 /** Body of `POST /oauth/token/refresh`. */

@@ -1,0 +1,72 @@
+import { runCli } from '../../src/applications.cli.js';
+import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app.js';
+
+describe('operator CLI: OpenID Connect connections and redirect URIs', () => {
+  let ctx: AuthTestContext;
+  beforeAll(async () => {
+    ctx = await startAuthTestApp();
+  });
+  afterAll(() => ctx.close());
+
+  const run = async (argv: string[], env: Record<string, string> = {}) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(argv, {
+      env: { ...ctx.env.env, ...env },
+      out: (t) => out.push(t),
+      err: (t) => err.push(t),
+    });
+    return { code, out: out.join(''), err: err.join('') };
+  };
+
+  it('creates, lists, disables and enables a connection, its secret sealed and never printed', async () => {
+    const secret = 'cli-secret-never-printed';
+    const created = await run(
+      ['connections:create', 'corp', 'https://idp.example.com', 'platform-client', '--json'],
+      { OIDC_CLIENT_SECRET: secret },
+    );
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.out)).toMatchObject({ slug: 'corp', enabled: true });
+    const [row] = await ctx.db.query<{ sealed: string }[]>(
+      `SELECT client_secret_sealed AS sealed FROM oidc_connection WHERE slug = 'corp'`,
+    );
+    expect(row.sealed).toMatch(/^v\d+\./);
+    expect(row.sealed).not.toContain(secret);
+
+    const disabled = await run(['connections:disable', 'corp', '--json']);
+    expect(JSON.parse(disabled.out).enabled).toBe(false);
+    const list = await run(['connections:list']);
+    expect(list.out).toContain('corp  disabled');
+    expect(list.out).not.toContain(secret);
+    expect((await run(['connections:enable', 'corp'])).code).toBe(0);
+    expect((await run(['connections:disable', 'nope'])).code).toBe(1);
+  });
+
+  it('refuses a connection without a secret or with a bad slug', async () => {
+    expect((await run(['connections:create', 'x', 'https://idp.example.com', 'c'])).code).toBe(1);
+    expect(
+      (
+        await run(['connections:create', 'Bad Slug!', 'https://idp.example.com', 'c'], {
+          OIDC_CLIENT_SECRET: 's',
+        })
+      ).code,
+    ).toBe(1);
+    expect((await run(['connections:create', 'only-slug'])).code).toBe(2);
+  });
+
+  it('sets the redirect URIs of an application, refusing fragments and unknown ids', async () => {
+    const [app] = await ctx.db.query<{ id: string }[]>(
+      `SELECT id FROM client_application WHERE name = 'bootstrap'`,
+    );
+    const set = await run(['apps:redirect-uris', app.id, 'https://app.example.com/cb', '--json']);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.out).redirectUris).toEqual(['https://app.example.com/cb']);
+    expect((await run(['apps:redirect-uris', app.id, 'https://app.example.com/cb#x'])).code).toBe(
+      1,
+    );
+    expect(
+      (await run(['apps:redirect-uris', '00000000-0000-4000-8000-000000000000', 'https://a.b/c']))
+        .code,
+    ).toBe(1);
+  });
+});
