@@ -39,7 +39,7 @@ const ENVELOPE_ORDER = [
 
 /**
  * Sends queued deliveries (docs/org.md § Webhooks, Dispatcher). Every org process runs one:
- * woken right after a transaction queued deliveries, and every `WEBHOOK_POLL_INTERVAL_MS` for
+ * woken right after a transaction of any org process queued deliveries (`DispatchSignal`), and every `WEBHOOK_POLL_INTERVAL_MS` for
  * retries and other processes' work. It claims what is due while it has free slots — at most
  * `WEBHOOK_MAX_IN_FLIGHT` attempts at once, at most `WEBHOOK_ENDPOINT_CONCURRENCY` per endpoint,
  * so a slow endpoint fills its own slots and never the others' — signs each body (Standard
@@ -91,14 +91,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     this.leaseMs = Math.max(config.WEBHOOK_LEASE_MS, config.WEBHOOK_TIMEOUT_MS + 1000);
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     const subscriber: EntitySubscriberInterface = {
       afterTransactionCommit: (event: TransactionCommitEvent) => {
         this.signal.committed(event.queryRunner.data);
       },
     };
     this.dataSource.subscribers.push(subscriber);
-    this.signal.onWake(() => this.kick());
+    await this.signal.onWake(() => this.kick());
     this.job = periodicJobs.every(
       'org.webhook-dispatch',
       this.config.WEBHOOK_POLL_INTERVAL_MS,
