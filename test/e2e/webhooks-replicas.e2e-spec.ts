@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import type { WebhookEvent } from '@wp/contracts';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcher } from '../../apps/org/src/modules/webhooks/webhook-dispatcher.js';
+import { WebhookPublisher } from '../../apps/org/src/modules/webhooks/webhook-publisher.js';
 import { ServiceProcess } from '../support/service-process.js';
 import { PlatformStack } from '../support/stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -8,6 +11,8 @@ import { RECEIVER_HOST, WEBHOOK_TEST_ENV, webhookWorld } from '../support/webhoo
 /** Polling this rarely cannot explain a delivery within {@link WAKE_BOUND_MS}. */
 const POLL_MS = '30000';
 const WAKE_BOUND_MS = 500;
+/** `WEBHOOK_ENDPOINT_CONCURRENCY` of the org processes here. */
+const PER_ENDPOINT = 3;
 
 /**
  * Webhooks across org replicas (docs/org.md § Webhooks, Flow and Dispatcher), in both modes: the
@@ -20,7 +25,11 @@ describe('webhooks: two org replicas', () => {
   const world = webhookWorld(() => stack, 'hook-replicas');
   const processes: ServiceProcess[] = [];
   let receiver: WebhookReceiver;
-  const env = { ...WEBHOOK_TEST_ENV, WEBHOOK_POLL_INTERVAL_MS: POLL_MS };
+  const env = {
+    ...WEBHOOK_TEST_ENV,
+    WEBHOOK_POLL_INTERVAL_MS: POLL_MS,
+    WEBHOOK_ENDPOINT_CONCURRENCY: String(PER_ENDPOINT),
+  };
 
   beforeAll(async () => {
     stack = await PlatformStack.start(env);
@@ -70,4 +79,60 @@ describe('webhooks: two org replicas', () => {
       );
     expect(rows[0].n).toBe(5);
   });
+
+  it('keeps one endpoint at its in-flight limit over both replicas, and a fast endpoint unhindered', async () => {
+    const owner = await world.signUp('owner');
+    const orgId = await world.newOrganization(owner, 'Concurrency');
+    const slow = await WebhookReceiver.start(RECEIVER_HOST);
+    const fast = await WebhookReceiver.start(RECEIVER_HOST);
+    try {
+      let current = 0;
+      let most = 0;
+      slow.answerAlways(() => {
+        current++;
+        most = Math.max(most, current);
+        setTimeout(() => current--, 400);
+        return { status: 204, delayMs: 400 };
+      });
+      await world.endpoint(owner, orgId, { url: slow.url(), eventTypes: ['member.added'] });
+      await world.endpoint(owner, orgId, { url: fast.url(), eventTypes: ['member.removed'] });
+      const org = stack.apps.get('org')!;
+      const publish = (type: string, n: number) =>
+        org
+          .get(DataSource)
+          .transaction((manager) =>
+            org.get(WebhookPublisher).publish(manager, events(orgId, type, n)),
+          );
+      await publish('member.added', 24); // 24 × 400 ms / 3 at once: about 3.2 s of work
+      await world.until(() => slow.received.length, PER_ENDPOINT, 2000, 'the slow endpoint busy');
+      const started = Date.now();
+      await publish('member.removed', 20);
+      await world.until(() => fast.received.length, 20, 2000, 'the fast endpoint’s 20 events');
+      const fastMs = Date.now() - started;
+      expect(slow.received.length).toBeLessThan(24); // the slow one was still busy meanwhile
+      await world.until(() => slow.received.length, 24, 15_000, 'the slow endpoint’s 24 events');
+      console.log(
+        `most at once at one endpoint over 2 replicas: ${most} (limit ${PER_ENDPOINT}); ` +
+          `fast endpoint's 20 events in ${fastMs} ms while the slow one was full`,
+      );
+      expect(most).toBe(PER_ENDPOINT);
+      expect(new Set(slow.received.map((r) => r.headers['webhook-id'])).size).toBe(24);
+    } finally {
+      await Promise.all([slow.close(), fast.close()]);
+    }
+  });
 });
+
+/** `n` events of `type` for the organization, as a source would publish them. */
+function events(orgId: string, type: string, n: number): WebhookEvent[] {
+  return Array.from({ length: n }, () => ({
+    id: `evt_${randomBytes(16).toString('hex')}`,
+    type,
+    version: 1,
+    timestamp: new Date().toISOString(),
+    organization_id: orgId,
+    project_id: null,
+    actor: null,
+    data: { user: { id: '00000000-0000-4000-8000-000000000000', email: null }, role: 'MEMBER' },
+  })) as WebhookEvent[];
+}
