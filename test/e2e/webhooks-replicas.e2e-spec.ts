@@ -53,13 +53,15 @@ describe('webhooks: two org replicas', () => {
     await world.endpoint(owner, orgId, { url: receiver.url(), eventTypes: ['member.added'] });
     const latencies: number[] = [];
     const roundTrips: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    // the first round warms up (connections to the receiver, prepared plans) and is not counted
+    for (let i = -1; i < 5; i++) {
       const member = await world.signUp(`member${i}`);
       const before = receiver.ofType('member.added').length;
       const startedAt = Date.now();
       await world.addMember(orgId, owner, member);
       await world.until(() => receiver.ofType('member.added').length, before + 1, 5000);
       const received = receiver.ofType('member.added')[before];
+      if (i < 0) continue;
       // from the change (the event's timestamp, stamped in its transaction) to the receiver
       latencies.push(received.at - Date.parse(received.event.timestamp));
       roundTrips.push(received.at - startedAt);
@@ -77,7 +79,7 @@ describe('webhooks: two org replicas', () => {
           WHERE e.organization_id = $1 AND d.status = 'succeeded'`,
         [Number(orgId)],
       );
-    expect(rows[0].n).toBe(5);
+    expect(rows[0].n).toBe(6);
   });
 
   it('keeps one endpoint at its in-flight limit over both replicas, and a fast endpoint unhindered', async () => {
