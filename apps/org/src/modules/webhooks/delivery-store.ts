@@ -151,7 +151,8 @@ export class DeliveryStore {
    * statements for every attempt that ended meanwhile): the attempt rows, each delivery's next
    * state — written only while the claim is still this process's (same attempt count; a lease
    * that ran out and was taken over leaves the newer claim alone) — and each endpoint's failure
-   * streak (`failing_since`) from its latest outcome in the batch; 410 disables the endpoint.
+   * streak (`failing_since`) from its latest outcome in the batch; 410 disables the endpoint
+   * (returned only by the batch that disabled it, so it is announced once).
    * A delivery deleted meanwhile (with its endpoint) keeps no attempt.
    * @returns per endpoint whose latest outcome failed: its failure streak start and whether it
    *   is still enabled
@@ -230,7 +231,7 @@ export class DeliveryStore {
             `UPDATE webhook_endpoint
                 SET enabled = false, disabled_reason = 'gone',
                     failing_since = COALESCE(failing_since, now()), updated_at = now()
-              WHERE id = ANY($1::uuid[]) RETURNING id, failing_since, enabled`,
+              WHERE id = ANY($1::uuid[]) AND enabled RETURNING id, failing_since, enabled`,
             [gone],
           ),
         )),
