@@ -3,6 +3,8 @@ export * from './namespace.js';
 export * from './nats.connection.js';
 export * from './event-transport.js';
 export * from './rpc-transport.js';
+export * from './signal-transport.js';
+export * from './nats-signal.transport.js';
 export * from './jetstream.transport.js';
 export * from './nats-rpc.transport.js';
 export * from './nats-transport.module.js';

@@ -13,6 +13,8 @@ import {
 import { NatsRpcTransport } from './nats-rpc.transport.js';
 import { stopOutboxRelay } from './outbox-relay.js';
 import { RpcTransport } from './rpc-transport.js';
+import { NatsSignalTransport } from './nats-signal.transport.js';
+import { SignalTransport } from './signal-transport.js';
 import { ConsumerMetrics } from './messaging.metrics.js';
 
 export interface NatsTransportOptions {
@@ -25,7 +27,7 @@ export interface NatsTransportOptions {
 }
 
 /**
- * Services mode's transports: events on JetStream, request/reply on NATS. Registers the
+ * Services mode's transports: events on JetStream, request/reply and signals on NATS. Registers the
  * readiness check `nats` (impact `degraded`) and drains the connection on shutdown, after the outbox relay's final flush. Import through
  * `MessagingModule.forRoot({ transports })`.
  */
@@ -67,8 +69,9 @@ export class NatsTransportModule implements OnApplicationShutdown {
         },
         { provide: EventTransport, useClass: JetStreamTransport },
         { provide: RpcTransport, useClass: NatsRpcTransport },
+        { provide: SignalTransport, useClass: NatsSignalTransport },
       ],
-      exports: [NATS_CONNECTION, EventTransport, RpcTransport],
+      exports: [NATS_CONNECTION, EventTransport, RpcTransport, SignalTransport],
     };
   }
 

@@ -116,7 +116,9 @@ export function webhookExample(type: WebhookEventType): WebhookEvent {
     organization_id: '42',
     project_id: projectId,
     actor:
-      type === 'transfer_request.expired' || type === 'wallet.created'
+      type === 'transfer_request.expired' ||
+      type === 'wallet.created' ||
+      type === 'webhook_endpoint.disabled'
         ? { type: 'system', id: null }
         : { type: 'user', id: '0b1c2b9e-7d0a-4b8e-9f3c-2a1b0c9d8e7f' },
     data,

@@ -49,7 +49,7 @@ export const webhookConfigFields = {
   WEBHOOK_POLL_INTERVAL_MS: env.int(1000, 10),
   /** Attempts in flight at once per process. */
   WEBHOOK_MAX_IN_FLIGHT: env.int(64, 1),
-  /** Attempts in flight at once per endpoint and process: a slow endpoint holds only these. */
+  /** Attempts in flight at once per endpoint over every org process (counted in PostgreSQL). */
   WEBHOOK_ENDPOINT_CONCURRENCY: env.int(4, 1),
   /** An endpoint failing without a success for longer than this is disabled, seconds (5 days). */
   WEBHOOK_DISABLE_AFTER_SECONDS: env.int(432_000, 1),

@@ -1,3 +1,4 @@
+import { WebhookDeliveryInFlight1796500000000 } from './1796500000000-webhook-delivery-in-flight.js';
 import { Webhooks1796400000000 } from './1796400000000-webhooks.js';
 import { InvitationEmailKey1796300000000 } from './1796300000000-invitation-email-key.js';
 import { DirectoryUserOccurredAt1795800000000 } from './1795800000000-directory-user-occurred-at.js';
@@ -27,4 +28,5 @@ export const ORG_MIGRATIONS: (new () => unknown)[] = [
   Revocation1796200000501,
   InvitationEmailKey1796300000000,
   Webhooks1796400000000,
+  WebhookDeliveryInFlight1796500000000,
 ];

@@ -8,7 +8,7 @@ import { z } from 'zod';
  *   sign-ins, two-factor changes, password changes and resets, ended sessions, provider
  *   identities linked and unlinked;
  * - organization-level, recorded by org: memberships, invitations, project access, keys,
- *   Sentinel Passes, the security policy;
+ *   Sentinel Passes, the security policy, webhook endpoints;
  * - wallet credits (Admin-Access), recorded by the wallet service.
  */
 export const AUDIT_ACTIONS = [
@@ -49,6 +49,12 @@ export const AUDIT_ACTIONS = [
   'sentinel_pass.revoked',
   'sentinel_pass.activated',
   'sentinel_pass.deleted',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_rotated',
+  'webhook_endpoint.enabled',
+  'webhook_endpoint.disabled',
   'wallet.credited',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -4,3 +4,4 @@ export * from './webhook-payloads.js';
 export * from './webhook-catalog.js';
 export * from './webhook-from-audit.js';
 export * from './webhook-from-bus.js';
+export * from './webhook-platform-events.js';

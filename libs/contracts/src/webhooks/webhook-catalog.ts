@@ -164,6 +164,11 @@ const ENTRIES: Record<WebhookEventType, Described> = {
     data: P.SessionsOthersEndedData,
     description: 'A member of the organization ended all their other sessions.',
   },
+  'webhook_endpoint.disabled': {
+    data: P.WebhookEndpointDisabledData,
+    description:
+      "The platform disabled another of the organization's endpoints: it answered 410 Gone, or every delivery to it failed for days.",
+  },
   ping: { data: P.PingData, description: 'A test event sent on request to one endpoint.' },
 };
 

@@ -43,6 +43,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'user.two_factor_disabled',
   'session.ended',
   'session.others_ended',
+  'webhook_endpoint.disabled',
   'ping',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -138,5 +138,11 @@ export const EXAMPLE_DATA: Record<WebhookEventType, Record<string, unknown>> = {
     current: false,
   },
   'session.others_ended': { user: USER, sessions_ended: 3 },
+  'webhook_endpoint.disabled': {
+    id: '1f2e3d4c-5b6a-4789-8a7b-6c5d4e3f2a1b',
+    project_id: null,
+    reason: 'failing',
+    failing_since: '2026-11-17T07:30:12.000Z',
+  },
   ping: { endpoint_id: '1f2e3d4c-5b6a-4789-8a7b-6c5d4e3f2a1b', message: 'ping' },
 };

@@ -164,5 +164,17 @@ export const SessionsOthersEndedData = z.strictObject({
   sessions_ended: z.number().int().nonnegative().nullable(),
 });
 
+/**
+ * `webhook_endpoint.disabled`: the platform disabled one of the organization's endpoints —
+ * `reason` `gone` (it answered 410) or `failing` (no success for too long) — since
+ * `failing_since`. Not its URL or secret.
+ */
+export const WebhookEndpointDisabledData = z.strictObject({
+  id: z.uuid(),
+  project_id: NumericId.nullable(),
+  reason: z.enum(['gone', 'failing']),
+  failing_since: Instant.nullable(),
+});
+
 /** `ping`: a test event asked for on one endpoint. */
 export const PingData = z.strictObject({ endpoint_id: z.string(), message: z.string() });

@@ -13,6 +13,8 @@ import { RpcTransport } from '../rpc-transport.js';
 import { createPgBoss } from './pg-boss.factory.js';
 import { PG_BOSS, PgBossTransport } from './pg-boss.transport.js';
 import { PgRpcTransport } from './pg-rpc.transport.js';
+import { PgSignalTransport } from './pg-signal.transport.js';
+import { SignalTransport } from '../signal-transport.js';
 import { stopOutboxRelay } from '../outbox-relay.js';
 import { ConsumerMetrics } from '../messaging.metrics.js';
 
@@ -25,7 +27,7 @@ export interface PostgresTransportOptions {
 
 /**
  * Embedded mode's transports, in the platform database: events on pg-boss, request/reply on
- * `rpc_request`/`rpc_response` rows woken by `NOTIFY`. Needs `PlatformDatabaseModule` (its pool,
+ * `rpc_request`/`rpc_response` rows woken by `NOTIFY`, signals on `NOTIFY` alone. Needs `PlatformDatabaseModule` (its pool,
  * `LISTEN` session and required readiness check `platform_database` cover this module too; the
  * bus's own pool is the `degraded` check `bus`). Import through
  * `MessagingModule.forRoot({ transports })`.
@@ -64,8 +66,9 @@ export class PostgresTransportModule implements OnApplicationShutdown {
         ConsumerMetrics,
         { provide: EventTransport, useClass: PgBossTransport },
         { provide: RpcTransport, useClass: PgRpcTransport },
+        { provide: SignalTransport, useClass: PgSignalTransport },
       ],
-      exports: [PG_BOSS, EventTransport, RpcTransport],
+      exports: [PG_BOSS, EventTransport, RpcTransport, SignalTransport],
     };
   }
 

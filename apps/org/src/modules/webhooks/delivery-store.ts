@@ -63,33 +63,41 @@ export class DeliveryStore {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Claims up to `slots` due deliveries, at most `perEndpoint(endpointId)` per endpoint,
-   * skipping endpoints in `full` and disabled endpoints.
+   * Claims up to `slots` due deliveries of enabled endpoints, keeping every endpoint at most at
+   * `perEndpoint` leased deliveries counted over every org process (docs/org.md § Webhooks,
+   * Dispatcher). Endpoints already at their limit are left out of the candidates, so a slow
+   * endpoint's backlog never crowds the others out. The count and the claim of one endpoint are
+   * serialised between processes by a transaction-scoped advisory lock taken with
+   * `pg_try_advisory_xact_lock`: an endpoint another process is claiming right now is skipped
+   * (never waited for), and the count read after the lock sees that process's committed claim.
    */
-  async claim(
-    slots: number,
-    full: readonly string[],
-    perEndpoint: (endpointId: string) => number,
-    leaseMs: number,
-  ): Promise<ClaimedDelivery[]> {
+  async claim(slots: number, perEndpoint: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     return this.dataSource.transaction(async (manager) => {
       const candidates: { id: string; endpoint_id: string }[] = await manager.query(
         `SELECT d.id, d.endpoint_id FROM webhook_delivery d
            JOIN webhook_endpoint e ON e.id = d.endpoint_id AND e.enabled
           WHERE d.status IN ('pending', 'delivering') AND d.next_attempt_at <= now()
-            AND NOT (d.endpoint_id = ANY($2::uuid[]))
+            AND d.endpoint_id NOT IN (
+              SELECT endpoint_id FROM webhook_delivery
+               WHERE status = 'delivering' AND locked_until > now()
+               GROUP BY endpoint_id HAVING count(*) >= $2)
           ORDER BY d.next_attempt_at
           LIMIT $1
           FOR UPDATE OF d SKIP LOCKED`,
-        [slots * CANDIDATES_PER_SLOT, full],
+        [slots * CANDIDATES_PER_SLOT, perEndpoint],
       );
-      const taken = new Map<string, number>();
+      if (candidates.length === 0) return [];
+      const room = await this.lockEndpoints(
+        manager,
+        [...new Set(candidates.map((c) => c.endpoint_id))],
+        perEndpoint,
+      );
       const chosen: string[] = [];
       for (const row of candidates) {
         if (chosen.length >= slots) break;
-        const count = taken.get(row.endpoint_id) ?? 0;
-        if (count >= perEndpoint(row.endpoint_id)) continue;
-        taken.set(row.endpoint_id, count + 1);
+        const left = room.get(row.endpoint_id) ?? 0;
+        if (left <= 0) continue;
+        room.set(row.endpoint_id, left - 1);
         chosen.push(row.id);
       }
       if (chosen.length === 0) return [];
@@ -113,11 +121,38 @@ export class DeliveryStore {
   }
 
   /**
+   * Locks the endpoints no other process is claiming for (advisory, until commit) and returns
+   * each locked endpoint's free room: `perEndpoint` minus its deliveries leased right now.
+   */
+  private async lockEndpoints(
+    manager: EntityManager,
+    endpointIds: string[],
+    perEndpoint: number,
+  ): Promise<Map<string, number>> {
+    const locked: { id: string }[] = await manager.query(
+      `SELECT id FROM unnest($1::uuid[]) AS id
+        WHERE pg_try_advisory_xact_lock(hashtextextended('webhook_endpoint:' || id::text, 0))`,
+      [endpointIds],
+    );
+    if (locked.length === 0) return new Map();
+    const counts: { endpoint_id: string; n: number }[] = await manager.query(
+      `SELECT endpoint_id, count(*)::int AS n FROM webhook_delivery
+        WHERE endpoint_id = ANY($1::uuid[]) AND status = 'delivering' AND locked_until > now()
+        GROUP BY endpoint_id`,
+      [locked.map((l) => l.id)],
+    );
+    const room = new Map(locked.map((l) => [l.id, perEndpoint]));
+    for (const c of counts) room.set(c.endpoint_id, perEndpoint - c.n);
+    return room;
+  }
+
+  /**
    * Stores a batch of finished attempts in one transaction (group commit: one round of
    * statements for every attempt that ended meanwhile): the attempt rows, each delivery's next
    * state — written only while the claim is still this process's (same attempt count; a lease
    * that ran out and was taken over leaves the newer claim alone) — and each endpoint's failure
-   * streak (`failing_since`) from its latest outcome in the batch; 410 disables the endpoint.
+   * streak (`failing_since`) from its latest outcome in the batch; 410 disables the endpoint
+   * (returned only by the batch that disabled it, so it is announced once).
    * A delivery deleted meanwhile (with its endpoint) keeps no attempt.
    * @returns per endpoint whose latest outcome failed: its failure streak start and whether it
    *   is still enabled
@@ -196,7 +231,7 @@ export class DeliveryStore {
             `UPDATE webhook_endpoint
                 SET enabled = false, disabled_reason = 'gone',
                     failing_since = COALESCE(failing_since, now()), updated_at = now()
-              WHERE id = ANY($1::uuid[]) RETURNING id, failing_since, enabled`,
+              WHERE id = ANY($1::uuid[]) AND enabled RETURNING id, failing_since, enabled`,
             [gone],
           ),
         )),

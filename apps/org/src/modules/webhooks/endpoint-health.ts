@@ -1,8 +1,10 @@
 import { returningRows } from '@wp/persistence';
 import { Injectable, Logger } from '@nestjs/common';
+import { webhookEndpointDisabledEvent } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
 import { DataSource, type EntityManager } from 'typeorm';
 import { SubscriptionHint } from './subscription-hint.js';
+import { WebhookPublisher } from './webhook-publisher.js';
 
 /** Template name of the "endpoint disabled" mail in `notify.requested`. */
 export const ENDPOINT_DISABLED_TEMPLATE = 'org.webhook_endpoint_disabled';
@@ -12,11 +14,21 @@ const REASONS: Record<string, string> = {
   failing: 'every delivery to it has failed for too long',
 };
 
+interface DisabledRow {
+  organization_id: number;
+  project_id: number | null;
+  url: string;
+  failing_since: Date | null;
+  updated_at: Date;
+}
+const DISABLED_COLUMNS = 'organization_id, project_id, url, failing_since, updated_at';
+
 /**
  * Disabling endpoints that cannot receive (docs/org.md § Webhooks, Disabling): one failing
  * without a success for longer than `WEBHOOK_DISABLE_AFTER_SECONDS`, or one that answered 410
- * Gone. The organization's OWNERs are told by mail (`notify.requested`, delivered by auth), in
- * the transaction that disables it. Pending deliveries stay queued: enabling the endpoint again
+ * Gone. The organization's OWNERs are told by mail (`notify.requested`, delivered by auth), and
+ * its other endpoints by the public event `webhook_endpoint.disabled`, in the transaction that
+ * disables it. Pending deliveries stay queued: enabling the endpoint again
  * sends them.
  */
 @Injectable()
@@ -27,15 +39,16 @@ export class EndpointHealth {
     private readonly dataSource: DataSource,
     private readonly outbox: Outbox,
     private readonly hint: SubscriptionHint,
+    private readonly publisher: WebhookPublisher,
   ) {}
 
   /** Disables an endpoint failing too long (if still enabled) and tells the OWNERs. */
   async disableFailing(endpointId: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const rows = await returningRows<{ organization_id: number; url: string }>(
+      const rows = await returningRows<DisabledRow>(
         manager.query(
           `UPDATE webhook_endpoint SET enabled = false, disabled_reason = 'failing', updated_at = now()
-          WHERE id = $1 AND enabled RETURNING organization_id, url`,
+          WHERE id = $1 AND enabled RETURNING ${DISABLED_COLUMNS}`,
           [endpointId],
         ),
       );
@@ -43,21 +56,45 @@ export class EndpointHealth {
       if (!row) return;
       await this.hint.changed(manager, row.organization_id);
       await this.tellOwners(manager, row.organization_id, endpointId, row.url, 'failing');
+      await this.announce(manager, endpointId, row, 'failing');
     });
   }
 
   /** Tells the OWNERs about an endpoint the dispatcher already disabled (410 Gone). */
   async disabled(endpointId: string, reason: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
-      const rows: { organization_id: number; url: string }[] = await manager.query(
-        `SELECT organization_id, url FROM webhook_endpoint WHERE id = $1`,
+      const rows: DisabledRow[] = await manager.query(
+        `SELECT ${DISABLED_COLUMNS} FROM webhook_endpoint WHERE id = $1`,
         [endpointId],
       );
       const row = rows[0];
       if (!row) return;
       await this.hint.changed(manager, row.organization_id);
       await this.tellOwners(manager, row.organization_id, endpointId, row.url, reason);
+      await this.announce(manager, endpointId, row, reason);
     });
+  }
+
+  /**
+   * `webhook_endpoint.disabled` to the organization's other endpoints that select it (this one
+   * is disabled already, so the fan-out leaves it out), in the disabling transaction.
+   */
+  private async announce(
+    manager: EntityManager,
+    endpointId: string,
+    row: DisabledRow,
+    reason: string,
+  ): Promise<void> {
+    await this.publisher.publish(manager, [
+      webhookEndpointDisabledEvent({
+        endpointId,
+        organizationId: row.organization_id,
+        projectId: row.project_id,
+        reason: reason === 'gone' ? 'gone' : 'failing',
+        failingSince: row.failing_since,
+        at: row.updated_at,
+      }),
+    ]);
   }
 
   private async tellOwners(

@@ -39,14 +39,15 @@ const ENVELOPE_ORDER = [
 
 /**
  * Sends queued deliveries (docs/org.md § Webhooks, Dispatcher). Every org process runs one:
- * woken right after a transaction queued deliveries, and every `WEBHOOK_POLL_INTERVAL_MS` for
- * retries and other processes' work. It claims what is due while it has free slots — at most
- * `WEBHOOK_MAX_IN_FLIGHT` attempts at once, at most `WEBHOOK_ENDPOINT_CONCURRENCY` per endpoint,
- * so a slow endpoint fills its own slots and never the others' — signs each body (Standard
- * Webhooks; both secrets during a rotation's overlap), POSTs it through the SSRF-filtering
- * client, and records the attempt (results that end together are written in one transaction, a
- * group commit): any 2xx succeeds; otherwise the retry schedule decides
- * (jitter, `Retry-After` on 429/503, 410 disables the endpoint).
+ * woken right after a transaction of any org process queued deliveries (`DispatchSignal`), and
+ * every `WEBHOOK_POLL_INTERVAL_MS` for retries and anything a signal missed. It claims what is
+ * due while it has free slots — at most `WEBHOOK_MAX_IN_FLIGHT` attempts at once in this
+ * process, at most `WEBHOOK_ENDPOINT_CONCURRENCY` per endpoint over every process (counted in
+ * PostgreSQL by the claim), so a slow endpoint fills its own slots and never the others' — signs
+ * each body (Standard Webhooks; both secrets during a rotation's overlap), POSTs it through the
+ * SSRF-filtering client, and records the attempt (results that end together are written in one
+ * transaction, a group commit): any 2xx succeeds; otherwise the retry schedule decides (jitter,
+ * `Retry-After` on 429/503, 410 disables the endpoint).
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -54,7 +55,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private readonly http: OutboundHttp;
   private readonly policy: RetryPolicy;
   private readonly leaseMs: number;
-  private readonly inFlight = new Map<string, number>();
   private inFlightTotal = 0;
   private readonly attempts = new Set<Promise<void>>();
   private readonly results: {
@@ -91,14 +91,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     this.leaseMs = Math.max(config.WEBHOOK_LEASE_MS, config.WEBHOOK_TIMEOUT_MS + 1000);
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     const subscriber: EntitySubscriberInterface = {
       afterTransactionCommit: (event: TransactionCommitEvent) => {
         this.signal.committed(event.queryRunner.data);
       },
     };
     this.dataSource.subscribers.push(subscriber);
-    this.signal.onWake(() => this.kick());
+    await this.signal.onWake(() => this.kick());
     this.job = periodicJobs.every(
       'org.webhook-dispatch',
       this.config.WEBHOOK_POLL_INTERVAL_MS,
@@ -145,15 +145,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async fill(): Promise<void> {
-    const perEndpoint = this.config.WEBHOOK_ENDPOINT_CONCURRENCY;
     while (!this.stopped) {
       const slots = this.config.WEBHOOK_MAX_IN_FLIGHT - this.inFlightTotal;
       if (slots <= 0) return;
-      const full = [...this.inFlight].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
       const claimed = await this.store.claim(
         slots,
-        full,
-        (id) => perEndpoint - (this.inFlight.get(id) ?? 0),
+        this.config.WEBHOOK_ENDPOINT_CONCURRENCY,
         this.leaseMs,
       );
       for (const claim of claimed) this.start(claim);
@@ -162,7 +159,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private start(claim: ClaimedDelivery): void {
-    this.inFlight.set(claim.endpointId, (this.inFlight.get(claim.endpointId) ?? 0) + 1);
     this.inFlightTotal++;
     const attempt = this.attempt(claim)
       .catch((error: unknown) =>
@@ -172,9 +168,6 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       )
       .finally(() => {
         this.attempts.delete(attempt);
-        const left = (this.inFlight.get(claim.endpointId) ?? 1) - 1;
-        if (left === 0) this.inFlight.delete(claim.endpointId);
-        else this.inFlight.set(claim.endpointId, left);
         this.inFlightTotal--;
         this.kick();
       });

@@ -6,6 +6,8 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
 import { ProjectNotFoundError } from '../access/access.errors.js';
 import { AccessService } from '../access/access.service.js';
+import { AuditTrail } from '../audit/audit-trail.js';
+import { endpointAudit, eventTypesDetail } from './endpoint-audit.js';
 import { SubscriptionHint } from './subscription-hint.js';
 import { urlProblem, type UrlRules } from './url-policy.js';
 import { newWebhookSecret } from './webhook-signer.js';
@@ -57,6 +59,7 @@ export class WebhookEndpointsService {
     private readonly publisher: WebhookPublisher,
     private readonly hint: SubscriptionHint,
     private readonly box: AesGcmEnvelope,
+    private readonly audit: AuditTrail,
     @Inject(ORG_CONFIG) private readonly config: OrgConfig,
   ) {
     this.rules = {
@@ -101,6 +104,15 @@ export class WebhookEndpointsService {
         manager,
       );
       await this.hint.changed(manager, organizationId);
+      await this.audit.record(
+        manager,
+        principal,
+        endpointAudit('webhook_endpoint.created', created, {
+          eventTypes: eventTypesDetail(created.eventTypes),
+          projectId: created.projectId,
+          enabled: created.enabled,
+        }),
+      );
       return created;
     });
     return { ...(await this.endpoints.withCounts(endpoint)), secret };
@@ -128,17 +140,32 @@ export class WebhookEndpointsService {
     const endpoint = await this.dataSource.transaction(async (manager) => {
       await this.authorize(principal, organizationId, manager);
       const current = await this.require(organizationId, id, manager, true);
+      const changed = changedFields(current, changes);
       if (changes.url !== undefined) current.url = changes.url;
       if (changes.description !== undefined) current.description = changes.description;
       if (changes.eventTypes !== undefined) current.eventTypes = [...new Set(changes.eventTypes)];
-      if (changes.enabled !== undefined && changes.enabled !== current.enabled) {
-        current.enabled = changes.enabled;
-        current.disabledReason = changes.enabled ? null : 'manual';
+      const toggled = changes.enabled !== undefined && changes.enabled !== current.enabled;
+      if (toggled) {
+        current.enabled = changes.enabled!;
+        current.disabledReason = current.enabled ? null : 'manual';
         current.failingSince = null;
       }
       const saved = await this.endpoints.save(current, manager);
       if (saved.enabled) this.publisher.wakeAfterCommit(manager);
       await this.hint.changed(manager, organizationId);
+      if (changed.length > 0) {
+        const details: Record<string, string> = { changed: changed.join(',') };
+        if (changed.includes('eventTypes')) details.eventTypes = eventTypesDetail(saved.eventTypes);
+        await this.audit.record(
+          manager,
+          principal,
+          endpointAudit('webhook_endpoint.updated', saved, details),
+        );
+      }
+      if (toggled) {
+        const action = saved.enabled ? 'webhook_endpoint.enabled' : 'webhook_endpoint.disabled';
+        await this.audit.record(manager, principal, endpointAudit(action, saved));
+      }
       return saved;
     });
     return this.endpoints.withCounts(endpoint);
@@ -148,9 +175,14 @@ export class WebhookEndpointsService {
   async delete(principal: Principal, organizationId: number, id: string): Promise<void> {
     await this.dataSource.transaction(async (manager) => {
       await this.authorize(principal, organizationId, manager);
-      await this.require(organizationId, id, manager, true);
+      const endpoint = await this.require(organizationId, id, manager, true);
       await this.endpoints.delete(id, manager);
       await this.hint.changed(manager, organizationId);
+      await this.audit.record(
+        manager,
+        principal,
+        endpointAudit('webhook_endpoint.deleted', endpoint),
+      );
     });
   }
 
@@ -171,7 +203,15 @@ export class WebhookEndpointsService {
       current.previousEncryptedSecret = overlapMs > 0 ? current.encryptedSecret : null;
       current.previousSecretExpiresAt = overlapMs > 0 ? new Date(Date.now() + overlapMs) : null;
       current.encryptedSecret = this.box.encrypt(secret);
-      return this.endpoints.save(current, manager);
+      const saved = await this.endpoints.save(current, manager);
+      await this.audit.record(
+        manager,
+        principal,
+        endpointAudit('webhook_endpoint.secret_rotated', saved, {
+          previousSecretValidSeconds: this.config.WEBHOOK_SECRET_OVERLAP_SECONDS,
+        }),
+      );
+      return saved;
     });
     return { ...(await this.endpoints.withCounts(endpoint)), secret };
   }
@@ -242,4 +282,18 @@ export class WebhookEndpointsService {
     );
     if (rows.length === 0) throw new ProjectNotFoundError();
   }
+}
+
+/** The attributes a PATCH really changes, `enabled` aside (it has its own entries). */
+function changedFields(current: WebhookEndpoint, changes: EndpointChanges): string[] {
+  const changed: string[] = [];
+  if (changes.url !== undefined && changes.url !== current.url) changed.push('url');
+  if (changes.description !== undefined && changes.description !== current.description)
+    changed.push('description');
+  if (
+    changes.eventTypes !== undefined &&
+    [...new Set(changes.eventTypes)].join('\n') !== current.eventTypes.join('\n')
+  )
+    changed.push('eventTypes');
+  return changed;
 }

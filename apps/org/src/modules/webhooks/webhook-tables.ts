@@ -124,6 +124,7 @@ export class WebhookMessage {
 @Index('webhook_delivery_due_idx', ['nextAttemptAt'], {
   where: `status IN ('pending', 'delivering')`,
 })
+@Index('webhook_delivery_in_flight_idx', ['endpointId'], { where: `status = 'delivering'` })
 @Index('webhook_delivery_endpoint_idx', ['endpointId', 'createdAt'])
 @Index('webhook_delivery_endpoint_status_idx', ['endpointId', 'status', 'createdAt'])
 @Index('webhook_delivery_endpoint_type_idx', ['endpointId', 'eventType', 'createdAt'])
