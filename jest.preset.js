@@ -32,6 +32,9 @@ module.exports = {
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',
     ...libMap,
+    // Subpath exports (libs/<lib>/package.json "exports").
+    '^@wp/config/env$': join(__dirname, 'libs', 'config', 'src', 'env.ts'),
+    '^@wp/identity/keys$': join(__dirname, 'libs', 'identity', 'src', 'keys.ts'),
     // The SDK package (libs/client) from its sources, like the @wp libraries.
     '^@workspace-platform/client$': join(__dirname, 'libs', 'client', 'src', 'index.ts'),
   },

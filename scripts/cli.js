@@ -23,10 +23,10 @@ async function main() {
     return 2;
   }
   if (existsSync('.env')) process.loadEnvFile('.env'); // keeps variables already set
-  const { openEmbedded } = require('./embedded-postgres.js');
   const env = { ...process.env };
   let server = null;
   if ((env.PLATFORM_MODE || 'embedded') === 'embedded') {
+    const { openEmbedded } = require('./embedded-postgres.js');
     server = await openEmbedded(env.DATA_DIR || '.data', () => undefined);
     env.PLATFORM_MODE = 'embedded';
     env.PLATFORM_DATABASE_URL = server.url('wp_platform');
@@ -34,15 +34,24 @@ async function main() {
       env[`${service.toUpperCase()}_DATABASE_URL`] = server.url(`wp_${service}`);
     }
   }
-  const cli = join(dist, 'cli.js');
-  const code = await new Promise((resolve) =>
-    spawn(process.execPath, [cli, ...process.argv.slice(2)], { env, stdio: 'inherit' }).once(
-      'exit',
-      (c) => resolve(c ?? 1),
-    ),
-  );
-  await server?.close();
-  return code;
+  try {
+    // migrations:status runs in this process (apps/auth/src/migrations-status.ts loads little):
+    // a second Node start would be most of its time. The other commands load the services'
+    // modules and run in their own process.
+    if (parsed.command === 'migrations:status') {
+      const { printMigrationsStatus } = require(join(dist, 'migrations-status.js'));
+      return await printMigrationsStatus(env, parsed.json, (text) => process.stdout.write(text));
+    }
+    const cli = join(dist, 'cli.js');
+    return await new Promise((resolve) =>
+      spawn(process.execPath, [cli, ...process.argv.slice(2)], { env, stdio: 'inherit' }).once(
+        'exit',
+        (c) => resolve(c ?? 1),
+      ),
+    );
+  } finally {
+    await server?.close();
+  }
 }
 
 main().then(

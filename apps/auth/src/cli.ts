@@ -15,9 +15,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const out = (text: string) => process.stdout.write(text);
   if (parsed.command === 'migrations:status') {
-    // Only its own small module: no TypeORM, no service modules (migrations-status.ts).
+    // Only its own small module: no TypeORM, no service modules (migrations-status.ts), and the
+    // configuration readers without their Nest module (@wp/config/env).
     const [{ loadDotenv }, { printMigrationsStatus }] = await Promise.all([
-      import('@wp/config'),
+      import('@wp/config/env'),
       import('./migrations-status.js'),
     ]);
     loadDotenv();

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { databaseUrlField } from '@wp/config';
+import { databaseUrlField } from '@wp/config/env';
 import type { MigrationStatus } from '@wp/platform';
 import { Client } from 'pg';
 

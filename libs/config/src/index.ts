@@ -1,4 +1,2 @@
-export * from './load-config.js';
-export * from './fields.js';
-export * from './platform.config.js';
+export * from './env.js';
 export * from './config.module.js';

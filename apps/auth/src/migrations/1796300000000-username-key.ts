@@ -1,4 +1,4 @@
-import { emailKey, foldText, parsePhone } from '@wp/identity';
+import { emailKey, foldText, parsePhone } from '@wp/identity/keys';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 const BATCH = 1000;

@@ -1,4 +1,4 @@
-import { emailKey } from '@wp/identity';
+import { emailKey } from '@wp/identity/keys';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 const BATCH = 1000;
