@@ -1,7 +1,8 @@
 // Lets plain Node run this repository's TypeScript sources, for child processes started by tests
 // and the benchmark: `node -r ./scripts/ts-register.js apps/wallet/src/main.ts`. Transpiles .ts
 // with SWC on require (the settings jest uses; no type checking), maps `@wp/<lib>` to
-// libs/<lib>/src/index.ts and `./x.js` imports to `./x.ts`, as the jest preset does.
+// libs/<lib>/src/index.ts (a subpath `@wp/<lib>/<entry>` to libs/<lib>/src/<entry>.ts) and
+// `./x.js` imports to `./x.ts`, as the jest preset does.
 'use strict';
 const { existsSync, readFileSync } = require('node:fs');
 const { dirname, join, resolve } = require('node:path');
@@ -13,7 +14,8 @@ const resolveFilename = Module._resolveFilename;
 
 Module._resolveFilename = function (request, parent, ...rest) {
   if (request.startsWith('@wp/')) {
-    const source = join(root, 'libs', request.slice(4), 'src', 'index.ts');
+    const [lib, entry = 'index'] = request.slice(4).split('/');
+    const source = join(root, 'libs', lib, 'src', `${entry}.ts`);
     if (existsSync(source)) return source;
   } else if (
     request.startsWith('.') &&

@@ -74,7 +74,7 @@ export class IdentitiesService {
     requireUser(principal);
     await this.txHost.withTransaction(async () => {
       const manager = this.txHost.tx;
-      const user = await this.users.findByIdForUpdate(principal.id, manager);
+      const user = await this.users.findByIdForUpdate(principal.id);
       const repo = manager.getRepository(UserIdentity);
       const identity = await repo.findOneBy({ id: identityId, userId: principal.id });
       if (!user || !identity) throw new IdentityNotFoundError();
@@ -88,7 +88,6 @@ export class IdentitiesService {
           meta,
           target: { type: 'identity', id: identity.id, label: identity.issuer },
         },
-        manager,
       );
     });
   }

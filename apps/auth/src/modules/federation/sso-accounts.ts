@@ -57,7 +57,7 @@ export class SsoAccounts {
     const identities = manager.getRepository(UserIdentity);
     const known = await identities.findOneBy({ issuer: claims.issuer, subject: claims.subject });
     if (known) {
-      const user = await this.users.findByIdForUpdate(known.userId, manager);
+      const user = await this.users.findByIdForUpdate(known.userId);
       if (!user || user.status !== 'active') {
         throw new SsoRedirectError('access_denied', 'ACCOUNT_DISABLED', 'The account is disabled.');
       }
@@ -87,7 +87,7 @@ export class SsoAccounts {
         'The provider does not say the e-mail address is verified.',
       );
     }
-    const existing = await this.users.findByUsernameKey(email.key, manager);
+    const existing = await this.users.findByUsernameKey(email.key);
     let user: User;
     let linked: 'linked' | 'created';
     if (existing) {
@@ -139,7 +139,7 @@ export class SsoAccounts {
       createdAt: now,
       updatedAt: now,
     };
-    if (!(await this.users.insert(user, manager))) {
+    if (!(await this.users.insert(user))) {
       // Registered concurrently under the same key: the person signs in again and links.
       throw new SsoRedirectError('temporarily_unavailable', 'RETRY', 'Try again.');
     }

@@ -193,7 +193,6 @@ export class SsoFlow {
             meta,
             details: { method: 'oidc', connection: connection.slug, account: linked },
           },
-          manager,
         );
         if (linked !== 'existing') {
           await this.audit.record(
@@ -208,7 +207,6 @@ export class SsoFlow {
               },
               details: { connection: connection.slug, account: linked },
             },
-            manager,
           );
         }
       });
