@@ -6,10 +6,12 @@ import { AuditLogRepository } from './audit-log.repository.js';
 import { AuditLogService } from './audit-log.service.js';
 import { AuditTrail } from './audit-trail.js';
 import { RequestContextInterceptor } from './request-context.js';
+import { EndpointAuditRecorder } from '../webhooks/endpoint-audit.js';
 
 /**
  * The organization audit log (docs/org.md § Audit log): the table, the recorder org's commands
- * call in their transactions (`AuditTrail`, exported everywhere), the consumers of the other
+ * call in their transactions (`AuditTrail`, exported everywhere; also as the webhooks module's
+ * `EndpointAuditRecorder`), the consumers of the other
  * services' audit events, and the read endpoints.
  */
 @Global()
@@ -21,7 +23,8 @@ import { RequestContextInterceptor } from './request-context.js';
     AuditLogService,
     AuditEventsHandler,
     { provide: APP_INTERCEPTOR, useClass: RequestContextInterceptor },
+    { provide: EndpointAuditRecorder, useExisting: AuditTrail },
   ],
-  exports: [AuditTrail],
+  exports: [AuditTrail, EndpointAuditRecorder],
 })
 export class AuditModule {}

@@ -1,9 +1,32 @@
 import type { AuditAction, AuditDetails, AuditTarget } from '@wp/contracts';
-import type { OrganizationAuditEvent } from '../audit/audit-trail.js';
+import type { Principal } from '@wp/security';
+import type { EntityManager } from 'typeorm';
 import type { WebhookEndpoint } from './webhook-tables.js';
 
 /** What an endpoint change did, as its audit entry names it. */
 export type EndpointAuditAction = Extract<AuditAction, `webhook_endpoint.${string}`>;
+
+/** One endpoint action as the audit log takes it. */
+export interface EndpointAuditEvent {
+  organizationId: number;
+  action: EndpointAuditAction;
+  target: AuditTarget;
+  details: AuditDetails;
+}
+
+/**
+ * Where endpoint changes are recorded: the organization audit log, which sits above webhooks
+ * (it publishes its entries through them), so webhooks declares what it needs and the audit
+ * module provides it (`AuditTrail`; docs/architecture.md § Inner layering). Records in the
+ * caller's transaction.
+ */
+export abstract class EndpointAuditRecorder {
+  abstract record(
+    manager: EntityManager,
+    principal: Principal,
+    event: EndpointAuditEvent,
+  ): Promise<void>;
+}
 
 /**
  * The audit target of an endpoint (docs/org.md § Audit log): its id, labelled with the URL's
@@ -19,7 +42,7 @@ export function endpointAudit(
   action: EndpointAuditAction,
   endpoint: Pick<WebhookEndpoint, 'id' | 'url' | 'organizationId'>,
   details: AuditDetails = {},
-): OrganizationAuditEvent {
+): EndpointAuditEvent {
   return {
     organizationId: endpoint.organizationId,
     action,

@@ -6,8 +6,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
 import { ProjectNotFoundError } from '../access/access.errors.js';
 import { AccessService } from '../access/access.service.js';
-import { AuditTrail } from '../audit/audit-trail.js';
-import { endpointAudit, eventTypesDetail } from './endpoint-audit.js';
+import { EndpointAuditRecorder, endpointAudit, eventTypesDetail } from './endpoint-audit.js';
 import { SubscriptionHint } from './subscription-hint.js';
 import { urlProblem, type UrlRules } from './url-policy.js';
 import { newWebhookSecret } from './webhook-signer.js';
@@ -59,7 +58,7 @@ export class WebhookEndpointsService {
     private readonly publisher: WebhookPublisher,
     private readonly hint: SubscriptionHint,
     private readonly box: AesGcmEnvelope,
-    private readonly audit: AuditTrail,
+    private readonly audit: EndpointAuditRecorder,
     @Inject(ORG_CONFIG) private readonly config: OrgConfig,
   ) {
     this.rules = {
