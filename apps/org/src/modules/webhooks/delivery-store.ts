@@ -1,7 +1,7 @@
-import { returningRows } from '@wp/persistence';
+import { returningRows, TxHost } from '@wp/persistence';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 
 /** A claimed delivery with what its attempt needs. */
 export interface ClaimedDelivery {
@@ -60,7 +60,7 @@ const CANDIDATES_PER_SLOT = 4;
  */
 @Injectable()
 export class DeliveryStore {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TxHost) {}
 
   /**
    * Claims up to `slots` due deliveries of enabled endpoints, keeping every endpoint at most at
@@ -72,7 +72,8 @@ export class DeliveryStore {
    * (never waited for), and the count read after the lock sees that process's committed claim.
    */
   async claim(slots: number, perEndpoint: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.txHost.withTransaction(async () => {
+      const manager = this.txHost.tx;
       const candidates: { id: string; endpoint_id: string }[] = await manager.query(
         `SELECT d.id, d.endpoint_id FROM webhook_delivery d
            JOIN webhook_endpoint e ON e.id = d.endpoint_id AND e.enabled
@@ -158,7 +159,8 @@ export class DeliveryStore {
    *   is still enabled
    */
   async recordAll(results: readonly DeliveryResult[]): Promise<Map<string, EndpointStreak>> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.txHost.withTransaction(async () => {
+      const manager = this.txHost.tx;
       await manager.query(
         `INSERT INTO webhook_attempt (id, delivery_id, started_at, duration_ms, response_status,
                                       response_body, error)

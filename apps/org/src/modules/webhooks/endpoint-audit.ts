@@ -1,6 +1,5 @@
 import type { AuditAction, AuditDetails, AuditTarget } from '@wp/contracts';
 import type { Principal } from '@wp/security';
-import type { EntityManager } from 'typeorm';
 import type { WebhookEndpoint } from './webhook-tables.js';
 
 /** What an endpoint change did, as its audit entry names it. */
@@ -18,14 +17,11 @@ export interface EndpointAuditEvent {
  * Where endpoint changes are recorded: the organization audit log, which sits above webhooks
  * (it publishes its entries through them), so webhooks declares what it needs and the audit
  * module provides it (`AuditTrail`; docs/architecture.md § Inner layering). Records in the
- * caller's transaction.
+ * caller's transaction (the one active in the async context: docs/decisions.md § Transactions in
+ * the request context).
  */
 export abstract class EndpointAuditRecorder {
-  abstract record(
-    manager: EntityManager,
-    principal: Principal,
-    event: EndpointAuditEvent,
-  ): Promise<void>;
+  abstract record(principal: Principal, event: EndpointAuditEvent): Promise<void>;
 }
 
 /**

@@ -1,8 +1,8 @@
-import { returningRows } from '@wp/persistence';
+import { returningRows, TxHost } from '@wp/persistence';
 import { Injectable, Logger } from '@nestjs/common';
 import { webhookEndpointDisabledEvent } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { SubscriptionHint } from './subscription-hint.js';
 import { WebhookPublisher } from './webhook-publisher.js';
 
@@ -36,7 +36,7 @@ export class EndpointHealth {
   private readonly logger = new Logger('WebhookEndpointHealth');
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly outbox: Outbox,
     private readonly hint: SubscriptionHint,
     private readonly publisher: WebhookPublisher,
@@ -44,7 +44,8 @@ export class EndpointHealth {
 
   /** Disables an endpoint failing too long (if still enabled) and tells the OWNERs. */
   async disableFailing(endpointId: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.txHost.withTransaction(async () => {
+      const manager = this.txHost.tx;
       const rows = await returningRows<DisabledRow>(
         manager.query(
           `UPDATE webhook_endpoint SET enabled = false, disabled_reason = 'failing', updated_at = now()
@@ -62,7 +63,8 @@ export class EndpointHealth {
 
   /** Tells the OWNERs about an endpoint the dispatcher already disabled (410 Gone). */
   async disabled(endpointId: string, reason: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.txHost.withTransaction(async () => {
+      const manager = this.txHost.tx;
       const rows: DisabledRow[] = await manager.query(
         `SELECT ${DISABLED_COLUMNS} FROM webhook_endpoint WHERE id = $1`,
         [endpointId],

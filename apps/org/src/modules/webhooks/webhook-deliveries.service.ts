@@ -1,9 +1,9 @@
+import { TxHost } from '@wp/persistence';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { WebhookEventType } from '@wp/contracts';
 import { DomainError, ValidationFailedError } from '@wp/http';
 import type { Principal } from '@wp/security';
-import { DataSource } from 'typeorm';
 import { decodeCursor, encodeCursor } from '../../common/keyset-cursor.js';
 import { endpointSelects } from './endpoint-matching.js';
 import {
@@ -40,7 +40,7 @@ export interface DeliveryPage {
 @Injectable()
 export class WebhookDeliveriesService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly endpoints: WebhookEndpointsService,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly signal: DispatchSignal,
@@ -93,7 +93,8 @@ export class WebhookDeliveriesService {
     endpointId: string,
     deliveryId: string,
   ): Promise<DeliveryRow> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.txHost.withTransaction(async () => {
+      const manager = this.txHost.tx;
       await this.endpoints.authorize(principal, organizationId, manager);
       const endpoint = await this.endpoints.require(organizationId, endpointId, manager);
       if (!endpoint.enabled) throw new WebhookEndpointDisabledError();
@@ -126,7 +127,8 @@ export class WebhookDeliveriesService {
     if (since.getTime() > Date.now()) {
       throw ValidationFailedError.at({ pointer: '/since' }, 'since must not be in the future');
     }
-    return this.dataSource.transaction(async (manager) => {
+    return this.txHost.withTransaction(async () => {
+      const manager = this.txHost.tx;
       await this.endpoints.authorize(principal, organizationId, manager);
       const endpoint = await this.endpoints.require(organizationId, endpointId, manager, true);
       if (!endpoint.enabled) throw new WebhookEndpointDisabledError();

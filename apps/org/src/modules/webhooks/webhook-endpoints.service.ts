@@ -1,8 +1,9 @@
+import { TxHost } from '@wp/persistence';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { webhookPingEvent } from '@wp/contracts';
 import { AesGcmEnvelope, type Principal } from '@wp/security';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
 import { ProjectNotFoundError } from '../access/access.errors.js';
 import { AccessService } from '../access/access.service.js';
@@ -52,7 +53,7 @@ export class WebhookEndpointsService {
   private readonly rules: UrlRules;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly access: AccessService,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly publisher: WebhookPublisher,
@@ -77,7 +78,8 @@ export class WebhookEndpointsService {
     await this.authorize(principal, organizationId);
     await this.checkUrl(input.url);
     const secret = newWebhookSecret();
-    const endpoint = await this.dataSource.transaction(async (manager) => {
+    const endpoint = await this.txHost.withTransaction(async () => {
+      const manager = this.txHost.tx;
       await this.authorize(principal, organizationId, manager);
       if (input.projectId != null)
         await this.requireProject(organizationId, input.projectId, manager);
@@ -104,7 +106,6 @@ export class WebhookEndpointsService {
       );
       await this.hint.changed(manager, organizationId);
       await this.audit.record(
-        manager,
         principal,
         endpointAudit('webhook_endpoint.created', created, {
           eventTypes: eventTypesDetail(created.eventTypes),
@@ -136,7 +137,8 @@ export class WebhookEndpointsService {
   ): Promise<EndpointWithCounts> {
     await this.authorize(principal, organizationId);
     if (changes.url !== undefined) await this.checkUrl(changes.url);
-    const endpoint = await this.dataSource.transaction(async (manager) => {
+    const endpoint = await this.txHost.withTransaction(async () => {
+      const manager = this.txHost.tx;
       await this.authorize(principal, organizationId, manager);
       const current = await this.require(organizationId, id, manager, true);
       const changed = changedFields(current, changes);
@@ -156,14 +158,13 @@ export class WebhookEndpointsService {
         const details: Record<string, string> = { changed: changed.join(',') };
         if (changed.includes('eventTypes')) details.eventTypes = eventTypesDetail(saved.eventTypes);
         await this.audit.record(
-          manager,
           principal,
           endpointAudit('webhook_endpoint.updated', saved, details),
         );
       }
       if (toggled) {
         const action = saved.enabled ? 'webhook_endpoint.enabled' : 'webhook_endpoint.disabled';
-        await this.audit.record(manager, principal, endpointAudit(action, saved));
+        await this.audit.record(principal, endpointAudit(action, saved));
       }
       return saved;
     });
@@ -172,16 +173,13 @@ export class WebhookEndpointsService {
 
   /** Deletes the endpoint with its deliveries and attempts. */
   async delete(principal: Principal, organizationId: number, id: string): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.txHost.withTransaction(async () => {
+      const manager = this.txHost.tx;
       await this.authorize(principal, organizationId, manager);
       const endpoint = await this.require(organizationId, id, manager, true);
       await this.endpoints.delete(id, manager);
       await this.hint.changed(manager, organizationId);
-      await this.audit.record(
-        manager,
-        principal,
-        endpointAudit('webhook_endpoint.deleted', endpoint),
-      );
+      await this.audit.record(principal, endpointAudit('webhook_endpoint.deleted', endpoint));
     });
   }
 
@@ -195,7 +193,8 @@ export class WebhookEndpointsService {
     id: string,
   ): Promise<EndpointWithSecret> {
     const secret = newWebhookSecret();
-    const endpoint = await this.dataSource.transaction(async (manager) => {
+    const endpoint = await this.txHost.withTransaction(async () => {
+      const manager = this.txHost.tx;
       await this.authorize(principal, organizationId, manager);
       const current = await this.require(organizationId, id, manager, true);
       const overlapMs = this.config.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000;
@@ -204,7 +203,6 @@ export class WebhookEndpointsService {
       current.encryptedSecret = this.box.encrypt(secret);
       const saved = await this.endpoints.save(current, manager);
       await this.audit.record(
-        manager,
         principal,
         endpointAudit('webhook_endpoint.secret_rotated', saved, {
           previousSecretValidSeconds: this.config.WEBHOOK_SECRET_OVERLAP_SECONDS,
@@ -221,7 +219,8 @@ export class WebhookEndpointsService {
    * @throws 422 `WEBHOOK_ENDPOINT_DISABLED`
    */
   async test(principal: Principal, organizationId: number, id: string): Promise<string> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.txHost.withTransaction(async () => {
+      const manager = this.txHost.tx;
       await this.authorize(principal, organizationId, manager);
       const endpoint = await this.require(organizationId, id, manager);
       if (!endpoint.enabled) throw new WebhookEndpointDisabledError();
