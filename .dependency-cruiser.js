@@ -45,6 +45,7 @@ const LAYERS = {
     ['modules/tokens'],
     ['modules/sentinel'],
     ['modules/sessions'],
+    ['modules/passkeys'],
     ['modules/activation'],
     ['modules/password-reset'],
     ['modules/users'],

@@ -10,6 +10,7 @@ import { AuditModule } from './modules/audit/audit.module.js';
 import { JwksModule } from './modules/jwks/jwks.module.js';
 import { NotificationsModule } from './modules/notifications/notifications.module.js';
 import { PasswordResetModule } from './modules/password-reset/password-reset.module.js';
+import { PasskeysModule } from './modules/passkeys/passkeys.module.js';
 import { SessionsModule } from './modules/sessions/sessions.module.js';
 import { TwoFactorModule } from './modules/two-factor/two-factor.module.js';
 import { UsersModule } from './modules/users/users.module.js';
@@ -41,6 +42,7 @@ export class AuthAppModule {
         ActivationModule,
         SessionsModule,
         TwoFactorModule,
+        PasskeysModule,
         PasswordResetModule,
         NotificationsModule,
         JwksModule,

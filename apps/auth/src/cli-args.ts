@@ -10,6 +10,10 @@ Commands:
   apps:create NAME     register a client application and print its new Api-Key (shown once)
   apps:list            list active client applications (never their keys)
   apps:revoke ID       revoke an application: its Api-Key stops working within seconds
+  apps:webauthn ID RP_ID ORIGIN[,ORIGIN…]
+                       set an application's passkey relying party and allowed origins
+  apps:webauthn ID default
+                       back to the platform's WEBAUTHN_RP_ID and WEBAUTHN_ORIGINS
   migrations:status    applied and pending migrations of every service's database
   --help               this text
 
@@ -20,12 +24,14 @@ Exit codes: 0 done, 1 failed (e.g. unknown application), 2 usage error.
 `;
 
 /** The commands that do something; each of them needs the databases. */
-export type CliCommand = 'apps:create' | 'apps:list' | 'apps:revoke' | 'migrations:status';
+export type CliCommand =
+  'apps:create' | 'apps:list' | 'apps:revoke' | 'apps:webauthn' | 'migrations:status';
 
 const COMMANDS: readonly string[] = [
   'apps:create',
   'apps:list',
   'apps:revoke',
+  'apps:webauthn',
   'migrations:status',
 ];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -35,7 +41,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * - `help`: no command, `--help` or `help` (print USAGE, exit 0);
  * - `usage`: an unknown command or a missing or malformed argument (print `message`, exit 2);
  * - `run`: a command with its argument (`arg`: the NAME of apps:create, the ID of apps:revoke,
- *   else empty) and whether `--json` was given anywhere.
+ *   the words of apps:webauthn, else empty) and whether `--json` was given anywhere.
  */
 export type ParsedCli =
   | { kind: 'help' }
@@ -59,6 +65,16 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
       kind: 'usage',
       message: 'apps:revoke needs the application ID (a UUID, see apps:list)\n',
     };
+  }
+  if (command === 'apps:webauthn') {
+    const [id, rpId, origins, ...rest] = args;
+    const ok = id && UUID.test(id) && rpId && (rpId === 'default' ? !origins : origins);
+    if (!ok || rest.length > 0) {
+      return {
+        kind: 'usage',
+        message: 'apps:webauthn needs ID RP_ID ORIGIN[,ORIGIN…] or ID default\n',
+      };
+    }
   }
   return { kind: 'run', command: command as CliCommand, arg, json };
 }

@@ -1,5 +1,7 @@
 import { ActivationCode } from '../modules/activation/activation-code.entity.js';
 import { ClientApplication } from '../modules/applications/client-application.entity.js';
+import { PasskeyCredential } from '../modules/passkeys/passkey-credential.entity.js';
+import { WebauthnChallenge } from '../modules/passkeys/webauthn-challenge.entity.js';
 import { PasswordResetToken } from '../modules/password-reset/password-reset-token.entity.js';
 import { AgentActivity } from '../modules/sentinel/agent-activity.entity.js';
 import { Membership } from '../modules/sentinel/membership.entity.js';
@@ -25,4 +27,6 @@ export const AUTH_ENTITIES = [
   TotpCredential,
   RecoveryCode,
   MfaChallenge,
+  PasskeyCredential,
+  WebauthnChallenge,
 ];

@@ -14,6 +14,7 @@ import { RefreshHints } from './refresh-hints.js';
 import { toSessionResource, type SessionResource } from './session.serializer.js';
 import { SessionsRepository, type SessionClient } from './sessions.repository.js';
 import { TokenService } from '../tokens/token.service.js';
+import { userTokenSubject } from './user-token-subject.js';
 
 const PURGE_INTERVAL_MS = 60_000;
 
@@ -63,6 +64,8 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
    * @param client user agent and address of the request, the session's first "last use"
    * @param manager the caller's transaction (activation, registration); otherwise the insert
    *   runs alone (one atomic statement)
+   * @param amr authentication methods (RFC 8176) when the sign-in was more than a password
+   *   (a passkey): kept on the family and signed into each of its access tokens
    * @returns the contract's session resource
    */
   async open(
@@ -70,6 +73,7 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
     appId: string,
     client: SessionClient,
     manager?: EntityManager,
+    amr?: string[],
   ): Promise<SessionResource> {
     const familyId = randomUUID();
     const refreshToken = this.tokens.newRefreshToken();
@@ -85,6 +89,7 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
         createdAt: now,
         lastUserAgent: client.userAgent,
         lastClientAddress: client.clientAddress,
+        amr: amr ?? null,
       },
       manager,
     );
@@ -103,14 +108,9 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
         lastName: user.lastName,
         status: 'active',
       },
+      amr: amr ?? null,
     });
-    const access = await this.tokens.signAccessToken({
-      sub: user.id,
-      sid: familyId,
-      typ: 'user',
-      app: appId,
-      email: user.email,
-    });
+    const access = await this.tokens.signAccessToken(userTokenSubject(user, familyId, appId, amr));
     return toSessionResource(user, {
       accessToken: access.token,
       refreshToken,
