@@ -15,4 +15,5 @@ export * from './settings.js';
 export * from './cache.js';
 export * from './ids.js';
 export * from './webhooks.js';
+export * from './passkeys.js';
 export type { paths, components, operations } from './schema.js';
