@@ -77,6 +77,22 @@ const CLASS_VALIDATION = ['class-validator', 'class-transformer'].map((name) => 
     'Configuration and the event and RPC contracts are zod schemas (docs/decisions.md § Validation).',
 }));
 
+/**
+ * The unit of work is reached through `TxHost` of @wp/persistence only (docs/decisions.md
+ * § Transactions in the request context): the plugin's `@Transactional()` decorator looks its
+ * host up in a process-wide registry by connection name, which a second app or a second
+ * instance of one in the same process (tests, embedded mode) silently replaces.
+ */
+const NO_DIRECT_CLS = [
+  'nestjs-cls',
+  '@nestjs-cls/transactional',
+  '@nestjs-cls/transactional-adapter-typeorm',
+].map((name) => ({
+  name,
+  message:
+    'Inject TxHost from @wp/persistence and open boundaries with txHost.withTransaction (docs/decisions.md § Transactions in the request context).',
+}));
+
 export default tseslint.config(
   {
     ignores: [
@@ -122,8 +138,13 @@ export default tseslint.config(
         },
       ],
       '@nx/enforce-module-boundaries': ['error', boundaries(false)],
-      'no-restricted-imports': ['error', { paths: [NO_IS_OPTIONAL] }],
+      'no-restricted-imports': ['error', { paths: [NO_IS_OPTIONAL, ...NO_DIRECT_CLS] }],
     },
+  },
+  {
+    // The one place that wires the plugin (libs/persistence § transactionContext).
+    files: ['libs/persistence/src/transaction-context.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [NO_IS_OPTIONAL] }] },
   },
   {
     // One validation system per layer (docs/decisions.md § Validation): the JSON:API services
@@ -132,7 +153,12 @@ export default tseslint.config(
     // Schema and validates nothing).
     files: ['apps/{auth,gateway,org,wallet}/src/**/*.ts'],
     ignores: ['apps/*/src/config/**', 'apps/gateway/src/docs/openapi-webhooks.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [NO_IS_OPTIONAL, NO_ZOD_FOR_REQUESTS] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [NO_IS_OPTIONAL, NO_ZOD_FOR_REQUESTS, ...NO_DIRECT_CLS] },
+      ],
+    },
   },
   {
     // Util and contract libraries stay free of I/O clients.

@@ -11,6 +11,7 @@ import { DataSource } from 'typeorm';
 import { createDataSource, type DatabaseOptions } from './data-source.js';
 import { runMigrationsLocked } from './database-admin.js';
 import { RetryingDataSource } from './retrying-data-source.js';
+import { transactionContext } from './transaction-context.js';
 import { listenToConflicts } from './transaction-retry.js';
 
 export interface DatabaseModuleOptions extends DatabaseOptions {
@@ -23,17 +24,23 @@ export interface DatabaseModuleOptions extends DatabaseOptions {
 
 /**
  * Provides one initialized TypeORM `DataSource` for the service's own database (migrated first
- * when `migrateOnStart`), registers it as a readiness check and closes it on shutdown. Inject `DataSource` in repositories.
+ * when `migrateOnStart`), registers it as a readiness check and closes it on shutdown, and the
+ * `TxHost` (the plugin's `TransactionHost`) bound to it under the name `applicationName`: repositories
+ * use `txHost.tx`, commands open `txHost.withTransaction(...)` (docs/decisions.md § Transactions
+ * in the request context).
  */
 @Module({})
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   static forRoot(options: DatabaseModuleOptions): DynamicModule {
+    const context = transactionContext(options.applicationName ?? 'service');
     return {
       module: DatabaseModule,
       global: true,
+      imports: context.imports,
       providers: [
+        ...context.providers,
         {
           provide: DataSource,
           inject: [ReadinessRegistry, METRICS_REGISTRY],
@@ -58,7 +65,7 @@ export class DatabaseModule implements OnApplicationShutdown {
           },
         },
       ],
-      exports: [DataSource],
+      exports: [DataSource, ...context.exports],
     };
   }
 

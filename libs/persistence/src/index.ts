@@ -2,6 +2,7 @@ export * from './snake-naming.strategy.js';
 export * from './data-source.js';
 export * from './retrying-data-source.js';
 export * from './transaction-retry.js';
+export * from './transaction-context.js';
 export * from './database-admin.js';
 export * from './database.module.js';
 export * from './prepared-query.js';
