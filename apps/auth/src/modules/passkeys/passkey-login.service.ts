@@ -4,7 +4,7 @@ import {
   verifyAuthenticationResponse,
 } from '@simplewebauthn/server';
 import type { RequestMeta } from '@wp/http';
-import { DataSource } from 'typeorm';
+import { TxHost } from '@wp/persistence';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import type { User } from '../accounts/user.entity.js';
 import { UsersRepository } from '../accounts/users.repository.js';
@@ -36,7 +36,7 @@ export const PASSKEY_AMR = ['hwk', 'user', 'mfa'] as const;
 @Injectable()
 export class PasskeyLoginService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly users: UsersRepository,
     private readonly passkeys: PasskeysRepository,
     private readonly challenges: WebauthnChallenges,
@@ -74,13 +74,7 @@ export class PasskeyLoginService {
     const response = dto.credential.response;
     const challenge = challengeOf(response.clientDataJSON);
     if (!challenge) throw new InvalidPasskeyError();
-    const spent = await this.challenges.redeem(
-      challenge,
-      'authentication',
-      appId,
-      null,
-      this.dataSource.manager,
-    );
+    const spent = await this.challenges.redeem(challenge, 'authentication', appId, null);
     if (!spent) throw new PasskeyChallengeInvalidError(true);
     const passkey = await this.passkeys.findByCredentialId(dto.credential.id);
     const user = passkey && (await this.users.findById(passkey.userId));
@@ -91,15 +85,9 @@ export class PasskeyLoginService {
       this.sameUser(response.userHandle, user.id) &&
       (await this.verify(dto, challenge, rp, passkey));
     if (!verified) return this.refuse(user, meta, 'invalid_passkey');
-    const session = await this.dataSource.transaction(async (manager) => {
-      if (
-        !(await this.passkeys.recordUse(
-          passkey.id,
-          verified.newCounter,
-          verified.backedUp,
-          manager,
-        ))
-      ) {
+    const session = await this.txHost.withTransaction(async () => {
+      const manager = this.txHost.tx;
+      if (!(await this.passkeys.recordUse(passkey.id, verified.newCounter, verified.backedUp))) {
         return null;
       }
       const opened = await this.sessions.open(user, appId, meta, manager, [...PASSKEY_AMR]);

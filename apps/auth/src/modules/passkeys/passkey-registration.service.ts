@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
 import { NotFoundError, type RequestMeta } from '@wp/http';
 import type { Principal } from '@wp/security';
-import { DataSource } from 'typeorm';
+import { TxHost } from '@wp/persistence';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { UsersRepository } from '../accounts/users.repository.js';
 import { AuthAudit } from '../audit/auth-audit.js';
@@ -33,7 +33,7 @@ import { WebauthnChallenges } from './webauthn-challenges.repository.js';
 @Injectable()
 export class PasskeyRegistrationService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly users: UsersRepository,
     private readonly passkeys: PasskeysRepository,
     private readonly challenges: WebauthnChallenges,
@@ -82,34 +82,25 @@ export class PasskeyRegistrationService {
   ): Promise<PasskeyResource> {
     const user = await activeAccount(principal, this.users);
     const challenge = registrationChallenge(dto.credential.response.clientDataJSON);
-    const spent = await this.challenges.redeem(
-      challenge,
-      'registration',
-      appId,
-      user.id,
-      this.dataSource.manager,
-    );
+    const spent = await this.challenges.redeem(challenge, 'registration', appId, user.id);
     if (!spent) throw new PasskeyChallengeInvalidError(false);
     const rp = await this.relyingParties.of(appId);
     const info = await this.verify(dto, challenge, rp);
     const id = randomUUID();
     const name = dto.name?.trim() || 'Passkey';
-    await this.dataSource.transaction(async (manager) => {
-      const stored = await this.passkeys.insert(
-        {
-          id,
-          userId: user.id,
-          credentialId: info.credential.id,
-          publicKey: Buffer.from(info.credential.publicKey),
-          signCount: String(info.credential.counter),
-          transports: info.credential.transports ?? [],
-          deviceType: info.credentialDeviceType,
-          backedUp: info.credentialBackedUp,
-          name,
-          rpId: rp.id,
-        },
-        manager,
-      );
+    await this.txHost.withTransaction(async () => {
+      const stored = await this.passkeys.insert({
+        id,
+        userId: user.id,
+        credentialId: info.credential.id,
+        publicKey: Buffer.from(info.credential.publicKey),
+        signCount: String(info.credential.counter),
+        transports: info.credential.transports ?? [],
+        deviceType: info.credentialDeviceType,
+        backedUp: info.credentialBackedUp,
+        name,
+        rpId: rp.id,
+      });
       if (!stored) throw new PasskeyAlreadyRegisteredError();
       await this.audit.record(
         {
@@ -119,7 +110,7 @@ export class PasskeyRegistrationService {
           target: { type: 'passkey', id, label: name },
           details: { rpId: rp.id, backedUp: info.credentialBackedUp },
         },
-        manager,
+        this.txHost.tx,
       );
     });
     const row = await this.passkeys.findOf(user.id, id);

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { returningRows } from '@wp/persistence';
-import { DataSource, type EntityManager } from 'typeorm';
+import { activeTransaction, returningRows, TxHost } from '@wp/persistence';
 import { PasskeyCredential } from './passkey-credential.entity.js';
 
 /** A stored passkey as the ceremonies need it. */
@@ -23,10 +22,11 @@ export type PasskeyRow = Pick<
 /** The `passkey_credential` table (docs/auth.md § Passkeys). */
 @Injectable()
 export class PasskeysRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TxHost) {}
 
-  private repo(manager?: EntityManager) {
-    return (manager ?? this.dataSource.manager).getRepository(PasskeyCredential);
+  /** In the active transaction, or autocommit outside one. */
+  private repo() {
+    return this.txHost.tx.getRepository(PasskeyCredential);
   }
 
   /** The account's passkeys, oldest first. */
@@ -44,12 +44,13 @@ export class PasskeysRepository {
   }
 
   /**
-   * Stores a new passkey unless its credential id is known (on any account).
+   * Stores a new passkey unless its credential id is known (on any account), in the command's
+   * transaction.
    * @returns false when the credential id was already registered
    */
-  async insert(row: Omit<PasskeyRow, 'createdAt' | 'lastUsedAt'>, manager: EntityManager) {
+  async insert(row: Omit<PasskeyRow, 'createdAt' | 'lastUsedAt'>) {
     const rows = await returningRows<{ id: string }>(
-      manager.query(
+      activeTransaction(this.txHost).query(
         `INSERT INTO passkey_credential
            (id, user_id, credential_id, public_key, sign_count, transports, device_type,
             backed_up, name, rp_id)
@@ -73,9 +74,9 @@ export class PasskeysRepository {
   }
 
   /** Deletes one of the account's passkeys; its name, or null when the account has no such one. */
-  async remove(userId: string, id: string, manager: EntityManager): Promise<string | null> {
+  async remove(userId: string, id: string): Promise<string | null> {
     const rows = await returningRows<{ name: string }>(
-      manager.query(
+      activeTransaction(this.txHost).query(
         'DELETE FROM passkey_credential WHERE id = $1 AND user_id = $2 RETURNING name',
         [id, userId],
       ),
@@ -101,14 +102,9 @@ export class PasskeysRepository {
    * with one assertion cannot both pass.
    * @returns false when the counter did not move forward (a cloned authenticator or a replay)
    */
-  async recordUse(
-    id: string,
-    newCount: number,
-    backedUp: boolean,
-    manager: EntityManager,
-  ): Promise<boolean> {
+  async recordUse(id: string, newCount: number, backedUp: boolean): Promise<boolean> {
     const rows = await returningRows<{ id: string }>(
-      manager.query(
+      activeTransaction(this.txHost).query(
         `UPDATE passkey_credential
             SET sign_count = $2, backed_up = $3, last_used_at = now()
           WHERE id = $1 AND (sign_count < $2 OR (sign_count = 0 AND $2 = 0))

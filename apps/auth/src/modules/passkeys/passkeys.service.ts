@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError, type RequestMeta } from '@wp/http';
 import type { Principal } from '@wp/security';
-import { DataSource } from 'typeorm';
+import { TxHost } from '@wp/persistence';
 import { UsersRepository } from '../accounts/users.repository.js';
 import { AuthAudit } from '../audit/auth-audit.js';
 import { activeAccount } from './passkey-account.js';
@@ -19,7 +19,7 @@ import {
 @Injectable()
 export class PasskeysService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly users: UsersRepository,
     private readonly passkeys: PasskeysRepository,
     private readonly audit: AuthAudit,
@@ -46,8 +46,8 @@ export class PasskeysService {
    */
   async remove(principal: Principal, id: string, meta: RequestMeta): Promise<void> {
     const user = await activeAccount(principal, this.users);
-    await this.dataSource.transaction(async (manager) => {
-      const name = await this.passkeys.remove(user.id, id, manager);
+    await this.txHost.withTransaction(async () => {
+      const name = await this.passkeys.remove(user.id, id);
       if (name === null) throw new NotFoundError('Passkey');
       await this.audit.record(
         {
@@ -56,7 +56,7 @@ export class PasskeysService {
           meta,
           target: { type: 'passkey', id, label: name },
         },
-        manager,
+        this.txHost.tx,
       );
     });
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { TxHost } from '@wp/persistence';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 
 /** The WebAuthn relying party a client application's ceremonies run for. */
@@ -21,12 +21,12 @@ export interface RelyingParty {
 @Injectable()
 export class RelyingParties {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
   async of(appId: string): Promise<RelyingParty> {
-    const rows = await this.dataSource.query<
+    const rows = await this.txHost.tx.query<
       { name: string; webauthn_rp_id: string | null; webauthn_origins: string[] | null }[]
     >('SELECT name, webauthn_rp_id, webauthn_origins FROM client_application WHERE id = $1', [
       appId,

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { returningRows } from '@wp/persistence';
-import { DataSource, type EntityManager } from 'typeorm';
+import { returningRows, TxHost } from '@wp/persistence';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 
 export type Ceremony = 'registration' | 'authentication';
@@ -14,7 +13,7 @@ export type Ceremony = 'registration' | 'authentication';
 @Injectable()
 export class WebauthnChallenges {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
@@ -25,7 +24,7 @@ export class WebauthnChallenges {
     appId: string,
     userId: string | null,
   ): Promise<void> {
-    await this.dataSource.query(
+    await this.txHost.tx.query(
       `WITH swept AS (DELETE FROM webauthn_challenge WHERE expires_at < now())
        INSERT INTO webauthn_challenge (challenge, ceremony, user_id, app_id, expires_at)
        VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
@@ -34,7 +33,8 @@ export class WebauthnChallenges {
   }
 
   /**
-   * Redeems a live challenge of this ceremony, application and (for registration) account.
+   * Redeems a live challenge of this ceremony, application and (for registration) account, in
+   * the active transaction or, outside one, alone (then it is spent even if the caller fails).
    * @returns whether one was found (and is now gone)
    */
   async redeem(
@@ -42,10 +42,9 @@ export class WebauthnChallenges {
     ceremony: Ceremony,
     appId: string,
     userId: string | null,
-    manager: EntityManager,
   ): Promise<boolean> {
     const rows = await returningRows<unknown>(
-      manager.query(
+      this.txHost.tx.query(
         `DELETE FROM webauthn_challenge
         WHERE challenge = $1 AND ceremony = $2 AND app_id = $3
           AND user_id IS NOT DISTINCT FROM $4 AND expires_at > now()
