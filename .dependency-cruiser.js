@@ -46,6 +46,7 @@ const LAYERS = {
     ['modules/sentinel'],
     ['modules/federation'],
     ['modules/sessions'],
+    ['modules/passkeys'],
     ['modules/activation'],
     ['modules/password-reset'],
     ['modules/users'],

@@ -11,6 +11,7 @@ import { FederationModule } from './modules/federation/federation.module.js';
 import { JwksModule } from './modules/jwks/jwks.module.js';
 import { NotificationsModule } from './modules/notifications/notifications.module.js';
 import { PasswordResetModule } from './modules/password-reset/password-reset.module.js';
+import { PasskeysModule } from './modules/passkeys/passkeys.module.js';
 import { SessionsModule } from './modules/sessions/sessions.module.js';
 import { TwoFactorModule } from './modules/two-factor/two-factor.module.js';
 import { UsersModule } from './modules/users/users.module.js';
@@ -43,6 +44,7 @@ export class AuthAppModule {
         ActivationModule,
         SessionsModule,
         TwoFactorModule,
+        PasskeysModule,
         PasswordResetModule,
         NotificationsModule,
         JwksModule,

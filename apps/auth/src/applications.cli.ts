@@ -9,6 +9,7 @@ import { printMigrationsStatus } from './migrations-status.js';
 import { ApplicationsRepository } from './modules/applications/applications.repository.js';
 import { ApplicationsService } from './modules/applications/applications.service.js';
 import { runFederationCommand } from './modules/federation/federation.cli.js';
+import { checkRelyingParty } from './modules/passkeys/relying-party.js';
 
 export interface CliIo {
   env: Record<string, string | undefined>;
@@ -72,6 +73,7 @@ async function runAppsCommand(
     );
     return 0;
   }
+  if (command === 'apps:webauthn') return setWebauthn(repository, arg, ctx);
   const apiKeys = openApiKeyStore(ctx.config);
   try {
     const registry = new ApiKeyRegistry(apiKeys.store);
@@ -99,4 +101,33 @@ async function runAppsCommand(
   } finally {
     await apiKeys.close();
   }
+}
+
+/** `apps:webauthn ID RP_ID ORIGIN[,ORIGIN…]` or `apps:webauthn ID default` (docs/auth.md § Passkeys). */
+async function setWebauthn(
+  repository: ApplicationsRepository,
+  arg: string,
+  ctx: { io: CliIo; print: (value: unknown, text: string) => void },
+): Promise<number> {
+  const [id, rpId, originList] = arg.split(/\s+/);
+  let setting: { rpId: string | null; origins: string[] | null } = { rpId: null, origins: null };
+  if (rpId !== 'default') {
+    const checked = checkRelyingParty(rpId, originList.split(','));
+    if ('error' in checked) {
+      ctx.io.err(`${checked.error}\n`);
+      return 2;
+    }
+    setting = { rpId, origins: checked.origins };
+  }
+  if (!(await repository.setWebauthn(id, setting.rpId, setting.origins))) {
+    ctx.io.err(`no active client application ${id}\n`);
+    return 1;
+  }
+  ctx.print(
+    { id, webauthnRpId: setting.rpId, webauthnOrigins: setting.origins },
+    setting.rpId
+      ? `Passkeys of ${id}: relying party ${setting.rpId}, origins ${setting.origins?.join(', ')}.\n`
+      : `Passkeys of ${id}: the platform's relying party (WEBAUTHN_RP_ID, WEBAUTHN_ORIGINS).\n`,
+  );
+  return 0;
 }

@@ -29,6 +29,21 @@ describe('parseCliArgs', () => {
     });
   });
 
+  it('wants an ID and a relying party with origins, or default, for apps:webauthn', () => {
+    const id = '4b0e7f3c-1d2a-4f5b-8c6d-7e8f9a0b1c2d';
+    expect(parseCliArgs(['apps:webauthn', id])).toMatchObject({ kind: 'usage' });
+    expect(parseCliArgs(['apps:webauthn', id, 'example.com'])).toMatchObject({ kind: 'usage' });
+    expect(parseCliArgs(['apps:webauthn', '42', 'default'])).toMatchObject({ kind: 'usage' });
+    expect(parseCliArgs(['apps:webauthn', id, 'default', 'x'])).toMatchObject({ kind: 'usage' });
+    expect(parseCliArgs(['apps:webauthn', id, 'example.com', 'https://example.com'])).toEqual({
+      kind: 'run',
+      command: 'apps:webauthn',
+      arg: `${id} example.com https://example.com`,
+      json: false,
+    });
+    expect(parseCliArgs(['apps:webauthn', id, 'default'])).toMatchObject({ kind: 'run' });
+  });
+
   it('wants a UUID for apps:revoke', () => {
     expect(parseCliArgs(['apps:revoke', '42'])).toMatchObject({ kind: 'usage' });
     expect(parseCliArgs(['apps:revoke'])).toMatchObject({ kind: 'usage' });

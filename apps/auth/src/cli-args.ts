@@ -18,6 +18,10 @@ Commands:
   connections:list     list OpenID Connect connections (never their secrets)
   connections:enable SLUG / connections:disable SLUG
                        let sign-ins through a connection start, or refuse them
+  apps:webauthn ID RP_ID ORIGIN[,ORIGIN…]
+                       set an application's passkey relying party and allowed origins
+  apps:webauthn ID default
+                       back to the platform's WEBAUTHN_RP_ID and WEBAUTHN_ORIGINS
   migrations:status    applied and pending migrations of every service's database
   --help               this text
 
@@ -32,6 +36,7 @@ export type CliCommand =
   | 'apps:create'
   | 'apps:list'
   | 'apps:revoke'
+  | 'apps:webauthn'
   | 'apps:redirect-uris'
   | 'connections:create'
   | 'connections:list'
@@ -48,6 +53,7 @@ const COMMANDS: readonly string[] = [
   'connections:list',
   'connections:enable',
   'connections:disable',
+  'apps:webauthn',
   'migrations:status',
 ];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -91,6 +97,16 @@ export function parseCliArgs(argv: readonly string[]): ParsedCli {
       kind: 'usage',
       message: 'apps:revoke needs the application ID (a UUID, see apps:list)\n',
     };
+  }
+  if (command === 'apps:webauthn') {
+    const [id, rpId, origins, ...rest] = args;
+    const ok = id && UUID.test(id) && rpId && (rpId === 'default' ? !origins : origins);
+    if (!ok || rest.length > 0) {
+      return {
+        kind: 'usage',
+        message: 'apps:webauthn needs ID RP_ID ORIGIN[,ORIGIN…] or ID default\n',
+      };
+    }
   }
   return { kind: 'run', command: command as CliCommand, arg, args, json };
 }

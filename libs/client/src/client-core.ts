@@ -4,6 +4,7 @@ import { registrationOf, isUserSession } from './document-gaps.js';
 import type { Registration, SessionDocument, TokenDocument, UserSession } from './documents.js';
 import { invalidResponse, isPlatformApiError } from './errors.js';
 import { singlePage, type Paginator } from './paging.js';
+import type { RequestBody } from './operations.js';
 import { withRetries, type RetryOptions } from './retry.js';
 import { Session, type FetchLike } from './session.js';
 import { SettingsStore, type SettingsValues } from './settings.js';
@@ -115,6 +116,24 @@ export class ClientCore {
       body: { grant_type: 'password', username, password },
     });
     return this.keep(body, 'POST /v1/api/oauth/token');
+  }
+
+  /** `POST /oauth/passkey/options`: request options for a usernameless passkey sign-in. */
+  async passkeySignInOptions() {
+    return (await this.api.POST('/v1/api/oauth/passkey/options')).body;
+  }
+
+  /**
+   * `POST /oauth/token/passkey` with `navigator.credentials.get()`'s `toJSON()` for the options
+   * of {@link passkeySignInOptions}: the session (kept), as a password login
+   * (docs/auth.md § Passkeys).
+   * @throws {PlatformApiError} 401 `PASSKEY_CHALLENGE_INVALID` or `INVALID_PASSKEY`
+   */
+  async loginWithPasskey(
+    credential: RequestBody<'/v1/api/oauth/token/passkey', 'post'>['credential'],
+  ): Promise<SessionDocument> {
+    const { body } = await this.api.POST('/v1/api/oauth/token/passkey', { body: { credential } });
+    return this.keep(body, 'POST /v1/api/oauth/token/passkey');
   }
 
   /**

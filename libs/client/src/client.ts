@@ -27,6 +27,7 @@ import type {
 import { invalidResponse } from './errors.js';
 import { newIdempotencyKey } from './idempotency.js';
 import { cursorPages, numberedPages, singlePage, type Paginator } from './paging.js';
+import { Passkeys } from './passkeys.js';
 import { WebhookEndpoints } from './webhooks.js';
 
 export { type ClientOptions, type ReadOptions } from './client-core.js';
@@ -57,6 +58,8 @@ export interface PageOptions {
 export class WorkspacePlatformClient extends ClientCore {
   /** Webhook endpoints of organizations and their deliveries ({@link WebhookEndpoints}). */
   readonly webhooks = new WebhookEndpoints(this.api);
+  /** The signed-in user's passkeys ({@link Passkeys}). */
+  readonly passkeys = new Passkeys(this.api);
 
   /** `GET /organizations/{id}`; cached 5 minutes; an answer for another id is rejected. */
   async getOrganization(id: number, options: ReadOptions = {}): Promise<OrganizationDocument> {

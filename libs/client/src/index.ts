@@ -16,4 +16,5 @@ export * from './cache.js';
 export * from './ids.js';
 export * from './webhooks.js';
 export * from './sign-in.js';
+export * from './passkeys.js';
 export type { paths, components, operations } from './schema.js';

@@ -25,6 +25,12 @@ export interface AccessTokenClaims {
   prj?: number;
   scp?: string[];
   prm?: string[];
+  /**
+   * Authentication methods of the sign-in that opened the session (RFC 8176), present only when
+   * it was more than a password: `["hwk","user","mfa"]` for a user-verified passkey
+   * (docs/auth.md § Passkeys). Kept through refreshes.
+   */
+  amr?: string[];
 }
 
 /** The authenticated caller of a request. */

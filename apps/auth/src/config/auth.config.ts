@@ -93,6 +93,21 @@ export const authConfigSchema = platformSchema.extend({
   /** Wrong codes one challenge takes before it is used up (the login limit also counts them). */
   MFA_CHALLENGE_MAX_ATTEMPTS: env.int(5, 1),
 
+  /**
+   * Passkeys (docs/auth.md § Passkeys): the relying party of client applications that have none
+   * of their own (`npm run cli -- apps:webauthn`). Development defaults: `localhost`.
+   */
+  WEBAUTHN_RP_ID: z
+    .string()
+    .regex(/^[a-z0-9.-]{1,253}$/, 'expected a domain name such as example.com or localhost')
+    .default('localhost'),
+  /** Name authenticators show beside the account. */
+  WEBAUTHN_RP_NAME: z.string().min(1).max(100).default('Workspace Platform'),
+  /** Origins a ceremony may come from (`http(s)://host[:port]`, comma separated). */
+  WEBAUTHN_ORIGINS: env.urls('http://localhost:3000', ['http', 'https']),
+  /** Lifetime of a registration or sign-in challenge, seconds (default 5 minutes). */
+  WEBAUTHN_CHALLENGE_TTL_SECONDS: env.int(300, 30),
+
   /** Outgoing mail server, e.g. `smtp://user:pass@mail.example.com:587` or `smtps://…`. */
   SMTP_URL: env.url('smtp://127.0.0.1:1025', ['smtp', 'smtps']),
   /** `From` of every mail auth sends. */

@@ -4,6 +4,8 @@ import { OidcConnection } from '../modules/federation/oidc-connection.entity.js'
 import { SsoCode } from '../modules/federation/sso-code.entity.js';
 import { SsoRequest } from '../modules/federation/sso-request.entity.js';
 import { UserIdentity } from '../modules/federation/user-identity.entity.js';
+import { PasskeyCredential } from '../modules/passkeys/passkey-credential.entity.js';
+import { WebauthnChallenge } from '../modules/passkeys/webauthn-challenge.entity.js';
 import { PasswordResetToken } from '../modules/password-reset/password-reset-token.entity.js';
 import { AgentActivity } from '../modules/sentinel/agent-activity.entity.js';
 import { Membership } from '../modules/sentinel/membership.entity.js';
@@ -33,4 +35,6 @@ export const AUTH_ENTITIES = [
   UserIdentity,
   SsoRequest,
   SsoCode,
+  PasskeyCredential,
+  WebauthnChallenge,
 ];

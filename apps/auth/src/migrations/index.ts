@@ -6,6 +6,7 @@ import { TwoFactorAndSessionClients1795671616137 } from './1795671616137-two-fac
 import { TenantPermissionVersion1796100000400 } from './1796100000400-tenant-permission-version.js';
 import { Revocation1796200000500 } from './1796200000500-revocation.js';
 import { UsernameKey1796300000000 } from './1796300000000-username-key.js';
+import { Passkeys1796400000700 } from './1796400000700-passkeys.js';
 
 /** Applied in this order; generated with `npm run migration:generate -- auth <Name>`. */
 export const AUTH_MIGRATIONS: (new () => unknown)[] = [
@@ -17,4 +18,5 @@ export const AUTH_MIGRATIONS: (new () => unknown)[] = [
   Revocation1796200000500,
   UsernameKey1796300000000,
   OidcFederation1796400000000,
+  Passkeys1796400000700,
 ];

@@ -30,6 +30,8 @@ describe('auth route access', () => {
         'POST /oauth/token',
         'POST /oauth/token/refresh',
         'POST /oauth/token/mfa',
+        'POST /oauth/passkey/options',
+        'POST /oauth/token/passkey',
         'POST /users',
         'POST /users/:userId/activate/email',
         'POST /users/:userId/activate/phone',

@@ -16,6 +16,8 @@ export const AUDIT_ACTIONS = [
   'user.two_factor_enabled',
   'user.two_factor_disabled',
   'user.recovery_codes_regenerated',
+  'user.passkey_added',
+  'user.passkey_removed',
   'user.password_changed',
   'user.password_reset',
   'session.ended',

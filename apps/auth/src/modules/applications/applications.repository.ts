@@ -35,6 +35,20 @@ export class ApplicationsRepository {
     return this.repo.findOneBy({ id });
   }
 
+  /**
+   * Sets (or with nulls clears) an active application's passkey relying party
+   * (docs/auth.md § Passkeys). @returns false when no active application has that id
+   */
+  async setWebauthn(id: string, rpId: string | null, origins: string[] | null): Promise<boolean> {
+    const result = await this.repo
+      .createQueryBuilder()
+      .update()
+      .set({ webauthnRpId: rpId, webauthnOrigins: origins })
+      .where('id = :id AND revoked_at IS NULL', { id })
+      .execute();
+    return Boolean(result.affected);
+  }
+
   findActive(): Promise<ClientApplication[]> {
     return this.repo.find({ where: { revokedAt: IsNull() }, order: { createdAt: 'ASC' } });
   }

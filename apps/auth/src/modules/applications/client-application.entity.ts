@@ -30,4 +30,11 @@ export class ClientApplication {
    */
   @Column('text', { array: true, default: () => "'{}'" })
   redirectUris!: string[];
+  /** Passkeys: the application's relying party id; null = `WEBAUTHN_RP_ID` (docs/auth.md § Passkeys). */
+  @Column('text', { nullable: true })
+  webauthnRpId!: string | null;
+
+  /** Passkeys: origins its ceremonies may come from; null = `WEBAUTHN_ORIGINS`. */
+  @Column('text', { array: true, nullable: true })
+  webauthnOrigins!: string[] | null;
 }

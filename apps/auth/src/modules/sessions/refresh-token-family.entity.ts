@@ -65,4 +65,11 @@ export class RefreshTokenFamily {
   /** Client address of that last use. */
   @Column('text', { nullable: true })
   lastClientAddress!: string | null;
+
+  /**
+   * `amr` (RFC 8176) of the sign-in that opened the session, signed into every access token of
+   * the family; null for a password (or password + TOTP) sign-in (docs/auth.md § Passkeys).
+   */
+  @Column('text', { array: true, nullable: true })
+  amr!: string[] | null;
 }

@@ -12,6 +12,7 @@ import {
 } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
 import { TokenService } from '../tokens/token.service.js';
+import { userTokenSubject } from './user-token-subject.js';
 
 /**
  * `POST /oauth/token/refresh` (docs/api.md § Accounts and sessions; Authentication 4): refresh
@@ -75,15 +76,9 @@ export class RefreshService {
     hash: string,
     client: SessionClient,
   ): Promise<SessionResource | null> {
-    const { user, familyId, appId } = presented;
+    const { user, familyId, appId, amr } = presented;
     const refreshToken = this.tokens.newRefreshToken();
-    const access = await this.tokens.signAccessToken({
-      sub: user.id,
-      sid: familyId,
-      typ: 'user',
-      app: appId,
-      email: user.email,
-    });
+    const access = await this.tokens.signAccessToken(userTokenSubject(user, familyId, appId, amr));
     const session = toSessionResource(user, {
       accessToken: access.token,
       refreshToken,

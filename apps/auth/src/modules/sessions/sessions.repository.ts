@@ -13,6 +13,8 @@ export interface PresentedRefreshToken {
   /** Generation of the family's current token when read (may move on at any moment). */
   familyGeneration: number;
   user: Pick<User, 'id' | 'email' | 'phone' | 'firstName' | 'lastName' | 'status'>;
+  /** `amr` of the family's sign-in (passkey sessions), signed into every access token. */
+  amr?: string[] | null;
 }
 
 /** The family's state as of now, for the replay decision. */
@@ -63,8 +65,8 @@ const INSERT_FAMILY: PreparedStatement = {
   text: `WITH family AS (
            INSERT INTO refresh_token_family
                   (id, user_id, app_id, current_token_hash, generation, expires_at, created_at,
-                   last_used_at, last_user_agent, last_client_address)
-           VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8)
+                   last_used_at, last_user_agent, last_client_address, amr)
+           VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9)
            RETURNING id, current_token_hash, created_at)
          INSERT INTO refresh_token (token_hash, family_id, generation, issued_at)
          SELECT current_token_hash, id, 0, created_at FROM family`,
@@ -73,7 +75,7 @@ const INSERT_FAMILY: PreparedStatement = {
 const FIND_BY_TOKEN_HASH: PreparedStatement = {
   name: 'auth_refresh_find',
   text: `SELECT t.family_id, f.app_id, t.generation, f.generation AS family_generation,
-                u.id AS user_id, u.email, u.phone, u.first_name, u.last_name, u.status
+                u.id AS user_id, u.email, u.phone, u.first_name, u.last_name, u.status, f.amr
            FROM refresh_token t
            JOIN refresh_token_family f ON f.id = t.family_id
            JOIN app_user u ON u.id = f.user_id
@@ -144,7 +146,8 @@ export class SessionsRepository {
       | 'createdAt'
       | 'lastUserAgent'
       | 'lastClientAddress'
-    >,
+    > &
+      Partial<Pick<RefreshTokenFamily, 'amr'>>,
   ): Promise<void> {
     const values = [
       family.id,
@@ -155,6 +158,7 @@ export class SessionsRepository {
       family.createdAt,
       family.lastUserAgent,
       family.lastClientAddress,
+      family.amr ?? null,
     ];
     if (this.txHost.isTransactionActive()) await this.txHost.tx.query(INSERT_FAMILY.text, values);
     else await preparedQuery(this.dataSource, INSERT_FAMILY, values);
@@ -173,6 +177,7 @@ export class SessionsRepository {
       first_name: string;
       last_name: string;
       status: User['status'];
+      amr: string[] | null;
     }>(this.dataSource, FIND_BY_TOKEN_HASH, [tokenHash]);
     const row = rows[0];
     if (!row) return null;
@@ -189,6 +194,7 @@ export class SessionsRepository {
         lastName: row.last_name,
         status: row.status,
       },
+      amr: row.amr,
     };
   }
 

@@ -15,6 +15,7 @@ import { RefreshHints } from './refresh-hints.js';
 import { toSessionResource, type SessionResource } from './session.serializer.js';
 import { SessionsRepository, type SessionClient } from './sessions.repository.js';
 import { TokenService } from '../tokens/token.service.js';
+import { userTokenSubject } from './user-token-subject.js';
 
 const PURGE_INTERVAL_MS = 60_000;
 
@@ -65,12 +66,15 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
    * @param client user agent and address of the request, the session's first "last use"
    * Joins the transaction active in the async context (activation, registration); otherwise
    * the insert runs alone (one atomic statement)
+   * @param amr authentication methods (RFC 8176) when the sign-in was more than a password
+   *   (a passkey): kept on the family and signed into each of its access tokens
    * @returns the contract's session resource
    */
   async open(
     user: Pick<User, 'id' | 'email' | 'phone' | 'firstName' | 'lastName'>,
     appId: string,
     client: SessionClient,
+    amr?: string[],
   ): Promise<SessionResource> {
     const familyId = randomUUID();
     const refreshToken = this.tokens.newRefreshToken();
@@ -85,6 +89,7 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
       createdAt: now,
       lastUserAgent: client.userAgent,
       lastClientAddress: client.clientAddress,
+      amr: amr ?? null,
     });
     // A hint for the first refresh (checked again by the rotation: harmless if the caller's
     // transaction rolls back).
@@ -101,14 +106,9 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
         lastName: user.lastName,
         status: 'active',
       },
+      amr: amr ?? null,
     });
-    const access = await this.tokens.signAccessToken({
-      sub: user.id,
-      sid: familyId,
-      typ: 'user',
-      app: appId,
-      email: user.email,
-    });
+    const access = await this.tokens.signAccessToken(userTokenSubject(user, familyId, appId, amr));
     return toSessionResource(user, {
       accessToken: access.token,
       refreshToken,

@@ -106,8 +106,9 @@ export class AccessService {
    * The caller's access to an organization.
    * @throws OrganizationNotFoundError 404 when it does not exist or is not visible to the caller
    * @throws OrganizationRequiresTwoFactorError 403 `ORGANIZATION_REQUIRES_TWO_FACTOR` for a user
-   *   whose account has two-factor off in an organization that requires it (agents are exempt:
-   *   Sentinel Passes are credentials, not accounts)
+   *   whose account has two-factor off in an organization that requires it, unless the session
+   *   was opened with two factors at once (`amr` has `mfa`: a user-verified passkey,
+   *   docs/auth.md § Passkeys); agents are exempt (Sentinel Passes are credentials, not accounts)
    */
   async organization(
     principal: Principal,
@@ -126,6 +127,7 @@ export class AccessService {
       principal.type === 'user' &&
       row.organization.requireTwoFactor &&
       !row.twoFactorEnabled &&
+      !principal.claims.amr?.includes('mfa') &&
       !options.exemptFromTwoFactorPolicy
     ) {
       throw new OrganizationRequiresTwoFactorError();
