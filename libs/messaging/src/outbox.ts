@@ -36,6 +36,32 @@ export class Outbox {
   ): Promise<string> {
     const [manager, subject, payload] =
       args.length === 3 ? args : [activeTransaction(this.txHost), ...args];
+    return this.write(manager, subject, payload);
+  }
+
+  /**
+   * Writes an event that is the whole change on its own: one autocommit INSERT (no
+   * BEGIN/COMMIT around it), then wakes the relay. For a hot path outside any command
+   * transaction (a sign-in's audit entry).
+   * @throws Error when a transaction is active: the event belongs to it (`enqueue`)
+   */
+  async enqueueAlone<S extends EventSubject>(
+    subject: S,
+    payload: EventPayload<S>,
+  ): Promise<string> {
+    if (this.txHost.isTransactionActive()) {
+      throw new Error('a transaction is active: enqueue the event in it');
+    }
+    const id = await this.write(this.txHost.tx, subject, payload);
+    this.listener?.();
+    return id;
+  }
+
+  private async write<S extends EventSubject>(
+    manager: EntityManager,
+    subject: S,
+    payload: EventPayload<S>,
+  ): Promise<string> {
     const data = EVENT_CATALOG[subject].parse(payload); // a producer bug fails the command
     const id = randomUUID();
     await manager.insert(OutboxMessage, {

@@ -60,12 +60,9 @@ export class AuthAudit {
     };
     if (this.txHost.isTransactionActive()) {
       await this.outbox.enqueue('auth.audit.recorded', { entries: [entry] });
-      return;
+    } else {
+      // Alone (a sign-in): one INSERT, no transaction around it, and the relay woken.
+      await this.outbox.enqueueAlone('auth.audit.recorded', { entries: [entry] });
     }
-    // Alone: the boundary is this one INSERT, committed before the relay is woken.
-    await this.txHost.withTransaction(() =>
-      this.outbox.enqueue('auth.audit.recorded', { entries: [entry] }),
-    );
-    this.outbox.committed({ outbox: true });
   }
 }
