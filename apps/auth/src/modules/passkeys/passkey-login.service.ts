@@ -86,20 +86,16 @@ export class PasskeyLoginService {
       (await this.verify(dto, challenge, rp, passkey));
     if (!verified) return this.refuse(user, meta, 'invalid_passkey');
     const session = await this.txHost.withTransaction(async () => {
-      const manager = this.txHost.tx;
       if (!(await this.passkeys.recordUse(passkey.id, verified.newCounter, verified.backedUp))) {
         return null;
       }
-      const opened = await this.sessions.open(user, appId, meta, manager, [...PASSKEY_AMR]);
-      await this.audit.record(
-        {
-          action: 'user.signed_in',
-          user,
-          meta,
-          details: { method: 'passkey', passkeyId: passkey.id },
-        },
-        manager,
-      );
+      const opened = await this.sessions.open(user, appId, meta, [...PASSKEY_AMR]);
+      await this.audit.record({
+        action: 'user.signed_in',
+        user,
+        meta,
+        details: { method: 'passkey', passkeyId: passkey.id },
+      });
       return opened;
     });
     return session ?? this.refuse(user, meta, 'counter_not_increased');

@@ -102,16 +102,13 @@ export class PasskeyRegistrationService {
         rpId: rp.id,
       });
       if (!stored) throw new PasskeyAlreadyRegisteredError();
-      await this.audit.record(
-        {
-          action: 'user.passkey_added',
-          user,
-          meta,
-          target: { type: 'passkey', id, label: name },
-          details: { rpId: rp.id, backedUp: info.credentialBackedUp },
-        },
-        this.txHost.tx,
-      );
+      await this.audit.record({
+        action: 'user.passkey_added',
+        user,
+        meta,
+        target: { type: 'passkey', id, label: name },
+        details: { rpId: rp.id, backedUp: info.credentialBackedUp },
+      });
     });
     const row = await this.passkeys.findOf(user.id, id);
     if (!row) throw new NotFoundError('Passkey');

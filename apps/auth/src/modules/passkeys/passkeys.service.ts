@@ -49,15 +49,12 @@ export class PasskeysService {
     await this.txHost.withTransaction(async () => {
       const name = await this.passkeys.remove(user.id, id);
       if (name === null) throw new NotFoundError('Passkey');
-      await this.audit.record(
-        {
-          action: 'user.passkey_removed',
-          user,
-          meta,
-          target: { type: 'passkey', id, label: name },
-        },
-        this.txHost.tx,
-      );
+      await this.audit.record({
+        action: 'user.passkey_removed',
+        user,
+        meta,
+        target: { type: 'passkey', id, label: name },
+      });
     });
   }
 }
