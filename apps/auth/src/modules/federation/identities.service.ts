@@ -81,14 +81,12 @@ export class IdentitiesService {
       const count = await repo.countBy({ userId: user.id });
       if (!hasPassword(user) && count <= 1) throw new LastSignInMethodError();
       await repo.delete({ id: identity.id });
-      await this.audit.record(
-        {
-          action: 'user.identity_unlinked',
-          user,
-          meta,
-          target: { type: 'identity', id: identity.id, label: identity.issuer },
-        },
-      );
+      await this.audit.record({
+        action: 'user.identity_unlinked',
+        user,
+        meta,
+        target: { type: 'identity', id: identity.id, label: identity.issuer },
+      });
     });
   }
 }

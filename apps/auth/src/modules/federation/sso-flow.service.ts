@@ -176,7 +176,6 @@ export class SsoFlow {
       };
       const code = newSecret('oac_');
       await this.txHost.withTransaction(async () => {
-        const manager = this.txHost.tx;
         const { user, linked } = await this.accounts.resolve(connection, claims);
         await this.store.saveCode({
           codeHash: sha256(code),
@@ -186,28 +185,24 @@ export class SsoFlow {
           codeChallenge: request.codeChallenge,
           expiresAt: new Date(Date.now() + this.config.OIDC_CODE_TTL_SECONDS * 1000),
         });
-        await this.audit.record(
-          {
-            action: 'user.signed_in',
+        await this.audit.record({
+          action: 'user.signed_in',
+          user,
+          meta,
+          details: { method: 'oidc', connection: connection.slug, account: linked },
+        });
+        if (linked !== 'existing') {
+          await this.audit.record({
+            action: 'user.identity_linked',
             user,
             meta,
-            details: { method: 'oidc', connection: connection.slug, account: linked },
-          },
-        );
-        if (linked !== 'existing') {
-          await this.audit.record(
-            {
-              action: 'user.identity_linked',
-              user,
-              meta,
-              target: {
-                type: 'identity',
-                id: `${claims.issuer}#${claims.subject}`.slice(0, 200),
-                label: connection.slug,
-              },
-              details: { connection: connection.slug, account: linked },
+            target: {
+              type: 'identity',
+              id: `${claims.issuer}#${claims.subject}`.slice(0, 200),
+              label: connection.slug,
             },
-          );
+            details: { connection: connection.slug, account: linked },
+          });
         }
       });
       return back({ code });

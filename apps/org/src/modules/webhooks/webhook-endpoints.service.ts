@@ -1,4 +1,4 @@
-import { TxHost } from '@wp/persistence';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { webhookPingEvent } from '@wp/contracts';
@@ -138,9 +138,7 @@ export class WebhookEndpointsService {
     await this.authorize(principal, organizationId);
     if (changes.url !== undefined) await this.checkUrl(changes.url);
     const endpoint = await this.txHost.withTransaction(async () => {
-      const manager = this.txHost.tx;
-      await this.authorize(principal, organizationId, manager);
-      const current = await this.require(organizationId, id, manager, true);
+      const { manager, current } = await this.lockForChange(principal, organizationId, id);
       const changed = changedFields(current, changes);
       if (changes.url !== undefined) current.url = changes.url;
       if (changes.description !== undefined) current.description = changes.description;
@@ -174,9 +172,11 @@ export class WebhookEndpointsService {
   /** Deletes the endpoint with its deliveries and attempts. */
   async delete(principal: Principal, organizationId: number, id: string): Promise<void> {
     await this.txHost.withTransaction(async () => {
-      const manager = this.txHost.tx;
-      await this.authorize(principal, organizationId, manager);
-      const endpoint = await this.require(organizationId, id, manager, true);
+      const { manager, current: endpoint } = await this.lockForChange(
+        principal,
+        organizationId,
+        id,
+      );
       await this.endpoints.delete(id, manager);
       await this.hint.changed(manager, organizationId);
       await this.audit.record(principal, endpointAudit('webhook_endpoint.deleted', endpoint));
@@ -194,9 +194,7 @@ export class WebhookEndpointsService {
   ): Promise<EndpointWithSecret> {
     const secret = newWebhookSecret();
     const endpoint = await this.txHost.withTransaction(async () => {
-      const manager = this.txHost.tx;
-      await this.authorize(principal, organizationId, manager);
-      const current = await this.require(organizationId, id, manager, true);
+      const { manager, current } = await this.lockForChange(principal, organizationId, id);
       const overlapMs = this.config.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000;
       current.previousEncryptedSecret = overlapMs > 0 ? current.encryptedSecret : null;
       current.previousSecretExpiresAt = overlapMs > 0 ? new Date(Date.now() + overlapMs) : null;
@@ -262,6 +260,21 @@ export class WebhookEndpointsService {
     const endpoint = await this.endpoints.find(organizationId, id, manager, lock);
     if (!endpoint) throw new WebhookEndpointNotFoundError();
     return endpoint;
+  }
+
+  /**
+   * Inside the command's boundary: the caller may manage webhooks (the organization's row lock
+   * taken), and the endpoint, locked for update.
+   * @throws as {@link authorize} and {@link require}
+   */
+  private async lockForChange(
+    principal: Principal,
+    organizationId: number,
+    id: string,
+  ): Promise<{ manager: EntityManager; current: WebhookEndpoint }> {
+    const manager = activeTransaction(this.txHost);
+    await this.authorize(principal, organizationId, manager);
+    return { manager, current: await this.require(organizationId, id, manager, true) };
   }
 
   private async checkUrl(url: string): Promise<void> {
