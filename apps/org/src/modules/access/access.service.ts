@@ -63,10 +63,9 @@ interface AccessOptions {
   /** Row-lock the organization for the rest of the transaction (commands). */
   lock?: boolean;
   /**
-   * A transaction opened outside the transaction host, for the organization read and its lock.
-   * Only for callers that still open theirs with `dataSource.transaction` (the webhooks module
-   * until it moves to the host); everyone else leaves it out and the active transaction is used
-   * (docs/org.md § Transactions).
+   * The caller's transaction manager, for the organization read and its lock. Only the webhooks
+   * module still hands its manager on (the one of its `TxHost` boundary); everyone else leaves
+   * it out and the active transaction is used (docs/org.md § Transactions).
    * @deprecated goes away once no caller passes it
    */
   manager?: EntityManager;
