@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import {
   Inject,
@@ -68,6 +69,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private again = false;
   private stopped = false;
 
+  /**
+   * Runs work in the async context the dispatcher was built in, not the caller's: a kick from a
+   * transaction's commit hook would otherwise run `fill` inside the context of that finished
+   * transaction, and its boundaries would join it (docs/decisions.md § Transactions in the
+   * request context). Node's `AsyncLocalStorage.snapshot()`.
+   */
+  private readonly outsideCallerContext = AsyncLocalStorage.snapshot();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly store: DeliveryStore,
@@ -123,7 +132,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       this.again = true;
       return;
     }
-    this.filling = this.fill()
+    this.filling = this.outsideCallerContext(() => this.fill())
       .catch((error: unknown) =>
         this.logger.warn(`claiming deliveries failed: ${(error as Error).message}`),
       )
