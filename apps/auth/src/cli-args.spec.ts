@@ -39,6 +39,7 @@ describe('parseCliArgs', () => {
       kind: 'run',
       command: 'apps:webauthn',
       arg: `${id} example.com https://example.com`,
+      args: [id, 'example.com', 'https://example.com'],
       json: false,
     });
     expect(parseCliArgs(['apps:webauthn', id, 'default'])).toMatchObject({ kind: 'run' });
