@@ -25,6 +25,8 @@ export interface RouteFacts {
   conditional: boolean;
   /** The DTO class of its whole `@Query()`, whose validation rules the parameters state. */
   queryType?: abstract new (...args: never[]) => object;
+  /** The DTO class of its whole `@Body()`, whose validation rules its schema states. */
+  bodyType?: abstract new (...args: never[]) => object;
   /** The schema of each path parameter whose pipe states one (`static openApiSchema`). */
   pathSchemas: Record<string, Record<string, unknown>>;
 }
@@ -78,6 +80,12 @@ export function collectRouteFacts(
           ([key, arg]) => key.startsWith('4:') && arg.data === undefined,
         )?.[1];
         const queryType = query ? parameterTypes[query.index] : undefined;
+        // `${RouteParamtypes.BODY}:${index}`: the whole body as a DTO (a class of its own even
+        // when its rules are all inherited, as `PartialType(…)` subclasses are).
+        const body = Object.entries(argsByKey).find(
+          ([key, arg]) => key.startsWith('3:') && arg.data === undefined,
+        )?.[1];
+        const bodyType = body ? parameterTypes[body.index] : undefined;
         const pathSchemas: RouteFacts['pathSchemas'] = {};
         for (const [key, arg] of Object.entries(argsByKey)) {
           if (!key.startsWith('5:') || typeof arg.data !== 'string') continue;
@@ -103,6 +111,9 @@ export function collectRouteFacts(
           pathSchemas,
           ...(typeof queryType === 'function' && queryType !== Object
             ? { queryType: queryType as RouteFacts['queryType'] }
+            : {}),
+          ...(typeof bodyType === 'function' && bodyType !== Object
+            ? { bodyType: bodyType as RouteFacts['bodyType'] }
             : {}),
         });
       }

@@ -101,7 +101,10 @@ export async function buildOpenApiDocument(
     }
   }
   document.components ??= {};
-  addClassConstraints(document.components.schemas ?? {}, validatedClasses());
+  const bodyTypes = [...facts.values()].flatMap((f) => (f.bodyType ? [f.bodyType] : []));
+  addClassConstraints(document.components.schemas ?? {}, [
+    ...new Set([...validatedClasses(), ...bodyTypes]),
+  ]);
   document.components.schemas = {
     ...document.components.schemas,
     ...(metadata ? { [metadata.errorBodyName]: metadata.errorBody } : {}),

@@ -224,6 +224,41 @@ export class FuzzTenant {
 
     await this.seedWallets();
     await this.seedSessionAndTrace();
+    await this.seedSignIn();
+  }
+
+  /**
+   * Provider sign-in and passkeys: the bootstrap Api-Key's client application (its token names
+   * it), an OIDC connection, and well-formed ids that name no passkey or linked identity (those
+   * need a browser or a provider to exist; a well-formed unknown id reaches the handler's 404).
+   */
+  private async seedSignIn(): Promise<void> {
+    const ids = this.ids;
+    const info = await this.call(
+      'GET',
+      '/v1/api/oauth/token/info',
+      { token: this.owner.token },
+      [200],
+    );
+    ids['appId'] = info.client_id;
+    const connection = await this.call(
+      'POST',
+      '/v1/api/oauth/connections',
+      {
+        headers: { 'admin-access': this.stack.env.keys.adminAccessToken },
+        body: {
+          slug: 'fuzz',
+          name: 'Fuzz provider',
+          issuer: 'https://idp.example.com',
+          clientId: 'platform',
+          clientSecret: 'fuzz-connection-secret',
+        },
+      },
+      [201],
+    );
+    ids['connectionId'] = connection.data.id;
+    ids['passkeyId'] = '00000000-0000-4000-8000-00000000f001';
+    ids['identityId'] = '00000000-0000-4000-8000-00000000f002';
   }
 
   private async seedWallets(): Promise<void> {

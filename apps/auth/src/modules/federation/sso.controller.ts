@@ -30,11 +30,19 @@ export class SsoController {
   @Public()
   @NoStore()
   @ApiOperation({ summary: 'Start a sign-in with an OpenID provider (browser)' })
-  @ApiQuery({ name: 'connection', type: String, description: 'The connection slug' })
+  @ApiQuery({
+    name: 'connection',
+    description: 'The connection slug',
+    schema: { type: 'string', pattern: '^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$' },
+  })
   @ApiQuery({ name: 'client_id', type: String, format: 'uuid' })
   @ApiQuery({ name: 'redirect_uri', type: String, format: 'uri' })
-  @ApiQuery({ name: 'state', type: String })
-  @ApiQuery({ name: 'code_challenge', type: String })
+  @ApiQuery({ name: 'state', schema: { type: 'string', pattern: '^[\\x20-\\x7E]{1,500}$' } })
+  @ApiQuery({
+    name: 'code_challenge',
+    description: 'BASE64URL(SHA-256(code_verifier)), RFC 7636 § 4.2',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' },
+  })
   @ApiQuery({ name: 'code_challenge_method', enum: ['S256'] })
   @ApiQuery({ name: 'response_type', enum: ['code'], required: false })
   @ApiFoundResponse({ description: 'To the provider, or back to redirect_uri with an error' })
