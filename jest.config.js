@@ -65,8 +65,16 @@ projects.push({
   testMatch: ['<rootDir>/test/**/*.spec.ts'],
 });
 
+// `TEST_SCOPE=servers`: only what runs differently with PostgreSQL, Redis and NATS (CI's second
+// run, after everything on a bare machine; test-support/servers-scope.js, README § Tests).
+const scope = process.env.TEST_SCOPE;
+if (scope && scope !== 'servers') throw new Error(`TEST_SCOPE must be "servers", got "${scope}"`);
+
 module.exports = {
-  projects,
+  projects:
+    scope === 'servers'
+      ? require('./test-support/servers-scope.js').serversScope(projects)
+      : projects,
   testTimeout: 60_000,
   // Test files run in a worker (one on a 2-core machine, as in band), and a worker whose memory
   // passed this after a file is replaced. In band, every file's module registry stayed reachable
