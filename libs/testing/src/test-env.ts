@@ -2,8 +2,9 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { connect } from 'nats';
 import type { DataSource } from 'typeorm';
-import { dropDatabase, ensureDatabase, platformDataSource, runMigrations } from '@wp/persistence';
+import { dropDatabase, platformDataSource } from '@wp/persistence';
 import { REDIS_HASHES, rebuiltMarker, type CacheWriter } from '@wp/security';
+import { copyTemplate, migratedTemplate } from './migrated-template.js';
 
 /**
  * Where the servers are: the usual variables, which the run's global setup sets when it started
@@ -112,8 +113,9 @@ export class TestEnvironment {
   }
 
   /**
-   * Creates and migrates a service's database and sets `<SERVICE>_DATABASE_URL`; in embedded mode
-   * also the platform database (once, {@link preparePlatform}), which every service needs there.
+   * Creates a service's database, migrated (a copy of a template migrated once per run,
+   * {@link migratedTemplate}), and sets `<SERVICE>_DATABASE_URL`; in embedded mode also the
+   * platform database (once, {@link preparePlatform}), which every service needs there.
    * @param dataSource factory of the service's migration DataSource for a URL
    * @param server another PostgreSQL server than the shared one (fault tests' private server)
    */
@@ -124,8 +126,8 @@ export class TestEnvironment {
   ): Promise<string> {
     await this.preparePlatform();
     const url = this.databaseUrl(service, server);
-    await ensureDatabase(url);
-    await runMigrations(dataSource(url));
+    const serverUrl = server ?? TEST_SERVERS.postgres;
+    await copyTemplate(url, await migratedTemplate(service, dataSource, serverUrl));
     this.databases.push(url);
     this.env[`${service.toUpperCase()}_DATABASE_URL`] = url;
     return url;
@@ -139,9 +141,9 @@ export class TestEnvironment {
     if (this.mode !== 'embedded') return Promise.resolve();
     this.platformPrepared ??= (async () => {
       const url = this.env['PLATFORM_DATABASE_URL'];
-      await ensureDatabase(url);
+      const server = url.slice(0, url.lastIndexOf('/'));
+      await copyTemplate(url, await migratedTemplate('platform', platformDataSource, server));
       this.databases.push(url);
-      await runMigrations(platformDataSource(url));
     })();
     return this.platformPrepared;
   }
