@@ -13,12 +13,13 @@ export interface PlatformOnPrivateNats {
  * own, for the tests of NATS outages (kill, then resume): `beforeAll` starts both and fills in
  * the returned object (read its fields inside tests and hooks, not while declaring), `afterAll`
  * closes the stack, then stops NATS.
+ * @param env environment variables over the test environment's (`NATS_URL` is the private one)
  */
-export function usePlatformOnPrivateNats(): PlatformOnPrivateNats {
+export function usePlatformOnPrivateNats(env: Record<string, string> = {}): PlatformOnPrivateNats {
   const platform = {} as PlatformOnPrivateNats;
   beforeAll(async () => {
     platform.nats = await PrivateNats.start();
-    platform.stack = await PlatformStack.start({ NATS_URL: platform.nats.url });
+    platform.stack = await PlatformStack.start({ ...env, NATS_URL: platform.nats.url });
   });
   afterAll(async () => {
     await platform.stack?.close();
