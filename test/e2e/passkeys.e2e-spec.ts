@@ -10,7 +10,8 @@ const PASSWORD = 'a long password';
  * Passkeys end to end (docs/auth.md § Passkeys): headless Chromium with a virtual authenticator
  * registers a passkey through the gateway, signs in with it without a username, and the
  * platform refuses what it must: a replayed assertion, a counter that does not move forward,
- * another origin than the relying party's, a removed passkey, another account's passkey id.
+ * another origin than the relying party's, a removed passkey (and the sessions it signed in),
+ * another account's passkey id.
  */
 describe('passkeys in a real browser through the gateway', () => {
   let stack: PlatformStack;
@@ -184,6 +185,49 @@ describe('passkeys in a real browser through the gateway', () => {
     expect(after.body.errors[0].code).toBe('INVALID_PASSKEY');
   }, 120_000);
 
+  it('ends the sessions a removed passkey signed in, and only those', async () => {
+    const user = await signUp('passkey-sessions@example.com');
+    const registered = await browser.register(stack.apiKey, user.token, 'Lost phone');
+    expect(registered.status).toBe(201);
+    const id = registered.body.data.id as string;
+    const signedIn = await browser.signIn(stack.apiKey);
+    expect(signedIn.status).toBe(200);
+    const session = signedIn.body.data.attributes;
+    const orgsWith = (token: string) => stack.request('GET', '/v1/api/organizations', { token });
+    expect((await orgsWith(session.accessToken)).status).toBe(200);
+
+    const removed = await stack.request('DELETE', `/v1/api/users/me/passkeys/${id}`, {
+      token: user.token,
+    });
+    expect(removed.status).toBe(204);
+    // Its access token is refused through the gateway (deny-listed before the commit)...
+    const refused = await waitFor(
+      async () => {
+        const res = await orgsWith(session.accessToken);
+        return res.status === 401 ? res : undefined;
+      },
+      { timeoutMs: 3000, what: 'the passkey session’s access token being refused' },
+    );
+    expect(refused.body.errors[0].code).toBe('TOKEN_INVALID');
+    // ...its refresh token family is revoked...
+    const refreshed = await stack.request('POST', '/v1/api/oauth/token/refresh', {
+      body: { refresh_token: session.refreshToken },
+    });
+    expect(refreshed.status).toBe(401);
+    const [family] = await auth.query<{ revoked_reason: string; passkey_id: string }[]>(
+      `SELECT revoked_reason, passkey_id FROM refresh_token_family
+        WHERE passkey_id = $1`,
+      [id],
+    );
+    expect(family).toEqual({ revoked_reason: 'passkey_removed', passkey_id: id });
+    // ...and the account's password session is untouched.
+    expect((await orgsWith(user.token)).status).toBe(200);
+    const sessions = await stack.request('GET', '/v1/api/users/me/sessions', {
+      token: user.token,
+    });
+    expect(sessions.body.data).toHaveLength(1);
+  }, 120_000);
+
   it('records passkey added, used and removed in the audit log of the account’s organizations', async () => {
     const user = await signUp('passkey-audit@example.com');
     const org = await stack.request('POST', '/v1/api/organizations', {
@@ -293,5 +337,76 @@ describe('passkeys in a real browser through the gateway', () => {
       token: password.body.data.attributes.accessToken,
     });
     expect(still.status).toBe(403);
+  }, 120_000);
+
+  it('gives a passkey session of a member the meta.can a TOTP-verified one gets, in lists and the sidebar', async () => {
+    const owner = await signUp('passkey-can-owner@example.com');
+    await enableTotp(owner.token);
+    const member = await signUp('passkey-can-member@example.com');
+    const org = await stack.request('POST', '/v1/api/organizations', {
+      token: owner.token,
+      body: { data: { type: 'organization', attributes: { name: 'Can Co' } } },
+    });
+    const orgId = org.body.data.id as string;
+    const added = await stack.request('POST', `/v1/api/organizations/${orgId}/add_user`, {
+      token: owner.token,
+      body: { data: { type: 'users', attributes: { email: member.email, role: 'ADMIN' } } },
+    });
+    expect(added.status).toBe(201);
+    await waitFor(
+      async () => ((await requireTwoFactor(orgId, owner.token)).status === 200 ? true : undefined),
+      { timeoutMs: 5000, what: 'org learning that the owner has two-factor on' },
+    );
+    expect((await browser.register(stack.apiKey, member.token, 'Can')).status).toBe(201);
+    const signedIn = await browser.signIn(stack.apiKey);
+    expect(signedIn.status).toBe(200);
+    const passkeyToken = signedIn.body.data.attributes.accessToken as string;
+
+    // The password session is shut out: every meta.can entry false.
+    const blocked = await listedOrganization(member.token, orgId);
+    expect(Object.values(blocked.meta.can).every((v) => v === false)).toBe(true);
+    expect((await sidebarOrganization(member.token, orgId)).meta.can.project.create).toBe(false);
+
+    // The passkey session gets the role's permissions, as GET /organizations/{id} answers them.
+    const single = await stack.request('GET', `/v1/api/organizations/${orgId}`, {
+      token: passkeyToken,
+    });
+    expect(single.status).toBe(200);
+    expect(single.body.data.meta.can['project.create']).toBe(true);
+    const listed = await listedOrganization(passkeyToken, orgId);
+    expect(listed.meta.can).toEqual(single.body.data.meta.can);
+    const sidebar = await sidebarOrganization(passkeyToken, orgId);
+    expect(sidebar.meta.can.project.create).toBe(true);
+
+    // Once the account has TOTP on, its password session gets exactly the same answers.
+    await enableTotp(member.token);
+    const verified = await waitFor(
+      async () => {
+        const entry = await listedOrganization(member.token, orgId);
+        return entry.meta.can['organization.read'] ? entry : undefined;
+      },
+      { timeoutMs: 5000, what: 'org learning that the member has two-factor on' },
+    );
+    expect(verified.meta).toEqual(listed.meta);
+    expect(await sidebarOrganization(member.token, orgId)).toEqual(sidebar);
+  }, 120_000);
+
+  it('lets an owner signed in with a passkey require two-factor, not their password session', async () => {
+    const owner = await signUp('passkey-policy-setter@example.com');
+    const org = await stack.request('POST', '/v1/api/organizations', {
+      token: owner.token,
+      body: { data: { type: 'organization', attributes: { name: 'Passkey Policy Co' } } },
+    });
+    const orgId = org.body.data.id as string;
+    const refused = await requireTwoFactor(orgId, owner.token);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors[0].code).toBe('TWO_FACTOR_NOT_ENABLED');
+
+    expect((await browser.register(stack.apiKey, owner.token, 'Owner key')).status).toBe(201);
+    const signedIn = await browser.signIn(stack.apiKey);
+    expect(signedIn.status).toBe(200);
+    const required = await requireTwoFactor(orgId, signedIn.body.data.attributes.accessToken);
+    expect(required.status).toBe(200);
+    expect(required.body.data.attributes.requireTwoFactor).toBe(true);
   }, 120_000);
 });

@@ -89,7 +89,10 @@ export class PasskeyLoginService {
       if (!(await this.passkeys.recordUse(passkey.id, verified.newCounter, verified.backedUp))) {
         return null;
       }
-      const opened = await this.sessions.open(user, appId, meta, [...PASSKEY_AMR]);
+      const opened = await this.sessions.open(user, appId, meta, {
+        amr: [...PASSKEY_AMR],
+        passkeyId: passkey.id,
+      });
       await this.audit.record({
         action: 'user.signed_in',
         user,
