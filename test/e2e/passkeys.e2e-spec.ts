@@ -4,6 +4,20 @@ import { PasskeyBrowser } from '../support/passkey-browser.js';
 import { PlatformStack } from '../support/stack.js';
 
 const PASSWORD = 'a long password';
+const OPTIONS_LIMIT = 20;
+
+/** Calls `request` until it answers 429 (two windows' worth at most: the window may turn). */
+async function untilLimited<R extends { status: number }>(
+  request: () => Promise<R>,
+  limit: number,
+): Promise<{ res: R; allowed: number }> {
+  for (let i = 0; i <= 2 * limit + 1; i++) {
+    const res = await request();
+    if (res.status === 429) return { res, allowed: i };
+    expect(res.status).toBe(200);
+  }
+  throw new Error('never rate limited');
+}
 
 /**
  * Passkeys end to end (docs/auth.md § Passkeys): headless Chromium with a virtual authenticator
@@ -20,7 +34,11 @@ describe('passkeys in a real browser through the gateway', () => {
 
   beforeAll(async () => {
     await browser.listen();
-    stack = await PlatformStack.start({ WEBAUTHN_ORIGINS: browser.origin });
+    // A low passkey challenge limit, used up by the last test (one client address for all).
+    stack = await PlatformStack.start({
+      WEBAUTHN_ORIGINS: browser.origin,
+      PASSKEY_OPTIONS_RATE_LIMIT: String(OPTIONS_LIMIT),
+    });
     await browser.open(stack.gatewayUrl);
     auth = stack.apps.get('auth')!.get(DataSource);
     appId = (await auth.query<{ id: string }[]>('SELECT id FROM client_application'))[0].id;
@@ -264,5 +282,30 @@ describe('passkeys in a real browser through the gateway', () => {
         'user.passkey_removed',
       ]),
     );
+  }, 120_000);
+
+  // Last: it uses up this address's sign-in challenge allowance.
+  it('rate limits passkey challenges: sign-in per client address, registration per account', async () => {
+    const user = await signUp('passkey-limits@example.com');
+    const registration = () =>
+      stack.request('POST', '/v1/api/users/me/passkeys/options', { token: user.token });
+    const limited = await untilLimited(registration, OPTIONS_LIMIT);
+    expect(limited.allowed).toBeGreaterThan(0);
+    expect(limited.res.body.errors[0]).toMatchObject({
+      code: 'RATE_LIMITED',
+      meta: { limit: 'passkey_options' },
+    });
+    expect(Number(limited.res.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another account has its own allowance.
+    const other = await signUp('passkey-limits-other@example.com');
+    const theirs = await stack.request('POST', '/v1/api/users/me/passkeys/options', {
+      token: other.token,
+    });
+    expect(theirs.status).toBe(200);
+
+    const signIn = () => stack.request('POST', '/v1/api/oauth/passkey/options');
+    const refused = await untilLimited(signIn, OPTIONS_LIMIT);
+    expect(refused.res.body.errors[0]).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(Number(refused.res.headers.get('retry-after'))).toBeGreaterThan(0);
   }, 120_000);
 });
