@@ -34,17 +34,14 @@ export class SsoController {
    * 302 to the provider; 302 back to `redirect_uri` with `error`, `error_code`,
    * `error_description`, `state` (RFC 6749 § 4.1.2.1) on a bad request or disabled connection;
    * 400 `INVALID_CLIENT` / `REDIRECT_URI_NOT_ALLOWED` (no redirect); 429 `RATE_LIMITED` +
-   * `Retry-After` (per client address); 503 when the rate limit store does not answer.
+   * `Retry-After` in JSON:API, no redirect, beyond `OIDC_SIGN_IN_RATE_LIMIT` (default 30) per
+   * `OIDC_SIGN_IN_RATE_WINDOW_SECONDS` (default 60) per client address.
    */
   @Get('authorize')
   @NoApiKey()
   @Public()
   @NoStore()
-  @ApiOperation({
-    summary: 'Start a sign-in with an OpenID provider (browser)',
-    description:
-      'Rate limited per client address: `OIDC_SIGN_IN_RATE_LIMIT` (default 30) per `OIDC_SIGN_IN_RATE_WINDOW_SECONDS` (default 60); beyond it 429 `RATE_LIMITED` with `Retry-After`, in JSON:API (no redirect).',
-  })
+  @ApiOperation({ summary: 'Start a sign-in with an OpenID provider (browser)' })
   @ApiQuery({ name: 'connection', type: String, description: 'The connection slug' })
   @ApiQuery({ name: 'client_id', type: String, format: 'uuid' })
   @ApiQuery({ name: 'redirect_uri', type: String, format: 'uri' })
@@ -74,17 +71,15 @@ export class SsoController {
   /**
    * `GET /oauth/callback` (the provider's redirect): 302 to the client's `redirect_uri` with
    * `code` + `state`, or with an error; 400 `SSO_STATE_INVALID` when the state is unknown,
-   * used or expired; 429 `RATE_LIMITED` + `Retry-After` (per client address).
+   * used or expired; 429 `RATE_LIMITED` + `Retry-After` in JSON:API, no redirect, beyond
+   * `OIDC_SIGN_IN_RATE_LIMIT` (default 30) per `OIDC_SIGN_IN_RATE_WINDOW_SECONDS` (default 60)
+   * per client address (counted apart from `/oauth/authorize`).
    */
   @Get('callback')
   @NoApiKey()
   @Public()
   @NoStore()
-  @ApiOperation({
-    summary: 'Return from an OpenID provider (browser)',
-    description:
-      'Rate limited per client address, apart from `/oauth/authorize`: `OIDC_SIGN_IN_RATE_LIMIT` (default 30) per `OIDC_SIGN_IN_RATE_WINDOW_SECONDS` (default 60); beyond it 429 `RATE_LIMITED` with `Retry-After`, in JSON:API (no redirect).',
-  })
+  @ApiOperation({ summary: 'Return from an OpenID provider (browser)' })
   @ApiFoundResponse({ description: 'Back to the client with a one-time code or an error' })
   async callback(
     @Query() query: Record<string, unknown>,

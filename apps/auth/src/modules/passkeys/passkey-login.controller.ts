@@ -16,16 +16,16 @@ import { WebauthnOptionsResource } from './passkeys.serializer.js';
 export class PasskeyLoginController {
   constructor(private readonly login: PasskeyLoginService) {}
 
-  /** 200 request options with a single-use challenge for this client application; 429 per address. */
+  /**
+   * 200 request options with a single-use challenge for this client application; 429
+   * `RATE_LIMITED` + `Retry-After` beyond `PASSKEY_OPTIONS_RATE_LIMIT` (default 30) per
+   * `PASSKEY_OPTIONS_RATE_WINDOW_SECONDS` (default 60) per client address.
+   */
   @Post('passkey/options')
   @NoStore()
   @Public()
   @HttpCode(200)
-  @ApiOperation({
-    summary: 'Start a passkey sign-in',
-    description:
-      'Rate limited per client address: `PASSKEY_OPTIONS_RATE_LIMIT` (default 30) per `PASSKEY_OPTIONS_RATE_WINDOW_SECONDS` (default 60); beyond it 429 `RATE_LIMITED` with `Retry-After`.',
-  })
+  @ApiOperation({ summary: 'Start a passkey sign-in' })
   @ApiOkResponse({ type: WebauthnOptionsResource })
   options(
     @CurrentClientApp() appId: string,

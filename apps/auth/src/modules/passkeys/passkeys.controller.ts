@@ -32,15 +32,15 @@ export class PasskeysController {
     private readonly passkeys: PasskeysService,
   ) {}
 
-  /** 200 creation options with a single-use challenge for this account and application; 429. */
+  /**
+   * 200 creation options with a single-use challenge for this account and application; 429
+   * `RATE_LIMITED` + `Retry-After` beyond `PASSKEY_OPTIONS_RATE_LIMIT` (default 30) per
+   * `PASSKEY_OPTIONS_RATE_WINDOW_SECONDS` (default 60) for the account.
+   */
   @Post('options')
   @NoStore()
   @HttpCode(200)
-  @ApiOperation({
-    summary: 'Start registering a passkey',
-    description:
-      'Rate limited per account: `PASSKEY_OPTIONS_RATE_LIMIT` (default 30) per `PASSKEY_OPTIONS_RATE_WINDOW_SECONDS` (default 60); beyond it 429 `RATE_LIMITED` with `Retry-After`.',
-  })
+  @ApiOperation({ summary: 'Start registering a passkey' })
   @ApiOkResponse({ type: WebauthnOptionsResource })
   options(
     @CurrentPrincipal() principal: Principal,
