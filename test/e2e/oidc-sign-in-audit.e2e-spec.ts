@@ -42,7 +42,7 @@ describe('sign-in with an OpenID provider: audit and rate limits', () => {
       token,
       body: { data: { type: 'organization', attributes: { name: 'Carol Co' } } },
     });
-    expect(org.status).toBe(201);
+    expect(org.status).toBe(200);
     const orgId = org.body.data.id as string;
 
     const linked = await world.signIn('test', 'carolAgain');

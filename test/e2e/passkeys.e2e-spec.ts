@@ -225,7 +225,7 @@ describe('passkeys in a real browser through the gateway', () => {
       },
       { timeoutMs: 3000, what: 'the passkey session’s access token being refused' },
     );
-    expect(refused.body.errors[0].code).toBe('TOKEN_INVALID');
+    expect(refused.body.errors[0].code).toBe('TOKEN_REVOKED');
     // ...its refresh token family is revoked...
     const refreshed = await stack.request('POST', '/v1/api/oauth/token/refresh', {
       body: { refresh_token: session.refreshToken },
