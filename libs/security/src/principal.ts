@@ -72,6 +72,15 @@ export function principalFromClaims(claims: AccessTokenClaims): Principal {
   return principal;
 }
 
+/**
+ * Whether the caller's session was opened with two factors at once: a user token whose `amr`
+ * has `mfa` (a user-verified passkey sign-in, docs/auth.md § Passkeys). Org's two-factor policy
+ * treats such a session like an account with TOTP on (docs/org.md § Two-factor policy).
+ */
+export function sessionHasTwoFactors(principal: Principal): boolean {
+  return principal.type === 'user' && (principal.claims.amr?.includes('mfa') ?? false);
+}
+
 /** `@CurrentPrincipal() principal: Principal` in a controller of a guarded route. */
 export const CurrentPrincipal = createParamDecorator(
   (_data: unknown, ctx: ExecutionContext): Principal => {

@@ -80,6 +80,18 @@ export const authConfigSchema = platformSchema.extend({
   /** Password reset requests per email per window (default 3 per hour). */
   PASSWORD_RESET_RATE_LIMIT: limit(3),
   PASSWORD_RESET_RATE_WINDOW_SECONDS: seconds(3600),
+  /**
+   * `GET /oauth/authorize` and `GET /oauth/callback` per client address per window, each route
+   * counted on its own (default 30 per minute).
+   */
+  OIDC_SIGN_IN_RATE_LIMIT: limit(30),
+  OIDC_SIGN_IN_RATE_WINDOW_SECONDS: seconds(60),
+  /**
+   * Passkey challenges per window: `POST /oauth/passkey/options` per client address,
+   * `POST /users/me/passkeys/options` per account, counted apart (default 30 per minute).
+   */
+  PASSKEY_OPTIONS_RATE_LIMIT: limit(30),
+  PASSKEY_OPTIONS_RATE_WINDOW_SECONDS: seconds(60),
   /** Password reset token lifetime, seconds (default 1 hour). */
   PASSWORD_RESET_TOKEN_TTL_SECONDS: seconds(3600),
 

@@ -1,4 +1,5 @@
 import { ActivationCode } from '../modules/activation/activation-code.entity.js';
+import { OperatorAuditEntry } from '../modules/audit/operator-audit-entry.entity.js';
 import { ClientApplication } from '../modules/applications/client-application.entity.js';
 import { OidcConnection } from '../modules/federation/oidc-connection.entity.js';
 import { SsoCode } from '../modules/federation/sso-code.entity.js';
@@ -37,4 +38,5 @@ export const AUTH_ENTITIES = [
   SsoCode,
   PasskeyCredential,
   WebauthnChallenge,
+  OperatorAuditEntry,
 ];

@@ -7,6 +7,8 @@ import { TenantPermissionVersion1796100000400 } from './1796100000400-tenant-per
 import { Revocation1796200000500 } from './1796200000500-revocation.js';
 import { UsernameKey1796300000000 } from './1796300000000-username-key.js';
 import { Passkeys1796400000700 } from './1796400000700-passkeys.js';
+import { SessionPasskey1796500000000 } from './1796500000000-session-passkey.js';
+import { OperatorAuditLog1796500000100 } from './1796500000100-operator-audit-log.js';
 
 /** Applied in this order; generated with `npm run migration:generate -- auth <Name>`. */
 export const AUTH_MIGRATIONS: (new () => unknown)[] = [
@@ -19,4 +21,6 @@ export const AUTH_MIGRATIONS: (new () => unknown)[] = [
   UsernameKey1796300000000,
   OidcFederation1796400000000,
   Passkeys1796400000700,
+  SessionPasskey1796500000000,
+  OperatorAuditLog1796500000100,
 ];

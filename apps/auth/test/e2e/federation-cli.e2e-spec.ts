@@ -42,6 +42,47 @@ describe('operator CLI: OpenID Connect connections and redirect URIs', () => {
     expect((await run(['connections:disable', 'nope'])).code).toBe(1);
   });
 
+  it('audits each connection change with the operating-system user, in the change’s transaction', async () => {
+    const created = await run(
+      ['connections:create', 'audited', 'https://idp.example.com', 'c', '--json'],
+      { OIDC_CLIENT_SECRET: 'audited-secret', USER: 'ops-alice' },
+    );
+    expect(created.code).toBe(0);
+    const id = JSON.parse(created.out).id as string;
+    expect((await run(['connections:disable', 'audited'], { USER: 'ops-bob' })).code).toBe(0);
+    expect((await run(['connections:enable', 'audited'], { USER: 'ops-bob' })).code).toBe(0);
+    // A refused change writes nothing.
+    const taken = await run(['connections:create', 'audited', 'https://idp.example.com', 'c'], {
+      OIDC_CLIENT_SECRET: 's',
+    });
+    expect(taken.code).toBe(1);
+    const rows = await ctx.db.query<Record<string, unknown>[]>(
+      `SELECT action, actor_type, actor_id, target_type, target_label, details
+         FROM operator_audit_log WHERE target_id = $1 ORDER BY occurred_at, action`,
+      [id],
+    );
+    expect(rows).toEqual([
+      {
+        action: 'oidc_connection.created',
+        actor_type: 'cli',
+        actor_id: 'ops-alice',
+        target_type: 'oidc_connection',
+        target_label: 'audited',
+        details: { issuer: 'https://idp.example.com', enabled: true },
+      },
+      expect.objectContaining({
+        action: 'oidc_connection.disabled',
+        actor_id: 'ops-bob',
+        details: { changed: 'enabled' },
+      }),
+      expect.objectContaining({ action: 'oidc_connection.enabled', actor_id: 'ops-bob' }),
+    ]);
+    const all = await ctx.db.query<{ n: string }[]>(
+      `SELECT count(*) AS n FROM operator_audit_log WHERE details::text LIKE '%audited-secret%'`,
+    );
+    expect(Number(all[0].n)).toBe(0);
+  });
+
   it('refuses a connection without a secret or with a bad slug', async () => {
     expect((await run(['connections:create', 'x', 'https://idp.example.com', 'c'])).code).toBe(1);
     expect(

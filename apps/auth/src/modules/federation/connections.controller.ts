@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, Patch, Post, Put, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Public, UuidPipe } from '@wp/http';
+import { CurrentRequestMeta, Public, UuidPipe, type RequestMeta } from '@wp/http';
 import { AdminAccessGuard } from '@wp/security';
 import { ApplicationsRedirects } from './applications-redirects.js';
 import { ConnectionsService, type ConnectionView } from './connections.service.js';
@@ -23,8 +23,11 @@ export class ConnectionsController {
   /** 201 the connection (no secret); 400; 403 `ADMIN_ACCESS_REQUIRED`; 409 `CONNECTION_SLUG_TAKEN`. */
   @Post('connections')
   @ApiOperation({ summary: 'Create an OIDC connection' })
-  async create(@Body() dto: CreateConnectionDto): Promise<{ data: ConnectionView }> {
-    return { data: await this.connections.create(dto) };
+  async create(
+    @Body() dto: CreateConnectionDto,
+    @CurrentRequestMeta() meta: RequestMeta,
+  ): Promise<{ data: ConnectionView }> {
+    return { data: await this.connections.create(dto, { type: 'admin_access', meta }) };
   }
 
   @Get('connections')
@@ -39,8 +42,9 @@ export class ConnectionsController {
   async update(
     @Param('connectionId', UuidPipe) id: string,
     @Body() dto: UpdateConnectionDto,
+    @CurrentRequestMeta() meta: RequestMeta,
   ): Promise<{ data: ConnectionView }> {
-    return { data: await this.connections.update(id, dto) };
+    return { data: await this.connections.update(id, dto, { type: 'admin_access', meta }) };
   }
 
   /** 200 the new allow-list; 400; 403; 404 unknown or revoked application. */

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
+import { TxHost } from '@wp/persistence';
 import { AesGcmEnvelope } from '@wp/security';
+import { OperatorAudit, type OperatorActor } from '../audit/operator-audit.js';
 import { ConnectionsRepository } from './connections.repository.js';
 import type { CreateConnectionDto, UpdateConnectionDto } from './dto/connection.dto.js';
 import { ConnectionNotFoundError, ConnectionSlugTakenError } from './federation.errors.js';
@@ -28,20 +30,26 @@ function scopeList(scopes: string[] | undefined): string {
 /**
  * Operators' management of OIDC connections (Admin-Access API and the CLI; docs/auth.md
  * § Sign-in with an OpenID provider). The client secret is sealed with the key ring before it
- * is stored and never returned. Changes are logged (they concern no account, so they are not
- * entries of an organization's audit log).
+ * is stored and never returned. Every change is audited in `operator_audit_log`
+ * ({@link OperatorAudit}) in the transaction of the change (they concern no account and no
+ * organization, so they are not entries of an organization's audit log), and logged.
  */
 @Injectable()
 export class ConnectionsService {
   private readonly logger = new Logger('OidcConnections');
 
   constructor(
+    private readonly txHost: TxHost,
     private readonly connections: ConnectionsRepository,
     private readonly envelope: AesGcmEnvelope,
+    private readonly audit: OperatorAudit,
   ) {}
 
-  /** @throws ConnectionSlugTakenError 409 */
-  async create(dto: CreateConnectionDto): Promise<ConnectionView> {
+  /**
+   * Audit entry `oidc_connection.created` (`details`: `issuer`, `enabled`).
+   * @throws ConnectionSlugTakenError 409
+   */
+  async create(dto: CreateConnectionDto, actor: OperatorActor): Promise<ConnectionView> {
     const now = new Date();
     const connection: OidcConnection = {
       id: randomUUID(),
@@ -58,13 +66,30 @@ export class ConnectionsService {
       createdAt: now,
       updatedAt: now,
     };
-    if (!(await this.connections.insert(connection))) throw new ConnectionSlugTakenError();
+    await this.txHost.withTransaction(async () => {
+      if (!(await this.connections.insert(connection))) throw new ConnectionSlugTakenError();
+      await this.audit.record({
+        action: 'oidc_connection.created',
+        actor,
+        target: { type: 'oidc_connection', id: connection.id, label: connection.slug },
+        details: { issuer: connection.issuer, enabled: connection.enabled },
+      });
+    });
     this.logger.log(`connection ${connection.slug} (${connection.id}) created`);
     return toView(connection);
   }
 
-  /** Absent (or null) fields stay as they are. @throws ConnectionNotFoundError 404 */
-  async update(id: string, dto: UpdateConnectionDto): Promise<ConnectionView> {
+  /**
+   * Absent (or null) fields stay as they are. Audit entry `oidc_connection.disabled` or
+   * `.enabled` when `enabled` is among the changes, else `oidc_connection.changed`; `details`:
+   * `changed` (the field names, comma separated: never a value of the secret).
+   * @throws ConnectionNotFoundError 404
+   */
+  async update(
+    id: string,
+    dto: UpdateConnectionDto,
+    actor: OperatorActor,
+  ): Promise<ConnectionView> {
     const changes: Partial<OidcConnection> = {};
     if (dto.name != null) changes.name = dto.name;
     if (dto.issuer != null) changes.issuer = dto.issuer;
@@ -76,8 +101,24 @@ export class ConnectionsService {
     if (dto.emailVerifiedClaim != null) changes.emailVerifiedClaim = dto.emailVerifiedClaim;
     if (dto.nameClaim != null) changes.nameClaim = dto.nameClaim;
     if (dto.enabled != null) changes.enabled = dto.enabled;
-    const updated = await this.connections.update(id, changes);
-    if (!updated) throw new ConnectionNotFoundError();
+    const updated = await this.txHost.withTransaction(async () => {
+      const row = await this.connections.update(id, changes);
+      if (!row) throw new ConnectionNotFoundError();
+      const fields = Object.keys(changes).map((k) =>
+        k === 'clientSecretSealed' ? 'clientSecret' : k,
+      );
+      const action =
+        changes.enabled === undefined
+          ? 'oidc_connection.changed'
+          : `oidc_connection.${changes.enabled ? 'enabled' : 'disabled'}`;
+      await this.audit.record({
+        action,
+        actor,
+        target: { type: 'oidc_connection', id, label: row.slug },
+        details: { changed: fields.join(',') },
+      });
+      return row;
+    });
     this.logger.log(
       `connection ${updated.slug} (${id}) changed: ${Object.keys(changes).join(', ')}`,
     );

@@ -2,7 +2,8 @@ import { validate } from 'class-validator';
 import { plainToInstance } from 'class-transformer';
 import type { TxHost } from '@wp/persistence';
 import { AesGcmEnvelope } from '@wp/security';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { OperatorAudit, type OperatorActor } from '../audit/operator-audit.js';
 import type { AuthConfig } from '../../config/auth.config.js';
 import { ApplicationsRedirects } from './applications-redirects.js';
 import { ConnectionsRepository } from './connections.repository.js';
@@ -20,14 +21,27 @@ interface CliContext {
 }
 
 /**
- * The CLI runs without Nest and without a request context: its commands are single statements,
- * so the repositories get a host whose `tx` is the data source's own manager (autocommit) and
- * which has no transaction to offer.
+ * The CLI runs without Nest and without a request context, one command at a time: the
+ * repositories get a host whose `tx` is the data source's own manager (autocommit) outside
+ * `withTransaction`, and that transaction's manager inside it (a connection change and its
+ * audit entry commit together).
  */
-function autocommitHost(dataSource: DataSource): TxHost {
+function cliHost(dataSource: DataSource): TxHost {
+  let active: EntityManager | null = null;
   return {
-    tx: dataSource.manager,
-    isTransactionActive: () => false,
+    get tx() {
+      return active ?? dataSource.manager;
+    },
+    isTransactionActive: () => active !== null,
+    withTransaction: <T>(work: () => Promise<T>) =>
+      dataSource.transaction(async (manager) => {
+        active = manager;
+        try {
+          return await work();
+        } finally {
+          active = null;
+        }
+      }),
   } as unknown as TxHost;
 }
 
@@ -50,12 +64,18 @@ export async function runFederationCommand(
   args: string[],
   ctx: CliContext,
 ): Promise<number> {
-  const host = autocommitHost(ctx.dataSource);
+  const host = cliHost(ctx.dataSource);
   const repository = new ConnectionsRepository(host);
   const service = new ConnectionsService(
+    host,
     repository,
     AesGcmEnvelope.fromConfig(ctx.config.SECRETS_ENCRYPTION_KEY),
+    new OperatorAudit(host),
   );
+  const actor: OperatorActor = {
+    type: 'cli',
+    osUser: ctx.io.env['USER'] ?? ctx.io.env['LOGNAME'] ?? null,
+  };
   const fail = (text: string) => {
     ctx.io.err(text);
     return 1;
@@ -93,16 +113,18 @@ export async function runFederationCommand(
     });
     const invalid = await problems(dto);
     if (invalid) return fail(invalid);
-    const created = await service.create(dto).catch((e: Error) => e);
+    const created = await service.create(dto, actor).catch((e: Error) => e);
     if (created instanceof Error) return fail(`${created.message}\n`);
     ctx.print(created, `Created connection ${created.slug} (${created.id}).\n`);
     return 0;
   }
   const connection = await repository.findBySlug(args.join(' '));
   if (!connection) return fail(`no connection ${args.join(' ')}\n`);
-  const updated = await service.update(connection.id, {
-    enabled: command === 'connections:enable',
-  });
+  const updated = await service.update(
+    connection.id,
+    { enabled: command === 'connections:enable' },
+    actor,
+  );
   ctx.print(updated, `Connection ${updated.slug} ${updated.enabled ? 'enabled' : 'disabled'}.\n`);
   return 0;
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AesGcmEnvelope } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { UsersRepositoryModule } from '../accounts/users-repository.module.js';
+import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
 import { ApplicationsRedirects } from './applications-redirects.js';
 import { ConnectionsController } from './connections.controller.js';
 import { ConnectionsRepository } from './connections.repository.js';
@@ -21,7 +22,7 @@ import { SsoHousekeeping } from './sso-housekeeping.js';
  * exchange itself is `POST /oauth/token` (sessions, through {@link SsoCodesModule}).
  */
 @Module({
-  imports: [UsersRepositoryModule, SsoCodesModule],
+  imports: [UsersRepositoryModule, SsoCodesModule, RateLimitsModule],
   controllers: [SsoController, ConnectionsController, IdentitiesController],
   providers: [
     ApplicationsRedirects,

@@ -16,15 +16,22 @@ import { WebauthnOptionsResource } from './passkeys.serializer.js';
 export class PasskeyLoginController {
   constructor(private readonly login: PasskeyLoginService) {}
 
-  /** 200 request options with a single-use challenge for this client application. */
+  /**
+   * 200 request options with a single-use challenge for this client application; 429
+   * `RATE_LIMITED` + `Retry-After` beyond `PASSKEY_OPTIONS_RATE_LIMIT` (default 30) per
+   * `PASSKEY_OPTIONS_RATE_WINDOW_SECONDS` (default 60) per client address.
+   */
   @Post('passkey/options')
   @NoStore()
   @Public()
   @HttpCode(200)
   @ApiOperation({ summary: 'Start a passkey sign-in' })
   @ApiOkResponse({ type: WebauthnOptionsResource })
-  options(@CurrentClientApp() appId: string): Promise<WebauthnOptionsResource> {
-    return this.login.options(appId);
+  options(
+    @CurrentClientApp() appId: string,
+    @CurrentRequestMeta() meta: RequestMeta,
+  ): Promise<WebauthnOptionsResource> {
+    return this.login.options(appId, meta.clientAddress ?? 'unknown');
   }
 
   /** 200 session; 400; 401 `PASSKEY_CHALLENGE_INVALID`, `INVALID_PASSKEY`. */

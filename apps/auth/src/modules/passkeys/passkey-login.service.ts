@@ -9,6 +9,7 @@ import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import type { User } from '../accounts/user.entity.js';
 import { UsersRepository } from '../accounts/users.repository.js';
 import { AuthAudit } from '../audit/auth-audit.js';
+import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import type { SessionResource } from '../sessions/session.serializer.js';
 import { SessionsService } from '../sessions/sessions.service.js';
 import type { PasskeyTokenRequestDto } from './dto/passkeys.dto.js';
@@ -43,11 +44,18 @@ export class PasskeyLoginService {
     private readonly relyingParties: RelyingParties,
     private readonly sessions: SessionsService,
     private readonly audit: AuthAudit,
+    private readonly limits: RateLimits,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
-  /** `POST /oauth/passkey/options` (K): request options for a discoverable credential. */
-  async options(appId: string): Promise<WebauthnOptionsResource> {
+  /**
+   * `POST /oauth/passkey/options` (K): request options for a discoverable credential. Each call
+   * stores a challenge, so it is rate limited per client address (`PASSKEY_OPTIONS_RATE_LIMIT`
+   * per `PASSKEY_OPTIONS_RATE_WINDOW_SECONDS`).
+   * @throws RateLimitedError 429 `RATE_LIMITED` with `Retry-After`
+   */
+  async options(appId: string, clientAddress: string): Promise<WebauthnOptionsResource> {
+    await this.limits.consume('passkey_options', `sign-in:${clientAddress}`);
     const rp = await this.relyingParties.of(appId);
     const ttl = this.config.WEBAUTHN_CHALLENGE_TTL_SECONDS;
     const options = await generateAuthenticationOptions({
@@ -89,7 +97,10 @@ export class PasskeyLoginService {
       if (!(await this.passkeys.recordUse(passkey.id, verified.newCounter, verified.backedUp))) {
         return null;
       }
-      const opened = await this.sessions.open(user, appId, meta, [...PASSKEY_AMR]);
+      const opened = await this.sessions.open(user, appId, meta, {
+        amr: [...PASSKEY_AMR],
+        passkeyId: passkey.id,
+      });
       await this.audit.record({
         action: 'user.signed_in',
         user,

@@ -7,6 +7,7 @@ import { TxHost } from '@wp/persistence';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { UsersRepository } from '../accounts/users.repository.js';
 import { AuthAudit } from '../audit/auth-audit.js';
+import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import type { RegisterPasskeyDto } from './dto/passkeys.dto.js';
 import { activeAccount, registrationChallenge, userHandleOf } from './passkey-account.js';
 import {
@@ -39,16 +40,20 @@ export class PasskeyRegistrationService {
     private readonly challenges: WebauthnChallenges,
     private readonly relyingParties: RelyingParties,
     private readonly audit: AuthAudit,
+    private readonly limits: RateLimits,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
   /**
    * `POST /users/me/passkeys/options`: creation options (discoverable credential, user
    * verification required, no attestation; the account's passkeys of this relying party are
-   * excluded). 403 `USER_TOKEN_REQUIRED`; 401 `ACCOUNT_INACTIVE`.
+   * excluded). 403 `USER_TOKEN_REQUIRED`; 401 `ACCOUNT_INACTIVE`; 429 `RATE_LIMITED` with
+   * `Retry-After` beyond `PASSKEY_OPTIONS_RATE_LIMIT` per `PASSKEY_OPTIONS_RATE_WINDOW_SECONDS`
+   * for the account (each call stores a challenge).
    */
   async options(principal: Principal, appId: string): Promise<WebauthnOptionsResource> {
     const user = await activeAccount(principal, this.users);
+    await this.limits.consume('passkey_options', `registration:${user.id}`);
     const rp = await this.relyingParties.of(appId);
     const existing = (await this.passkeys.listOf(user.id)).filter((p) => p.rpId === rp.id);
     const ttl = this.config.WEBAUTHN_CHALLENGE_TTL_SECONDS;

@@ -32,7 +32,11 @@ export class PasskeysController {
     private readonly passkeys: PasskeysService,
   ) {}
 
-  /** 200 creation options with a single-use challenge for this account and application. */
+  /**
+   * 200 creation options with a single-use challenge for this account and application; 429
+   * `RATE_LIMITED` + `Retry-After` beyond `PASSKEY_OPTIONS_RATE_LIMIT` (default 30) per
+   * `PASSKEY_OPTIONS_RATE_WINDOW_SECONDS` (default 60) for the account.
+   */
   @Post('options')
   @NoStore()
   @HttpCode(200)

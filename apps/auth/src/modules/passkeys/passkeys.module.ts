@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { UsersRepositoryModule } from '../accounts/users-repository.module.js';
+import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
 import { PasskeyLoginController } from './passkey-login.controller.js';
 import { PasskeyLoginService } from './passkey-login.service.js';
@@ -12,7 +13,7 @@ import { WebauthnChallenges } from './webauthn-challenges.repository.js';
 
 /** Passkeys: registration and management under `/users/me/passkeys`, sign-in under `/oauth`. */
 @Module({
-  imports: [UsersRepositoryModule, SessionsModule],
+  imports: [UsersRepositoryModule, SessionsModule, RateLimitsModule],
   controllers: [PasskeysController, PasskeyLoginController],
   providers: [
     PasskeysRepository,

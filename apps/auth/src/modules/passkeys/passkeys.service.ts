@@ -4,6 +4,7 @@ import type { Principal } from '@wp/security';
 import { TxHost } from '@wp/persistence';
 import { UsersRepository } from '../accounts/users.repository.js';
 import { AuthAudit } from '../audit/auth-audit.js';
+import { SessionsService } from '../sessions/sessions.service.js';
 import { activeAccount } from './passkey-account.js';
 import { PasskeysRepository } from './passkeys.repository.js';
 import {
@@ -23,6 +24,7 @@ export class PasskeysService {
     private readonly users: UsersRepository,
     private readonly passkeys: PasskeysRepository,
     private readonly audit: AuthAudit,
+    private readonly sessions: SessionsService,
   ) {}
 
   /** `GET /users/me/passkeys`, oldest first. */
@@ -40,20 +42,24 @@ export class PasskeysService {
   }
 
   /**
-   * `DELETE /users/me/passkeys/{id}`: the credential stops signing in at once; the removal and
-   * its audit entry commit together. Sessions it opened are not ended (as with a password
-   * change of one's own, they are ended from `/users/me/sessions`). @throws NotFoundError 404
+   * `DELETE /users/me/passkeys/{id}`: the credential stops signing in at once, and every live
+   * session it signed in ends (refresh token families revoked, `sid`s deny-listed: their access
+   * tokens are refused by every service, as after `DELETE /users/me/sessions/{id}`) — the
+   * caller's own too, when it was one of them. The removal, the ended sessions and the audit
+   * entry (`details.sessionsEnded`) commit together. @throws NotFoundError 404
    */
   async remove(principal: Principal, id: string, meta: RequestMeta): Promise<void> {
     const user = await activeAccount(principal, this.users);
     await this.txHost.withTransaction(async () => {
       const name = await this.passkeys.remove(user.id, id);
       if (name === null) throw new NotFoundError('Passkey');
+      const sessionsEnded = await this.sessions.endAllOfPasskey(user.id, id);
       await this.audit.record({
         action: 'user.passkey_removed',
         user,
         meta,
         target: { type: 'passkey', id, label: name },
+        details: { sessionsEnded },
       });
     });
   }

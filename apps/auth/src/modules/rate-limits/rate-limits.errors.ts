@@ -1,7 +1,13 @@
 import { DomainError } from '@wp/http';
 
 export type RateLimitName =
-  'login' | 'registration' | 'validation' | 'password_reset' | 'activation_resend';
+  | 'login'
+  | 'registration'
+  | 'validation'
+  | 'password_reset'
+  | 'activation_resend'
+  | 'oidc_sign_in'
+  | 'passkey_options';
 
 const WHAT: Record<RateLimitName, string> = {
   login: 'Too many login attempts for this username.',
@@ -9,6 +15,8 @@ const WHAT: Record<RateLimitName, string> = {
   validation: 'Too many validation requests from this address.',
   password_reset: 'Too many password reset requests for this email.',
   activation_resend: 'Too many activation codes requested for this account.',
+  oidc_sign_in: 'Too many provider sign-in requests from this address.',
+  passkey_options: 'Too many passkey challenges requested.',
 };
 
 /**

@@ -46,6 +46,16 @@ export class RateLimits {
         config.ACTIVATION_RESEND_LIMIT,
         config.ACTIVATION_RESEND_WINDOW_SECONDS,
       ),
+      oidc_sign_in: make(
+        'oidc_sign_in',
+        config.OIDC_SIGN_IN_RATE_LIMIT,
+        config.OIDC_SIGN_IN_RATE_WINDOW_SECONDS,
+      ),
+      passkey_options: make(
+        'passkey_options',
+        config.PASSKEY_OPTIONS_RATE_LIMIT,
+        config.PASSKEY_OPTIONS_RATE_WINDOW_SECONDS,
+      ),
     };
   }
 

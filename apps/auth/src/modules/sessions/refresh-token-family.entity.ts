@@ -11,6 +11,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
 @Index('refresh_token_family_user_idx', ['userId'])
 @Index('refresh_token_family_expires_idx', ['expiresAt'])
 @Index('refresh_token_family_grace_idx', ['rotatedAt'], { where: 'grace_response IS NOT NULL' })
+@Index('refresh_token_family_passkey_idx', ['passkeyId'], { where: 'passkey_id IS NOT NULL' })
 export class RefreshTokenFamily {
   @PrimaryColumn('uuid')
   id!: string;
@@ -46,7 +47,7 @@ export class RefreshTokenFamily {
 
   /**
    * `logout`, `reuse_detected`, `password_reset`, `password_changed`, `ended_by_user` (sessions
-   * list), `others_ended_by_user`.
+   * list), `others_ended_by_user`, `passkey_removed` (the passkey that signed it in was removed).
    */
   @Column('text', { nullable: true })
   revokedReason!: string | null;
@@ -72,4 +73,11 @@ export class RefreshTokenFamily {
    */
   @Column('text', { array: true, nullable: true })
   amr!: string[] | null;
+
+  /**
+   * The passkey (`passkey_credential.id`) whose sign-in opened the session; null for every other
+   * sign-in. Removing that passkey ends the session (docs/auth.md § Passkeys).
+   */
+  @Column('uuid', { nullable: true })
+  passkeyId!: string | null;
 }

@@ -65,8 +65,8 @@ const INSERT_FAMILY: PreparedStatement = {
   text: `WITH family AS (
            INSERT INTO refresh_token_family
                   (id, user_id, app_id, current_token_hash, generation, expires_at, created_at,
-                   last_used_at, last_user_agent, last_client_address, amr)
-           VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9)
+                   last_used_at, last_user_agent, last_client_address, amr, passkey_id)
+           VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9, $10)
            RETURNING id, current_token_hash, created_at)
          INSERT INTO refresh_token (token_hash, family_id, generation, issued_at)
          SELECT current_token_hash, id, 0, created_at FROM family`,
@@ -147,7 +147,7 @@ export class SessionsRepository {
       | 'lastUserAgent'
       | 'lastClientAddress'
     > &
-      Partial<Pick<RefreshTokenFamily, 'amr'>>,
+      Partial<Pick<RefreshTokenFamily, 'amr' | 'passkeyId'>>,
   ): Promise<void> {
     const values = [
       family.id,
@@ -159,6 +159,7 @@ export class SessionsRepository {
       family.lastUserAgent,
       family.lastClientAddress,
       family.amr ?? null,
+      family.passkeyId ?? null,
     ];
     if (this.txHost.isTransactionActive()) await this.txHost.tx.query(INSERT_FAMILY.text, values);
     else await preparedQuery(this.dataSource, INSERT_FAMILY, values);
@@ -277,6 +278,24 @@ export class SessionsRepository {
             AND ($3::uuid IS NULL OR id <> $3::uuid)
           RETURNING id`,
         [userId, reason, keepFamilyId],
+      ),
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Revokes every live session of a user opened by signing in with one passkey (row-locked until
+   * the caller's transaction ends, like logout).
+   * @returns the ids of the families revoked
+   */
+  async revokeAllOfPasskey(userId: string, passkeyId: string, reason: string): Promise<string[]> {
+    const rows = await returningRows<{ id: string }>(
+      this.txHost.tx.query(
+        `UPDATE refresh_token_family
+            SET revoked_at = now(), revoked_reason = $3, grace_response = NULL
+          WHERE passkey_id = $2 AND user_id = $1 AND revoked_at IS NULL AND expires_at > now()
+          RETURNING id`,
+        [userId, passkeyId, reason],
       ),
     );
     return rows.map((r) => r.id);

@@ -26,7 +26,8 @@ export type SessionEndReason =
   | 'password_reset'
   | 'password_changed'
   | 'ended_by_user'
-  | 'others_ended_by_user';
+  | 'others_ended_by_user'
+  | 'passkey_removed';
 
 /**
  * Sessions (refresh token families): opening one at login/activation, ending one at logout
@@ -66,16 +67,17 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
    * @param client user agent and address of the request, the session's first "last use"
    * Joins the transaction active in the async context (activation, registration); otherwise
    * the insert runs alone (one atomic statement)
-   * @param amr authentication methods (RFC 8176) when the sign-in was more than a password
-   *   (a passkey): kept on the family and signed into each of its access tokens
+   * @param passkey a passkey sign-in: its `amr` (RFC 8176), kept on the family and signed into
+   *   each of its access tokens, and the passkey's id, so removing it ends the session
    * @returns the contract's session resource
    */
   async open(
     user: Pick<User, 'id' | 'email' | 'phone' | 'firstName' | 'lastName'>,
     appId: string,
     client: SessionClient,
-    amr?: string[],
+    passkey?: { amr: string[]; passkeyId: string },
   ): Promise<SessionResource> {
+    const amr = passkey?.amr;
     const familyId = randomUUID();
     const refreshToken = this.tokens.newRefreshToken();
     const tokenHash = this.tokens.hashRefreshToken(refreshToken);
@@ -90,6 +92,7 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
       lastUserAgent: client.userAgent,
       lastClientAddress: client.clientAddress,
       amr: amr ?? null,
+      passkeyId: passkey?.passkeyId ?? null,
     });
     // A hint for the first refresh (checked again by the rotation: harmless if the caller's
     // transaction rolls back).
@@ -162,6 +165,17 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
     keepFamilyId: string | null = null,
   ): Promise<number> {
     const ended = await this.sessions.revokeAllOfUser(userId, reason, keepFamilyId);
+    for (const sid of ended) await this.denyList(sid);
+    return ended.length;
+  }
+
+  /**
+   * Ends every live session a passkey signed in, inside the caller's transaction (the one that
+   * removes the passkey): families revoked, `sid`s deny-listed, as logout does.
+   * @returns how many sessions were ended
+   */
+  async endAllOfPasskey(userId: string, passkeyId: string): Promise<number> {
+    const ended = await this.sessions.revokeAllOfPasskey(userId, passkeyId, 'passkey_removed');
     for (const sid of ended) await this.denyList(sid);
     return ended.length;
   }

@@ -8,7 +8,7 @@ import {
   type ProjectPermission,
   type Role,
 } from '@wp/contracts';
-import { AgentForbiddenError, type Principal } from '@wp/security';
+import { AgentForbiddenError, sessionHasTwoFactors, type Principal } from '@wp/security';
 import type { EntityManager } from 'typeorm';
 import type { Organization } from '../tenants/organization.entity.js';
 import type { Project } from '../tenants/project.entity.js';
@@ -126,7 +126,7 @@ export class AccessService {
       principal.type === 'user' &&
       row.organization.requireTwoFactor &&
       !row.twoFactorEnabled &&
-      !principal.claims.amr?.includes('mfa') &&
+      !sessionHasTwoFactors(principal) &&
       !options.exemptFromTwoFactorPolicy
     ) {
       throw new OrganizationRequiresTwoFactorError();

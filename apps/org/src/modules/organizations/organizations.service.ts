@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TxHost } from '@wp/persistence';
 import { effectiveProjectRole, organizationCan, type Role } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
-import type { Principal } from '@wp/security';
+import { sessionHasTwoFactors, type Principal } from '@wp/security';
 import { AccessService, requireOrganizationPermission } from '../access/access.service.js';
 import {
   OrganizationMembersRepository,
@@ -87,7 +87,10 @@ export class OrganizationsService {
    * caller can access and the members. Three queries whatever the number of organizations.
    */
   async listForUser(principal: Principal): Promise<OrganizationView[]> {
-    const rows = await this.organizations.findForUser(principal.id);
+    const rows = await this.organizations.findForUser(
+      principal.id,
+      sessionHasTwoFactors(principal),
+    );
     const ids = rows.map((r) => r.organization.id);
     const [projects, members] = await Promise.all([
       this.visibleProjects(principal.id, ids),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TxHost } from '@wp/persistence';
-import type { Principal } from '@wp/security';
+import { sessionHasTwoFactors, type Principal } from '@wp/security';
 import { AccessService } from '../access/access.service.js';
 import { AuditTrail } from '../audit/audit-trail.js';
 import { OwnTwoFactorRequiredError } from './security-policy.errors.js';
@@ -53,7 +53,13 @@ export class SecurityPolicyService {
         'organization.manageSecurity',
         { lock: true },
       );
-      if (requireTwoFactor && !(await this.policies.userHasTwoFactor(principal.id))) {
+      // Two factors: the account has TOTP on, or this session was opened with a passkey (the
+      // policy lets either in, so the owner is not locking themselves out of this session).
+      if (
+        requireTwoFactor &&
+        !sessionHasTwoFactors(principal) &&
+        !(await this.policies.userHasTwoFactor(principal.id))
+      ) {
         throw new OwnTwoFactorRequiredError();
       }
       if (access.organization.requireTwoFactor !== requireTwoFactor) {

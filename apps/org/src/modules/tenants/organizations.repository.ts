@@ -8,9 +8,9 @@ export interface OrganizationWithRole {
   /** The user's organization role; null for a project-only member. */
   role: Role | null;
   /**
-   * The organization requires two-factor and the user's account does not have it: every
-   * organization route refuses them, so `meta.can` grants nothing (docs/org.md § Two-factor
-   * policy).
+   * The organization requires two-factor, the user's account does not have it and the session
+   * was not opened with two factors (a passkey): every organization route refuses them, so
+   * `meta.can` grants nothing (docs/org.md § Two-factor policy).
    */
   twoFactorBlocked?: boolean;
 }
@@ -36,8 +36,10 @@ export class OrganizationsRepository {
   /**
    * Organizations visible to the user — as a member, or through a project membership with
    * access (project-only members, role null) — with the user's role, oldest first (one query).
+   * @param twoFactorSession the caller's session counts as two factors (`sessionHasTwoFactors`):
+   *   the two-factor policy then blocks nothing, as `AccessService.organization()` decides
    */
-  async findForUser(userId: string): Promise<OrganizationWithRole[]> {
+  async findForUser(userId: string, twoFactorSession: boolean): Promise<OrganizationWithRole[]> {
     const rows: {
       id: number;
       name: string;
@@ -49,7 +51,7 @@ export class OrganizationsRepository {
     }[] = await this.txHost.tx.query(
       `SELECT o.id, o.name, o.created_at, o.updated_at, o.require_two_factor,
               m.role AS member_role,
-              o.require_two_factor AND NOT coalesce(
+              o.require_two_factor AND NOT $2::boolean AND NOT coalesce(
                 (SELECT d.two_factor_enabled FROM directory_user d WHERE d.id = $1), false)
                 AS two_factor_blocked
        FROM organization o
@@ -59,7 +61,7 @@ export class OrganizationsRepository {
          UNION
          SELECT organization_id FROM project_membership WHERE user_id = $1 AND NOT access_denied)
        ORDER BY o.id`,
-      [userId],
+      [userId, twoFactorSession],
     );
     return rows.map((r) => ({
       organization: Object.assign(new Organization(), {

@@ -46,9 +46,13 @@ export class SidebarBuilder {
     private readonly projects: ProjectsRepository,
   ) {}
 
-  /** @param pins every stored pin of the user; those not accessible any more are left out. */
-  async build(userId: string, pins: PinRow[]): Promise<Sidebar> {
-    const rows = await this.organizations.findForUser(userId);
+  /**
+   * @param pins every stored pin of the user; those not accessible any more are left out.
+   * @param twoFactorSession the caller's session counts as two factors (a passkey sign-in):
+   *   the two-factor policy shuts them out of nothing (`twoFactorBlocked` false)
+   */
+  async build(userId: string, pins: PinRow[], twoFactorSession = false): Promise<Sidebar> {
+    const rows = await this.organizations.findForUser(userId, twoFactorSession);
     const standing = await this.projects.findVisibleInOrganizations(
       userId,
       rows.map((r) => r.organization.id),

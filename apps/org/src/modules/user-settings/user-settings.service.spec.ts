@@ -6,7 +6,7 @@ import type { PinsInput, SettingsInput } from './user-settings.input.js';
 import type { SettingsPatch, UserSettingsRepository } from './user-settings.repository.js';
 import { UserSettingsService } from './user-settings.service.js';
 
-const ADA = { id: 'u-ada' } as Principal;
+const ADA = { id: 'u-ada', type: 'user', claims: {} } as Principal;
 
 /** The caller's sidebar: organization 7 with projects 70 and 71; nothing else is hers. */
 const SIDEBAR = {

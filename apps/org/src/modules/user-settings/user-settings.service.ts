@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TxHost } from '@wp/persistence';
-import type { Principal } from '@wp/security';
+import { sessionHasTwoFactors, type Principal } from '@wp/security';
 import { InvitationsService } from '../invitations/invitations.service.js';
 import { buildDashboard } from './dashboard.js';
 import {
@@ -52,7 +52,7 @@ export class UserSettingsService {
   ): Promise<UserSettingsResource> {
     const [settings, sidebar, pending] = await Promise.all([
       this.settings.find(principal.id, client),
-      this.loadSidebar(principal.id),
+      this.loadSidebar(principal),
       dashboard ? this.invitations.pendingFor(principal) : Promise.resolve([]),
     ]);
     return toUserSettingsResource({
@@ -72,7 +72,7 @@ export class UserSettingsService {
     client: string,
     input: SettingsInput | PinsInput,
   ): Promise<UserSettingsResource> {
-    const sidebar = await this.loadSidebar(principal.id);
+    const sidebar = await this.loadSidebar(principal);
     await this.txHost.withTransaction(async () => {
       if (input.form === 'pins') await this.replacePins(principal.id, sidebar, input);
       else await this.applySettings(principal.id, client, sidebar, input);
@@ -103,8 +103,12 @@ export class UserSettingsService {
     return this.get(principal, client);
   }
 
-  private async loadSidebar(userId: string): Promise<Sidebar> {
-    return this.sidebar.build(userId, await this.settings.findPins(userId));
+  private async loadSidebar(principal: Principal): Promise<Sidebar> {
+    return this.sidebar.build(
+      principal.id,
+      await this.settings.findPins(principal.id),
+      sessionHasTwoFactors(principal),
+    );
   }
 
   private async applySettings(
