@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
+import entityManagerParameter from './scripts/eslint-rules/no-entity-manager-parameter.js';
 
 /** Nx tag rules; tests may also use the testing library. */
 function boundaries(forTests) {
@@ -93,6 +94,29 @@ const NO_DIRECT_CLS = [
     'Inject TxHost from @wp/persistence and open boundaries with txHost.withTransaction (docs/decisions.md § Transactions in the request context).',
 }));
 
+/**
+ * Where an `EntityManager` parameter is allowed (`wp/no-entity-manager-parameter`,
+ * docs/decisions.md § Transactions in the request context, "What stays explicit, and why").
+ * Everywhere else in apps/*\/src and libs/*\/src a transaction is read from `TxHost`. Each entry
+ * says why the manager is a parameter there; adding one needs the same.
+ */
+export const ENTITY_MANAGER_EXCEPTIONS = [
+  // Low-level query helper (the newer-wins upsert): called by repositories with the manager they
+  // took from their own `this.txHost.tx` / `activeTransaction(this.txHost)`; it has no host.
+  'libs/persistence/src/upsert-if-newer.ts',
+  // Low-level query helper (a tenant's applied version), called like `upsertIfNewer`.
+  'libs/persistence/src/applied-tenant-version.ts',
+  // `UserDirectory.apply`: a helper over `upsertIfNewer` that its event handler feeds with the
+  // delivery's transaction (`activeTransaction(txHost)` in user-directory.handlers.ts).
+  'libs/user-directory/src/user-directory.ts',
+  // Analytics' `PostgresUnitOfWork`: an object built inside the ingestion boundary around that
+  // boundary's manager, the port its storage-agnostic ingestion writes through.
+  'apps/analytics/src/modules/storage/postgres/ingestion-unit-of-work.ts',
+  // `RetryingDataSource` overrides TypeORM's `DataSource.transaction`, whose callback receives
+  // the manager: TypeORM's own signature, the one the transaction plugin's adapter calls.
+  'libs/persistence/src/retrying-data-source.ts',
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -140,6 +164,14 @@ export default tseslint.config(
       '@nx/enforce-module-boundaries': ['error', boundaries(false)],
       'no-restricted-imports': ['error', { paths: [NO_IS_OPTIONAL, ...NO_DIRECT_CLS] }],
     },
+  },
+  {
+    // No `EntityManager` parameter outside the exceptions above (tests may build managers by
+    // hand to exercise the helpers).
+    files: ['apps/*/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', ...ENTITY_MANAGER_EXCEPTIONS],
+    plugins: { wp: { rules: { 'no-entity-manager-parameter': entityManagerParameter.rule } } },
+    rules: { 'wp/no-entity-manager-parameter': 'error' },
   },
   {
     // The one place that wires the plugin (libs/persistence § transactionContext).

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import type { WebhookEvent } from '@wp/contracts';
-import { DataSource } from 'typeorm';
+import { TxHost } from '@wp/persistence';
 import { OutboundHttp } from '../apps/org/src/modules/webhooks/outbound-http.js';
 import { WebhookPublisher } from '../apps/org/src/modules/webhooks/webhook-publisher.js';
 import { newWebhookSecret, signWebhook } from '../apps/org/src/modules/webhooks/webhook-signer.js';
@@ -74,13 +74,13 @@ export async function main(argv: string[]): Promise<void> {
       });
       if (res.status !== 201) throw new Error(`endpoint: ${res.status}`);
     }
-    const dataSource = ctx.org.get(DataSource);
+    const txHost = ctx.org.get(TxHost);
     const publisher = ctx.org.get(WebhookPublisher);
     const all = Array.from({ length: events }, () => event(orgId));
     const started = performance.now();
     for (let i = 0; i < events; i += 100) {
       const batch = all.slice(i, i + 100);
-      await dataSource.transaction((manager) => publisher.publish(manager, batch));
+      await txHost.withTransaction(() => publisher.publish(batch));
       const committed = performance.now();
       for (const e of batch) publishedAt.set(e.id, committed);
     }
@@ -93,7 +93,7 @@ export async function main(argv: string[]): Promise<void> {
     latencies.length = 0;
     const steady = Array.from({ length: Number(values['steady-events']) }, () => event(orgId));
     for (const e of steady) {
-      await dataSource.transaction((manager) => publisher.publish(manager, [e]));
+      await txHost.withTransaction(() => publisher.publish([e]));
       publishedAt.set(e.id, performance.now());
       await new Promise((resolve) => setTimeout(resolve, Number(values['pace-ms'])));
     }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { WebhookEvent } from '@wp/contracts';
+import { TxHost } from '@wp/persistence';
 import { waitFor } from '@wp/testing';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcher } from '../../apps/org/src/modules/webhooks/webhook-dispatcher.js';
@@ -73,10 +74,8 @@ describe('webhooks: durability across kill -9', () => {
     }));
     for (let i = 0; i < EVENTS; i += 100) {
       await org
-        .get(DataSource)
-        .transaction((manager) =>
-          org.get(WebhookPublisher).publish(manager, events.slice(i, i + 100)),
-        );
+        .get(TxHost)
+        .withTransaction(() => org.get(WebhookPublisher).publish(events.slice(i, i + 100)));
     }
     const total = () => receivers.reduce((n, r) => n + r.received.length, 0);
     await waitFor(() => total() >= (EVENTS * ENDPOINTS) / 5, {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { WebhookEvent } from '@wp/contracts';
+import { TxHost } from '@wp/persistence';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcher } from '../../apps/org/src/modules/webhooks/webhook-dispatcher.js';
 import { WebhookPublisher } from '../../apps/org/src/modules/webhooks/webhook-publisher.js';
@@ -101,10 +102,8 @@ describe('webhooks: two org replicas', () => {
       const org = stack.apps.get('org')!;
       const publish = (type: string, n: number) =>
         org
-          .get(DataSource)
-          .transaction((manager) =>
-            org.get(WebhookPublisher).publish(manager, events(orgId, type, n)),
-          );
+          .get(TxHost)
+          .withTransaction(() => org.get(WebhookPublisher).publish(events(orgId, type, n)));
       await publish('member.added', 24); // 24 × 400 ms / 3 at once: about 3.2 s of work
       await world.until(() => slow.received.length, PER_ENDPOINT, 2000, 'the slow endpoint busy');
       const started = Date.now();

@@ -8,19 +8,15 @@ import {
 import { EVENT_CATALOG, streamOf, type EventEnvelope, type EventSubject } from '@wp/contracts';
 import { startupPhases } from '@wp/observability';
 import { TxHost } from '@wp/persistence';
-import type { EntityManager } from 'typeorm';
 import { EventTransport } from './event-transport.js';
 import { MESSAGING_OPTIONS, type MessagingOptions } from './namespace.js';
 
 /**
  * Handles one event inside the delivery's transaction: repositories reach it through `TxHost`
- * (`txHost.tx`). `manager` is that same transaction's manager, kept for handlers not yet
- * converted (docs/decisions.md § Transactions in the request context); new handlers ignore it.
+ * (`txHost.tx`, or `activeTransaction(txHost)` for writes; docs/decisions.md § Transactions in
+ * the request context).
  */
-export type EventHandler<S extends EventSubject> = (
-  event: EventEnvelope<S>,
-  manager: EntityManager,
-) => Promise<void>;
+export type EventHandler<S extends EventSubject> = (event: EventEnvelope<S>) => Promise<void>;
 
 /**
  * Consuming side of the event bus (docs/architecture.md § Data ownership and events): `on(subject,
@@ -58,14 +54,13 @@ export class EventBus implements OnApplicationBootstrap, OnApplicationShutdown {
         const event = { ...envelope, payload: parsed.data } as EventEnvelope<S>;
         // One boundary (retried whole on deadlocks), opened in a CLS context of its own.
         await this.txHost.withTransaction(async () => {
-          const manager = this.txHost.tx;
-          const inserted: unknown[] = await manager.query(
+          const inserted: unknown[] = await this.txHost.tx.query(
             `INSERT INTO processed_event (consumer, event_id) VALUES ($1, $2)
              ON CONFLICT DO NOTHING RETURNING event_id`,
             [consumer, envelope.id],
           );
           if (inserted.length === 0) return; // already handled: a redelivery
-          await handler(event, manager);
+          await handler(event);
         });
       },
     });

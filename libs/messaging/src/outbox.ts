@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EVENT_CATALOG, type EventPayload, type EventSubject } from '@wp/contracts';
 import { activeTransaction, TxHost } from '@wp/persistence';
-import type { EntityManager } from 'typeorm';
 import { OutboxMessage } from './entities.js';
 
 /**
@@ -20,23 +19,8 @@ export class Outbox {
    * @throws Error when no transaction is active (a programming error: the event would not
    *   belong to the change); the payload's contract error when it does not match the catalog
    */
-  async enqueue<S extends EventSubject>(subject: S, payload: EventPayload<S>): Promise<string>;
-  /**
-   * @deprecated the manager is the active transaction's already: call `enqueue(subject,
-   *   payload)` (kept while apps/org is converted, docs/decisions.md § Transactions in the
-   *   request context).
-   */
-  async enqueue<S extends EventSubject>(
-    manager: EntityManager,
-    subject: S,
-    payload: EventPayload<S>,
-  ): Promise<string>;
-  async enqueue<S extends EventSubject>(
-    ...args: [S, EventPayload<S>] | [EntityManager, S, EventPayload<S>]
-  ): Promise<string> {
-    const [manager, subject, payload] =
-      args.length === 3 ? args : [activeTransaction(this.txHost), ...args];
-    return this.write(manager, subject, payload);
+  async enqueue<S extends EventSubject>(subject: S, payload: EventPayload<S>): Promise<string> {
+    return this.write(subject, payload);
   }
 
   /**
@@ -52,16 +36,18 @@ export class Outbox {
     if (this.txHost.isTransactionActive()) {
       throw new Error('a transaction is active: enqueue the event in it');
     }
-    const id = await this.write(this.txHost.tx, subject, payload);
+    const id = await this.write(subject, payload, true);
     this.listener?.();
     return id;
   }
 
+  /** In the active transaction; `alone`: on the pool (autocommit), none being active. */
   private async write<S extends EventSubject>(
-    manager: EntityManager,
     subject: S,
     payload: EventPayload<S>,
+    alone = false,
   ): Promise<string> {
+    const manager = alone ? this.txHost.tx : activeTransaction(this.txHost);
     const data = EVENT_CATALOG[subject].parse(payload); // a producer bug fails the command
     const id = randomUUID();
     await manager.insert(OutboxMessage, {

@@ -12,6 +12,7 @@ import {
   platformDataSource,
   runMigrations,
   schemaDrift,
+  TxHost,
 } from '@wp/persistence';
 import {
   describeWithServers,
@@ -156,9 +157,9 @@ function transportSuite(mode: Mode): void {
   it('publishes an event written in a committed transaction and delivers it once', async () => {
     const dataSource = app.get(DataSource);
     const outbox = app.get(Outbox);
-    const eventId = await dataSource.transaction((m) =>
-      outbox.enqueue(m, 'org.organization.created', payload('committed')),
-    );
+    const eventId = await app
+      .get(TxHost)
+      .withTransaction(() => outbox.enqueue('org.organization.created', payload('committed')));
     await waitFor(() => seen.some((s) => s.id === eventId), {
       timeoutMs: 10_000,
       what: 'delivery',
@@ -170,11 +171,10 @@ function transportSuite(mode: Mode): void {
   });
 
   it('never publishes an event whose transaction rolled back', async () => {
-    const dataSource = app.get(DataSource);
     const outbox = app.get(Outbox);
     await expect(
-      dataSource.transaction(async (m) => {
-        await outbox.enqueue(m, 'org.organization.created', payload('rolled back'));
+      app.get(TxHost).withTransaction(async () => {
+        await outbox.enqueue('org.organization.created', payload('rolled back'));
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
@@ -203,10 +203,9 @@ function transportSuite(mode: Mode): void {
 
   it('retries a failing handler until it succeeds, recording the event once', async () => {
     failuresLeft = 2;
-    const dataSource = app.get(DataSource);
-    const eventId = await dataSource.transaction((m) =>
-      app.get(Outbox).enqueue(m, 'org.organization.created', payload('flaky')),
-    );
+    const eventId = await app
+      .get(TxHost)
+      .withTransaction(() => app.get(Outbox).enqueue('org.organization.created', payload('flaky')));
     await waitFor(() => seen.some((s) => s.id === eventId), {
       timeoutMs: 20_000, // pg-boss retries after 1-2 s, then 2-4 s (whole seconds, back-off)
       what: 'retried delivery',
@@ -216,11 +215,12 @@ function transportSuite(mode: Mode): void {
   });
 
   it('refuses to enqueue a payload that breaks the contract', async () => {
-    const dataSource = app.get(DataSource);
     await expect(
-      dataSource.transaction((m) =>
-        app.get(Outbox).enqueue(m, 'org.organization.created', { name: 'no id' } as never),
-      ),
+      app
+        .get(TxHost)
+        .withTransaction(() =>
+          app.get(Outbox).enqueue('org.organization.created', { name: 'no id' } as never),
+        ),
     ).rejects.toThrow();
   });
 

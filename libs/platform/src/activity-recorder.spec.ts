@@ -1,5 +1,6 @@
 import type { HttpAdapterHost } from '@nestjs/core';
 import type { Outbox } from '@wp/messaging';
+import type { TxHost } from '@wp/persistence';
 import type { DataSource } from 'typeorm';
 import { ActivityRecorder, type ActivityOptions } from './activity-recorder.js';
 
@@ -18,26 +19,27 @@ function recorder(options: Partial<ActivityOptions>, failTransactions = 0) {
   const batches: unknown[][] = [];
   let failures = failTransactions;
   const outbox = {
-    enqueue: (_m: unknown, _s: string, payload: { entries: unknown[] }) => {
+    enqueue: (_s: string, payload: { entries: unknown[] }) => {
       batches.push(payload.entries);
       return Promise.resolve('id');
     },
   } as unknown as Outbox;
-  const dataSource = {
-    isInitialized: true,
-    transaction: async (work: (manager: unknown) => Promise<void>) => {
+  const dataSource = { isInitialized: true } as unknown as DataSource;
+  const txHost = {
+    withTransaction: async (_propagation: unknown, work: () => Promise<void>) => {
       if (failures > 0) {
         failures--;
         throw new Error('database down');
       }
-      await work({});
+      await work();
     },
-  } as unknown as DataSource;
+  } as unknown as TxHost;
   const r = new ActivityRecorder(
     { service: 'org', ...options },
     {} as HttpAdapterHost,
     dataSource,
     outbox,
+    txHost,
   );
   return { r, batches };
 }

@@ -10,6 +10,7 @@ import {
 import { HttpAdapterHost } from '@nestjs/core';
 import { EVENT_CATALOG, type ActivityEntry, type EventSubject } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
+import { Propagation, TxHost } from '@wp/persistence';
 import type { Principal } from '@wp/security';
 import type { FastifyInstance } from 'fastify';
 import { DataSource } from 'typeorm';
@@ -52,6 +53,7 @@ export class ActivityRecorder implements OnModuleInit, BeforeApplicationShutdown
     private readonly adapterHost: HttpAdapterHost,
     private readonly dataSource: DataSource,
     private readonly outbox: Outbox,
+    private readonly txHost: TxHost,
   ) {
     const subject = `${options.service}.activity.recorded`;
     this.subject = subject in EVENT_CATALOG ? (subject as EventSubject) : null;
@@ -121,10 +123,9 @@ export class ActivityRecorder implements OnModuleInit, BeforeApplicationShutdown
     while (this.buffer.length > 0 && this.subject) {
       const batch = this.buffer.slice(0, size);
       try {
-        await this.dataSource.transaction(async (manager) => {
-          await this.outbox.enqueue(manager, this.subject as 'auth.activity.recorded', {
-            entries: batch,
-          });
+        // A transaction of its own, never one active where the flush was started from.
+        await this.txHost.withTransaction(Propagation.RequiresNew, async () => {
+          await this.outbox.enqueue(this.subject as 'auth.activity.recorded', { entries: batch });
         });
         this.buffer = this.buffer.slice(batch.length);
       } catch (error) {

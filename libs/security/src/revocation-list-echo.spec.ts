@@ -1,3 +1,4 @@
+import type { TxHost } from '@wp/persistence';
 import type { EntityManager } from 'typeorm';
 import { RevocationList } from './revocation-list.js';
 import { RevocationStore } from './stores/revocation.store.js';
@@ -31,7 +32,10 @@ class SlowChannel extends RevocationStore {
 }
 
 /** The writer's transaction: the journal insert is all a revocation asks of it. */
-const manager = { query: () => Promise.resolve([]) } as unknown as EntityManager;
+const txHost = {
+  isTransactionActive: () => true,
+  tx: { query: () => Promise.resolve([]) } as unknown as EntityManager,
+} as unknown as TxHost;
 
 /**
  * A revocation goes on (to its commit and answer) once its announcement is back through the
@@ -44,7 +48,7 @@ describe('RevocationList waits for its own announcement', () => {
     await Promise.all(started.splice(0).map((list) => list.onApplicationShutdown()));
   });
   const start = async (store: RevocationStore) => {
-    const list = new RevocationList(store);
+    const list = new RevocationList(store, undefined, undefined, txHost);
     await list.onModuleInit();
     started.push(list);
     return list;
@@ -53,7 +57,7 @@ describe('RevocationList waits for its own announcement', () => {
   it('answers only after the announcement came back', async () => {
     const list = await start(new SlowChannel(20));
     const begin = performance.now();
-    await list.revokeSession('sid-1', 60, manager);
+    await list.revokeSession('sid-1', 60);
     const took = performance.now() - begin;
     expect(took).toBeGreaterThanOrEqual(15);
     expect(took).toBeLessThan(245); // the echo, not the 250 ms wait
@@ -62,7 +66,7 @@ describe('RevocationList waits for its own announcement', () => {
   it('goes on after 250 ms when the announcement does not come back', async () => {
     const list = await start(new SlowChannel(60_000));
     const begin = performance.now();
-    await list.revokeToken('jti-1', Date.now() / 1000 + 60, manager);
+    await list.revokeToken('jti-1', Date.now() / 1000 + 60);
     expect(performance.now() - begin).toBeGreaterThanOrEqual(245);
   });
 });

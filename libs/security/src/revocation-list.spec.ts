@@ -8,6 +8,7 @@ import {
   PgListener,
   platformDataSource,
   runMigrations,
+  type TxHost,
 } from '@wp/persistence';
 import { describeWithServers } from '@wp/testing';
 import { Redis } from 'ioredis';
@@ -28,11 +29,14 @@ const WRITERS: CacheWriter[] = ['auth'];
  */
 const recorded: unknown[][] = [];
 const journal = {
-  query: (_sql: string, params?: unknown[]) => {
-    recorded.push(params ?? []);
-    return Promise.resolve([]);
-  },
-} as unknown as EntityManager;
+  isTransactionActive: () => true,
+  tx: {
+    query: (_sql: string, params?: unknown[]) => {
+      recorded.push(params ?? []);
+      return Promise.resolve([]);
+    },
+  } as unknown as EntityManager,
+} as unknown as TxHost;
 
 /** A deny-list store of one service process, and the means to close it. */
 interface StoreOfProcess {
@@ -149,7 +153,12 @@ function revocationListSuite(backend: Backend): void {
         if (delivering) onMessage(message);
       });
     const isDenied = jest.spyOn(process.store, 'isDenied');
-    const list = new RevocationList(process.store, { revocationCacheMs: cacheMs });
+    const list = new RevocationList(
+      process.store,
+      { revocationCacheMs: cacheMs },
+      undefined,
+      journal,
+    );
     lists.push(list);
     await list.onModuleInit();
     await until(() => performance.now() - internals(list).freshAsOf < cacheMs, 3000);
@@ -184,7 +193,7 @@ function revocationListSuite(backend: Backend): void {
   it('refuses a token revoked in this process at once', async () => {
     const { list } = await service();
     expect(await list.isRevoked('jti-c', 'sid-c', exp(), WRITERS)).toBe(false);
-    await list.revokeToken('jti-c', exp(), journal);
+    await list.revokeToken('jti-c', exp());
     expect(await list.isRevoked('jti-c', 'sid-c', exp(), WRITERS)).toBe(true);
   });
 
@@ -198,9 +207,9 @@ function revocationListSuite(backend: Backend): void {
     const before = here.calls();
 
     const started = Date.now();
-    await there.list.revokeToken('jti-d', exp(), journal);
+    await there.list.revokeToken('jti-d', exp());
     await until(() => here.list.isRevoked('jti-d', 'sid-d', exp(), WRITERS), 1000);
-    await there.list.revokeSession('sid-e', 60, journal);
+    await there.list.revokeSession('sid-e', 60);
     await until(() => here.list.isRevoked('jti-e', 'sid-e', exp(), WRITERS), 1000);
     expect(await here.list.isRevoked('jti-f', 'sid-e', exp(), WRITERS)).toBe(true);
     expect(Date.now() - started).toBeLessThan(1000);
@@ -218,7 +227,7 @@ function revocationListSuite(backend: Backend): void {
     // the subscription stops delivering without this process noticing: no announcement, no heartbeat
     here.silence();
     const started = performance.now();
-    await there.list.revokeToken('jti-h', exp(), journal);
+    await there.list.revokeToken('jti-h', exp());
     await until(() => here.list.isRevoked('jti-h', 'sid-h', exp(), WRITERS), 1000);
     expect(performance.now() - started).toBeLessThan(300 + 100);
   });
@@ -228,7 +237,7 @@ function revocationListSuite(backend: Backend): void {
     const there = await service(300);
     expect(await here.list.isRevoked('jti-k', 'sid-k', exp(), WRITERS)).toBe(false);
     here.silence(); // announcements and heartbeats lost from here on
-    await there.list.revokeToken('jti-k', exp(), journal);
+    await there.list.revokeToken('jti-k', exp());
     await new Promise((resolve) => setTimeout(resolve, 350));
     here.resume(); // back, the revocation never seen
     await until(() => performance.now() - internals(here.list).freshAsOf < 300, 1000);
@@ -238,7 +247,7 @@ function revocationListSuite(backend: Backend): void {
   it('asks the store every time with revocationCacheMs 0', async () => {
     const process = backend.open();
     opened.push(process);
-    const list = new RevocationList(process.store, { revocationCacheMs: 0 });
+    const list = new RevocationList(process.store, { revocationCacheMs: 0 }, undefined, journal);
     await list.onModuleInit();
     const isDenied = jest.spyOn(process.store, 'isDenied');
     expect(await list.isRevoked('jti-i', 'sid-i', exp(), WRITERS)).toBe(false);
@@ -249,13 +258,13 @@ function revocationListSuite(backend: Backend): void {
   it("records every revocation in the writer's transaction before the store", async () => {
     const { list } = await service();
     recorded.length = 0;
-    await list.revokeSession('sid-j', 60, journal);
+    await list.revokeSession('sid-j', 60);
     expect(recorded).toEqual([['sid', 'sid-j', expect.any(Number)]]);
   });
 
   it('keeps a revocation across a restart of every process', async () => {
     const before = await service();
-    await before.list.revokeToken('jti-r', exp(), journal);
+    await before.list.revokeToken('jti-r', exp());
     const after = await service();
     expect(await after.list.isRevoked('jti-r', 'sid-r', exp(), WRITERS)).toBe(true);
   });
@@ -275,10 +284,10 @@ describeWithServers(['redis'], 'the Redis deny-list store')(
 
     it('refuses with 503 until auth rebuilds, then refuses the revoked token and accepts others', async () => {
       const process = backend.open();
-      const list = new RevocationList(process.store, { revocationCacheMs: 0 });
+      const list = new RevocationList(process.store, { revocationCacheMs: 0 }, undefined, journal);
       try {
         const exp = Math.floor(Date.now() / 1000) + 600;
-        await list.revokeToken('jti-lost', exp, journal);
+        await list.revokeToken('jti-lost', exp);
         expect(await list.isRevoked('jti-lost', 'sid-lost', exp, WRITERS)).toBe(true);
         await backend.empty!();
         for (const jti of ['jti-lost', 'jti-other']) {

@@ -9,8 +9,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { storeUnavailable } from '@wp/http';
-import { activeTransaction, TxHost } from '@wp/persistence';
-import type { EntityManager } from 'typeorm';
+import { TxHost } from '@wp/persistence';
 import { recordRevocation } from './revocation-journal.js';
 import { SECURITY_OPTIONS, type SecurityOptions } from './security.options.js';
 import {
@@ -109,21 +108,20 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
   /**
    * Revokes one access token until `expiresAt` (epoch seconds): recorded in the transaction
    * active in the async context (`TxHost`), then deny-listed and announced (call it before the
-   * commit). `manager` (deprecated, kept while apps/org is converted): that transaction given
-   * by hand.
+   * commit).
    * @throws DomainError 503 `UNAVAILABLE` when the store does not answer (roll back)
    * @throws Error when no transaction is active (a programming error)
    */
-  async revokeToken(jti: string, expiresAt: number, manager?: EntityManager): Promise<void> {
-    await this.denyAndAnnounce('jti', jti, ttl(expiresAt), manager);
+  async revokeToken(jti: string, expiresAt: number): Promise<void> {
+    await this.denyAndAnnounce('jti', jti, ttl(expiresAt));
   }
 
   /**
    * Revokes every access token of a session for `ttlSeconds` (the access token lifetime), as
    * {@link revokeToken}.
    */
-  async revokeSession(sid: string, ttlSeconds: number, manager?: EntityManager): Promise<void> {
-    await this.denyAndAnnounce('sid', sid, Math.max(1, Math.ceil(ttlSeconds)), manager);
+  async revokeSession(sid: string, ttlSeconds: number): Promise<void> {
+    await this.denyAndAnnounce('sid', sid, Math.max(1, Math.ceil(ttlSeconds)));
   }
 
   /**
@@ -159,10 +157,13 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
     return revoked;
   }
 
-  /** The transaction of the command revoking (docs/decisions.md § Transactions in the request context). */
-  private activeManager(): EntityManager {
-    if (!this.txHost) throw new Error('RevocationList without TxHost: pass the manager');
-    return activeTransaction(this.txHost);
+  /**
+   * The host of the command revoking (docs/decisions.md § Transactions in the request context).
+   * @throws Error without one: only a writer (an app with a database) may revoke
+   */
+  private host(): TxHost {
+    if (!this.txHost) throw new Error('RevocationList without TxHost: only a writer may revoke');
+    return this.txHost;
   }
 
   /** Whether an own heartbeat sent less than `cacheMs` ago has come back. */
@@ -175,15 +176,9 @@ export class RevocationList implements OnModuleInit, OnApplicationShutdown {
    * in one step of the store (both or neither: a deny-list entry other processes are not told
    * about could be missed for as long as their heartbeats flow); this process forgets at once.
    */
-  private async denyAndAnnounce(
-    kind: RevocationKind,
-    id: string,
-    ttlSeconds: number,
-    given: EntityManager | undefined,
-  ) {
+  private async denyAndAnnounce(kind: RevocationKind, id: string, ttlSeconds: number) {
     const what = `${kind}:${id}`;
-    const manager = given ?? this.activeManager();
-    await recordRevocation(manager, kind, id, Math.floor(Date.now() / 1000) + ttlSeconds);
+    await recordRevocation(this.host(), kind, id, Math.floor(Date.now() / 1000) + ttlSeconds);
     this.onMessage(what);
     const echo = this.unsubscribe ? this.echoOf(what) : undefined;
     try {

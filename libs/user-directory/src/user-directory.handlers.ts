@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleInit, type Provider, type Type } from '@nestjs/common';
 import { EventBus } from '@wp/messaging';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import { UserDirectory } from './user-directory.js';
 
 /** The events that carry a whole account snapshot (`UserSnapshot` of @wp/contracts). */
@@ -19,12 +20,14 @@ export class UserDirectoryHandlers implements OnModuleInit {
   constructor(
     private readonly bus: EventBus,
     private readonly directory: UserDirectory,
+    private readonly txHost: TxHost,
   ) {}
 
   onModuleInit(): void {
     for (const subject of USER_SNAPSHOT_SUBJECTS) {
-      this.bus.on(subject, `directory_${subject.split('.')[2]}`, (event, manager) =>
-        this.directory.apply(event.payload, event.occurredAt, manager),
+      // `apply` is a low-level helper that takes its manager: the delivery's transaction.
+      this.bus.on(subject, `directory_${subject.split('.')[2]}`, (event) =>
+        this.directory.apply(event.payload, event.occurredAt, activeTransaction(this.txHost)),
       );
     }
   }

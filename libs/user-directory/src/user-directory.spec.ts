@@ -1,5 +1,6 @@
 import type { EventEnvelope, EventSubject, UserSnapshot } from '@wp/contracts';
 import type { EventBus, EventHandler } from '@wp/messaging';
+import type { TxHost } from '@wp/persistence';
 import type { EntityManager } from 'typeorm';
 import { UserDirectory, type DirectoryTableLayout } from './user-directory.js';
 import { UserDirectoryHandlers } from './user-directory.handlers.js';
@@ -70,14 +71,14 @@ describe('UserDirectory.apply (docs/architecture.md § Consistency)', () => {
 
 describe('UserDirectoryHandlers', () => {
   /** The consumers registered on a bus of our own, by subject. */
-  function subscribe(directory: UserDirectory) {
+  function subscribe(directory: UserDirectory, txHost = {} as TxHost) {
     const consumers = new Map<string, { name: string; handler: EventHandler<EventSubject> }>();
     const bus = {
       on: (subject: EventSubject, name: string, handler: EventHandler<EventSubject>) => {
         consumers.set(subject, { name, handler });
       },
     } as unknown as EventBus;
-    new UserDirectoryHandlers(bus, directory).onModuleInit();
+    new UserDirectoryHandlers(bus, directory, txHost).onModuleInit();
     return consumers;
   }
 
@@ -98,12 +99,13 @@ describe('UserDirectoryHandlers', () => {
       return Promise.resolve();
     };
     const { manager } = recordingManager();
+    const txHost = { isTransactionActive: () => true, tx: manager } as unknown as TxHost;
     const event = {
       id: 'e1',
       occurredAt: AT,
       payload: USER,
     } as unknown as EventEnvelope<EventSubject>;
-    await subscribe(directory).get('auth.user.activated')!.handler(event, manager);
+    await subscribe(directory, txHost).get('auth.user.activated')!.handler(event);
     expect(applied).toEqual([[USER, AT, manager]]);
   });
 });

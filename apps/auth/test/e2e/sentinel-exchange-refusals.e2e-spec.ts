@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { TxHost } from '@wp/persistence';
 import { agentSessionId, RevocationList } from '@wp/security';
-import { DataSource } from 'typeorm';
 import { agentExchangeHelpers, useAgentExchangeWorld } from '../support/agent-exchange.js';
 import { newKey, upsertPass } from '../support/sentinel.js';
 
@@ -118,11 +118,9 @@ describe('auth: Sentinel Pass agent token exchange and activity recording', () =
     expect((await exchange(pass.passId, pass.key)).statusCode).toBe(200);
     // what org's revoke does before answering (docs/org.md § Sentinel Pass)
     await world.ctx.app
-      .get(DataSource)
-      .transaction((manager) =>
-        world.ctx.app
-          .get(RevocationList)
-          .revokeSession(agentSessionId(pass.passId, 0), 60, manager),
+      .get(TxHost)
+      .withTransaction(() =>
+        world.ctx.app.get(RevocationList).revokeSession(agentSessionId(pass.passId, 0), 60),
       );
     const refused = await exchange(pass.passId, pass.key);
     expect([refused.statusCode, refused.json().errors[0].code]).toEqual([401, 'INVALID_CLIENT']);

@@ -1,4 +1,8 @@
+import { webhookPingEvent } from '@wp/contracts';
+import { TxHost } from '@wp/persistence';
 import { TenantVersionStore } from '@wp/security';
+import { SubscriptionHint } from '../../src/modules/webhooks/subscription-hint.js';
+import { WebhookPublisher } from '../../src/modules/webhooks/webhook-publisher.js';
 import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
 
 /**
@@ -7,7 +11,8 @@ import { OrgTestContext, type TestUser } from '../support/org-test-app.js';
  * permission-version store is made to fail at the end of a command (after the membership row,
  * the version counters and, for a project, the project row were written in it): the answer is
  * 503 `UNAVAILABLE` (docs/architecture.md § Withdrawn permissions at once) and none of those
- * writes is left behind.
+ * writes is left behind. The webhooks module takes no manager either: its writes find the
+ * boundary through `TxHost`, roll back with it, and refuse to run without one.
  */
 describe('one transaction per org command', () => {
   let ctx: OrgTestContext;
@@ -96,5 +101,33 @@ describe('one transaction per org command', () => {
     await ctx.newProject(orgId, owner, 'Kept');
     expect(await projects()).toBe(projectsBefore + 1);
     expect(await keys()).toBe(keysBefore + 1);
+  });
+
+  it("the webhooks module's writes join the open boundary and refuse without one", async () => {
+    const orgId = Number(await ctx.newOrganization(owner));
+    const hint = ctx.org.get(SubscriptionHint);
+    const ping = webhookPingEvent({
+      requestId: '00000000-0000-4000-8000-000000000001',
+      endpointId: '00000000-0000-4000-8000-000000000002',
+      organizationId: orgId,
+      projectId: null,
+      actor: null,
+      at: new Date(),
+    });
+    const noBoundary = /no transaction is active/;
+    await expect(hint.changed(orgId)).rejects.toThrow(noBoundary);
+    await expect(ctx.org.get(WebhookPublisher).publish([ping])).rejects.toThrow(noBoundary);
+
+    const mark = await ctx.outboxMark();
+    const txHost = ctx.org.get(TxHost);
+    await expect(
+      txHost.withTransaction(async () => {
+        await hint.changed(orgId);
+        throw new Error('the command fails after it');
+      }),
+    ).rejects.toThrow('the command fails after it');
+    expect(await ctx.outbox('org.webhook_subscriptions.changed', mark)).toEqual([]);
+    await txHost.withTransaction(() => hint.changed(orgId));
+    expect(await ctx.outbox('org.webhook_subscriptions.changed', mark)).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { CacheRebuilder, liveRevocations, readForRebuild, RevocationStore } from '@wp/security';
-import { DataSource } from 'typeorm';
+import { TxHost } from '@wp/persistence';
 import { ApplicationsService } from './applications.service.js';
 
 /**
@@ -15,7 +15,7 @@ import { ApplicationsService } from './applications.service.js';
 export class AuthStoreRebuild implements OnModuleInit {
   constructor(
     private readonly rebuilder: CacheRebuilder,
-    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly applications: ApplicationsService,
     private readonly revocations: RevocationStore,
   ) {}
@@ -26,7 +26,7 @@ export class AuthStoreRebuild implements OnModuleInit {
 
   async rebuild(): Promise<void> {
     await this.applications.syncRegistry();
-    const entries = await readForRebuild(this.dataSource, liveRevocations);
+    const entries = await readForRebuild(this.txHost, () => liveRevocations(this.txHost));
     await this.revocations.restore('auth', entries);
   }
 }

@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import { lookAlikeProblem, parseEmail } from '@wp/identity';
 import { Outbox } from '@wp/messaging';
 import { activeTransaction, TxHost } from '@wp/persistence';
-import type { EntityManager } from 'typeorm';
 import type { User } from '../accounts/user.entity.js';
 import { toUserSnapshot } from '../accounts/user.snapshot.js';
 import { UsersRepository } from '../accounts/users.repository.js';
@@ -52,9 +51,8 @@ export class SsoAccounts {
     connection: OidcConnection,
     claims: ProviderClaims,
   ): Promise<{ user: User; linked: 'existing' | 'linked' | 'created' }> {
-    // The existing account helpers take the manager explicitly: the command's transaction.
-    const manager = activeTransaction(this.txHost);
-    const identities = manager.getRepository(UserIdentity);
+    // The command's transaction (required): identities are read and written in it.
+    const identities = activeTransaction(this.txHost).getRepository(UserIdentity);
     const known = await identities.findOneBy({ issuer: claims.issuer, subject: claims.subject });
     if (known) {
       const user = await this.users.findByIdForUpdate(known.userId);
@@ -101,7 +99,7 @@ export class SsoAccounts {
       user = existing;
       linked = 'linked';
     } else {
-      user = await this.create(email, claims, manager);
+      user = await this.create(email, claims);
       linked = 'created';
     }
     await identities.insert({
@@ -117,10 +115,10 @@ export class SsoAccounts {
     return { user, linked };
   }
 
+  /** A new active account without password, and its events, in the command's transaction. */
   private async create(
     email: { display: string; key: string },
     claims: ProviderClaims,
-    manager: EntityManager,
   ): Promise<User> {
     const now = new Date();
     const [firstName, ...rest] = (claims.name ?? '').trim().split(/\s+/);
@@ -143,8 +141,8 @@ export class SsoAccounts {
       // Registered concurrently under the same key: the person signs in again and links.
       throw new SsoRedirectError('temporarily_unavailable', 'RETRY', 'Try again.');
     }
-    await this.outbox.enqueue(manager, 'auth.user.registered', toUserSnapshot(user));
-    await this.outbox.enqueue(manager, 'auth.user.activated', toUserSnapshot(user));
+    await this.outbox.enqueue('auth.user.registered', toUserSnapshot(user));
+    await this.outbox.enqueue('auth.user.activated', toUserSnapshot(user));
     return user;
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { activeTransaction, TxHost } from '@wp/persistence';
 import type { Role } from '@wp/contracts';
-import type { EntityManager } from 'typeorm';
 import { Organization } from '../tenants/organization.entity.js';
 
 export interface OrganizationAccessRow {
@@ -40,15 +39,13 @@ export class AccessRepository {
    * @param lock `FOR UPDATE` on the organization row: membership and project commands
    *   serialize per organization, so rules such as "the last owner" hold under concurrency;
    *   only in the active transaction (else it throws).
-   * @param manager a transaction opened outside the host (see `AccessOptions.manager`)
    */
   async findOrganizationAccess(
     organizationId: number,
     userId: string,
-    options: { lock?: boolean; manager?: EntityManager } = {},
+    options: { lock?: boolean } = {},
   ): Promise<OrganizationAccessRow | null> {
-    const manager =
-      options.manager ?? (options.lock ? activeTransaction(this.txHost) : this.txHost.tx);
+    const manager = options.lock ? activeTransaction(this.txHost) : this.txHost.tx;
     const rows: RawAccessRow[] = await manager.query(
       `SELECT o.id, o.name, o.created_at, o.updated_at, o.require_two_factor,
               m.role AS member_role,

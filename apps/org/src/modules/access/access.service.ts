@@ -9,7 +9,6 @@ import {
   type Role,
 } from '@wp/contracts';
 import { AgentForbiddenError, sessionHasTwoFactors, type Principal } from '@wp/security';
-import type { EntityManager } from 'typeorm';
 import type { Organization } from '../tenants/organization.entity.js';
 import type { Project } from '../tenants/project.entity.js';
 import { ProjectsRepository } from '../tenants/projects.repository.js';
@@ -60,15 +59,11 @@ export interface ProjectAccess extends OrganizationAccess {
 }
 
 interface AccessOptions {
-  /** Row-lock the organization for the rest of the transaction (commands). */
-  lock?: boolean;
   /**
-   * The caller's transaction manager, for the organization read and its lock. Only the webhooks
-   * module still hands its manager on (the one of its `TxHost` boundary); everyone else leaves
-   * it out and the active transaction is used (docs/org.md § Transactions).
-   * @deprecated goes away once no caller passes it
+   * Row-lock the organization for the rest of the transaction active in the async context
+   * (commands; throws without one, docs/org.md § Transactions).
    */
-  manager?: EntityManager;
+  lock?: boolean;
   /**
    * Let a member without two-factor through an organization that requires it: only for
    * leaving it (docs/org.md § Two-factor policy).

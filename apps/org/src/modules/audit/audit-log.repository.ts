@@ -96,9 +96,8 @@ export class AuditLogRepository {
 
   /** The entry's public events in each organization it was just stored in. */
   private async publish(entry: AuditEntry, stored: { organization_id: number }[]): Promise<void> {
-    const manager = activeTransaction(this.txHost);
     const events = stored.flatMap((row) => webhookEventsFromAudit(entry, row.organization_id));
-    await this.webhooks.publish(manager, events);
+    await this.webhooks.publish(events);
   }
 
   /** Up to `limit` entries after `cursor`, newest first. */

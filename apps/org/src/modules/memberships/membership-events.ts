@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { activeTransaction, TxHost } from '@wp/persistence';
+import { TxHost } from '@wp/persistence';
 import type { Role } from '@wp/contracts';
 import { DomainError } from '@wp/http';
 import { Outbox } from '@wp/messaging';
@@ -62,11 +62,10 @@ export class MembershipEvents {
    * @throws DomainError 503 `UNAVAILABLE` when the store does not answer (nothing is committed)
    */
   async organizationWithdrawal(organizationId: number): Promise<number> {
-    const manager = activeTransaction(this.txHost);
     const organizationVersion = await this.versions.nextOrganization(organizationId);
     // Held until commit: a rebuild of the store waits for this version to be committed
     // (docs/architecture.md § Redis is a cache).
-    await lockCacheWrites(manager);
+    await lockCacheWrites(this.txHost);
     await this.tenantVersions
       .raise(String(organizationId), organizationVersion)
       .catch((error: unknown) => {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { activeTransaction, TxHost } from '@wp/persistence';
-import type { EntityManager } from 'typeorm';
 
 @Injectable()
 export class MembershipVersionRepository {
@@ -43,11 +42,11 @@ export class MembershipVersionRepository {
 
   /**
    * Every organization's permission version (what org's rebuild of the store restores), read in
-   * the rebuild's transaction: `readForRebuild` of `@wp/security` opens it and hands it over.
+   * the rebuild's transaction: the one `readForRebuild` of `@wp/security` opens on this host.
+   * @throws Error when no transaction is active
    */
-  async allOrganizations(
-    manager: EntityManager,
-  ): Promise<{ organizationId: number; version: number }[]> {
+  async allOrganizations(): Promise<{ organizationId: number; version: number }[]> {
+    const manager = activeTransaction(this.txHost);
     const rows: { organization_id: number; version: string }[] = await manager.query(
       'SELECT organization_id, version FROM organization_permission_version',
     );

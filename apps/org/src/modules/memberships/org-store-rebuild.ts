@@ -7,6 +7,7 @@ import {
   RevocationStore,
   TenantVersionStore,
 } from '@wp/security';
+import { TxHost } from '@wp/persistence';
 import { DataSource } from 'typeorm';
 import { MembershipVersionRepository } from './membership-version.repository.js';
 
@@ -23,6 +24,7 @@ export class OrgStoreRebuild implements OnModuleInit {
   constructor(
     private readonly rebuilder: CacheRebuilder,
     private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
     private readonly versions: MembershipVersionRepository,
     private readonly revocations: RevocationStore,
     private readonly tenantVersions: TenantVersionStore,
@@ -34,9 +36,9 @@ export class OrgStoreRebuild implements OnModuleInit {
 
   async rebuild(): Promise<void> {
     await purgeRevocations(this.dataSource);
-    const { entries, versions } = await readForRebuild(this.dataSource, async (manager) => ({
-      entries: await liveRevocations(manager),
-      versions: await this.versions.allOrganizations(manager),
+    const { entries, versions } = await readForRebuild(this.txHost, async () => ({
+      entries: await liveRevocations(this.txHost),
+      versions: await this.versions.allOrganizations(),
     }));
     await this.revocations.restore('org', entries);
     await this.tenantVersions.restore(

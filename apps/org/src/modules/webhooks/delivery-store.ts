@@ -1,7 +1,6 @@
-import { returningRows, TxHost } from '@wp/persistence';
+import { activeTransaction, returningRows, TxHost } from '@wp/persistence';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 
 /** A claimed delivery with what its attempt needs. */
 export interface ClaimedDelivery {
@@ -89,7 +88,6 @@ export class DeliveryStore {
       );
       if (candidates.length === 0) return [];
       const room = await this.lockEndpoints(
-        manager,
         [...new Set(candidates.map((c) => c.endpoint_id))],
         perEndpoint,
       );
@@ -124,12 +122,13 @@ export class DeliveryStore {
   /**
    * Locks the endpoints no other process is claiming for (advisory, until commit) and returns
    * each locked endpoint's free room: `perEndpoint` minus its deliveries leased right now.
+   * In the claim's transaction (active in the async context).
    */
   private async lockEndpoints(
-    manager: EntityManager,
     endpointIds: string[],
     perEndpoint: number,
   ): Promise<Map<string, number>> {
+    const manager = activeTransaction(this.txHost);
     const locked: { id: string }[] = await manager.query(
       `SELECT id FROM unnest($1::uuid[]) AS id
         WHERE pg_try_advisory_xact_lock(hashtextextended('webhook_endpoint:' || id::text, 0))`,
@@ -201,15 +200,15 @@ export class DeliveryStore {
       const latest = new Map<string, DeliveryOutcome>();
       for (const r of results)
         if (ownedIds.has(r.claim.id)) latest.set(r.claim.endpointId, r.outcome);
-      return this.streaks(manager, latest);
+      return this.streaks(latest);
     });
   }
 
-  /** Applies each endpoint's latest outcome to its failure streak. */
+  /** Applies each endpoint's latest outcome to its failure streak, in the batch's transaction. */
   private async streaks(
-    manager: EntityManager,
     latest: Map<string, DeliveryOutcome>,
   ): Promise<Map<string, EndpointStreak>> {
+    const manager = activeTransaction(this.txHost);
     const healed: string[] = [];
     const failing: string[] = [];
     const gone: string[] = [];

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { SignalTransport } from '@wp/messaging';
-import type { EntityManager } from 'typeorm';
+import { TxHost } from '@wp/persistence';
 
 const MARK = 'webhooks';
 
@@ -23,11 +23,17 @@ export class DispatchSignal {
   private sending?: Promise<void>;
   private again = false;
 
-  constructor(private readonly signals: SignalTransport) {}
+  constructor(
+    private readonly signals: SignalTransport,
+    private readonly txHost: TxHost,
+  ) {}
 
-  /** Marks the caller's transaction (or, outside one, wakes the dispatchers now). */
-  mark(manager: EntityManager): void {
-    const runner = manager.queryRunner;
+  /**
+   * Marks the transaction active in the async context (`TxHost`), so the dispatchers are woken
+   * once it commits; outside one, wakes them now.
+   */
+  mark(): void {
+    const runner = this.txHost.tx.queryRunner;
     if (runner?.isTransactionActive) {
       runner.data = { ...runner.data, [MARK]: true };
     } else {

@@ -1,8 +1,7 @@
-import { returningRows, TxHost } from '@wp/persistence';
+import { activeTransaction, returningRows, TxHost } from '@wp/persistence';
 import { Injectable, Logger } from '@nestjs/common';
 import { webhookEndpointDisabledEvent } from '@wp/contracts';
 import { Outbox } from '@wp/messaging';
-import type { EntityManager } from 'typeorm';
 import { SubscriptionHint } from './subscription-hint.js';
 import { WebhookPublisher } from './webhook-publisher.js';
 
@@ -55,9 +54,9 @@ export class EndpointHealth {
       );
       const row = rows[0];
       if (!row) return;
-      await this.hint.changed(manager, row.organization_id);
-      await this.tellOwners(manager, row.organization_id, endpointId, row.url, 'failing');
-      await this.announce(manager, endpointId, row, 'failing');
+      await this.hint.changed(row.organization_id);
+      await this.tellOwners(row.organization_id, endpointId, row.url, 'failing');
+      await this.announce(endpointId, row, 'failing');
     });
   }
 
@@ -71,9 +70,9 @@ export class EndpointHealth {
       );
       const row = rows[0];
       if (!row) return;
-      await this.hint.changed(manager, row.organization_id);
-      await this.tellOwners(manager, row.organization_id, endpointId, row.url, reason);
-      await this.announce(manager, endpointId, row, reason);
+      await this.hint.changed(row.organization_id);
+      await this.tellOwners(row.organization_id, endpointId, row.url, reason);
+      await this.announce(endpointId, row, reason);
     });
   }
 
@@ -81,13 +80,8 @@ export class EndpointHealth {
    * `webhook_endpoint.disabled` to the organization's other endpoints that select it (this one
    * is disabled already, so the fan-out leaves it out), in the disabling transaction.
    */
-  private async announce(
-    manager: EntityManager,
-    endpointId: string,
-    row: DisabledRow,
-    reason: string,
-  ): Promise<void> {
-    await this.publisher.publish(manager, [
+  private async announce(endpointId: string, row: DisabledRow, reason: string): Promise<void> {
+    await this.publisher.publish([
       webhookEndpointDisabledEvent({
         endpointId,
         organizationId: row.organization_id,
@@ -100,13 +94,12 @@ export class EndpointHealth {
   }
 
   private async tellOwners(
-    manager: EntityManager,
     organizationId: number,
     endpointId: string,
     url: string,
     reason: string,
   ): Promise<void> {
-    const owners: { email: string; name: string }[] = await manager.query(
+    const owners: { email: string; name: string }[] = await activeTransaction(this.txHost).query(
       `SELECT u.email, o.name FROM organization_membership m
          JOIN directory_user u ON u.id = m.user_id
          JOIN organization o ON o.id = m.organization_id
@@ -115,7 +108,7 @@ export class EndpointHealth {
     );
     this.logger.warn(`webhook endpoint ${endpointId} disabled: ${reason}`);
     for (const owner of owners) {
-      await this.outbox.enqueue(manager, 'notify.requested', {
+      await this.outbox.enqueue('notify.requested', {
         channel: 'email',
         to: owner.email,
         subject: `Webhook endpoint disabled in ${owner.name}`,

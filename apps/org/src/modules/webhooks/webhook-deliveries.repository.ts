@@ -1,6 +1,6 @@
-import { returningRows } from '@wp/persistence';
+import { activeTransaction, returningRows, TxHost } from '@wp/persistence';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { DeliveryStatus } from './webhook-tables.js';
 
 /** Filters of a delivery log page (all optional). */
@@ -45,10 +45,17 @@ export interface DeliveryRow {
 /** Most attempts shown per delivery (the newest). */
 const ATTEMPTS_SHOWN = 20;
 
-/** Reads and re-queues one endpoint's deliveries (docs/org.md § Webhooks, Delivery log). */
+/**
+ * Reads and re-queues one endpoint's deliveries (docs/org.md § Webhooks, Delivery log). The log
+ * (`page`, `find`) is read on the pool; re-queueing and the replay's read of missed messages run
+ * in the transaction active in the async context (`TxHost`) and throw without one.
+ */
 @Injectable()
 export class WebhookDeliveriesRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly txHost: TxHost,
+  ) {}
 
   /** Up to `limit` deliveries after `cursor`, newest first, each with its attempts. */
   async page(
@@ -108,10 +115,11 @@ export class WebhookDeliveriesRepository {
    * Makes a delivery due now with a fresh retry schedule (a `succeeded` or `failed` one starts
    * over; a `pending` one is just due now).
    * @returns false when it is not the endpoint's or an attempt of it is in flight
+   * @throws Error when no transaction is active
    */
-  async resend(endpointId: string, deliveryId: string, manager: EntityManager): Promise<boolean> {
+  async resend(endpointId: string, deliveryId: string): Promise<boolean> {
     const rows = await returningRows<unknown>(
-      manager.query(
+      activeTransaction(this.txHost).query(
         `UPDATE webhook_delivery
           SET attempt_count = CASE WHEN status IN ('succeeded', 'failed') THEN 0 ELSE attempt_count END,
               status = 'pending', next_attempt_at = now(), locked_until = NULL, updated_at = now()
@@ -123,10 +131,13 @@ export class WebhookDeliveriesRepository {
     return rows.length > 0;
   }
 
-  /** The endpoint's `failed` deliveries of messages since `since`, due again now; their count. */
-  async requeueFailed(endpointId: string, since: Date, manager: EntityManager): Promise<number> {
+  /**
+   * The endpoint's `failed` deliveries of messages since `since`, due again now; their count.
+   * @throws Error when no transaction is active
+   */
+  async requeueFailed(endpointId: string, since: Date): Promise<number> {
     const rows = await returningRows<unknown>(
-      manager.query(
+      activeTransaction(this.txHost).query(
         `UPDATE webhook_delivery d
           SET status = 'pending', attempt_count = 0, next_attempt_at = now(), updated_at = now()
          FROM webhook_message m
@@ -139,16 +150,18 @@ export class WebhookDeliveriesRepository {
     return rows.length;
   }
 
-  /** Messages of the organization since `since` that the endpoint has no delivery of (oldest first). */
+  /**
+   * Messages of the organization since `since` that the endpoint has no delivery of (oldest
+   * first), read in the transaction active in the async context (on the pool outside one).
+   */
   async missed(
     organizationId: number,
     endpointId: string,
     since: Date,
     limit: number,
-    manager: EntityManager,
   ): Promise<{ id: string; eventType: string; projectId: string | null }[]> {
     const rows: { id: string; event_type: string; project_id: string | null }[] =
-      await manager.query(
+      await this.txHost.tx.query(
         `SELECT m.id, m.event_type, m.project_id::text AS project_id FROM webhook_message m
           WHERE m.organization_id = $1 AND m.created_at >= $3 AND m.event_type <> 'ping'
             AND NOT EXISTS (SELECT 1 FROM webhook_delivery d

@@ -1,4 +1,4 @@
-import { TxHost } from '@wp/persistence';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { WebhookEventType } from '@wp/contracts';
@@ -94,16 +94,15 @@ export class WebhookDeliveriesService {
     deliveryId: string,
   ): Promise<DeliveryRow> {
     await this.txHost.withTransaction(async () => {
-      const manager = this.txHost.tx;
-      await this.endpoints.authorize(principal, organizationId, manager);
-      const endpoint = await this.endpoints.require(organizationId, endpointId, manager);
+      await this.endpoints.authorize(principal, organizationId, true);
+      const endpoint = await this.endpoints.require(organizationId, endpointId);
       if (!endpoint.enabled) throw new WebhookEndpointDisabledError();
-      if (!(await this.deliveries.resend(endpointId, deliveryId, manager))) {
+      if (!(await this.deliveries.resend(endpointId, deliveryId))) {
         const existing = await this.deliveries.find(endpointId, deliveryId);
         if (!existing) throw new WebhookDeliveryNotFoundError();
         throw new WebhookDeliveryInFlightError();
       }
-      this.signal.mark(manager);
+      this.signal.mark();
     });
     const row = await this.deliveries.find(endpointId, deliveryId);
     if (!row) throw new WebhookDeliveryNotFoundError();
@@ -128,18 +127,11 @@ export class WebhookDeliveriesService {
       throw ValidationFailedError.at({ pointer: '/since' }, 'since must not be in the future');
     }
     return this.txHost.withTransaction(async () => {
-      const manager = this.txHost.tx;
-      await this.endpoints.authorize(principal, organizationId, manager);
-      const endpoint = await this.endpoints.require(organizationId, endpointId, manager, true);
+      await this.endpoints.authorize(principal, organizationId, true);
+      const endpoint = await this.endpoints.require(organizationId, endpointId, true);
       if (!endpoint.enabled) throw new WebhookEndpointDisabledError();
-      const requeued = await this.deliveries.requeueFailed(endpointId, since, manager);
-      const missed = await this.deliveries.missed(
-        organizationId,
-        endpointId,
-        since,
-        REPLAY_BATCH,
-        manager,
-      );
+      const requeued = await this.deliveries.requeueFailed(endpointId, since);
+      const missed = await this.deliveries.missed(organizationId, endpointId, since, REPLAY_BATCH);
       const scope = {
         id: endpoint.id,
         organizationId: String(organizationId),
@@ -154,7 +146,7 @@ export class WebhookDeliveriesService {
         }),
       );
       if (chosen.length > 0) {
-        await manager.query(
+        await activeTransaction(this.txHost).query(
           `INSERT INTO webhook_delivery (id, message_id, endpoint_id, event_type, status, next_attempt_at)
            SELECT id, message_id, $3::uuid, event_type, 'pending', now()
              FROM unnest($1::uuid[], $2::uuid[], $4::text[]) AS t(id, message_id, event_type)
@@ -167,7 +159,7 @@ export class WebhookDeliveriesService {
           ],
         );
       }
-      if (requeued + chosen.length > 0) this.signal.mark(manager);
+      if (requeued + chosen.length > 0) this.signal.mark();
       return { queued: requeued + chosen.length, more: missed.length === REPLAY_BATCH };
     });
   }

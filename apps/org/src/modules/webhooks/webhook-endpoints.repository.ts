@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import { WebhookEndpoint } from './webhook-tables.js';
 
 /** An endpoint with its queue counts, as the API shows it. */
@@ -9,42 +9,53 @@ export interface EndpointWithCounts {
   failedDeliveries: number;
 }
 
-/** The `webhook_endpoint` table: every read is scoped to one organization. */
+/**
+ * The `webhook_endpoint` table: every read is scoped to one organization. Reads use the
+ * transaction open in the async context, or one autocommit statement outside one (`txHost.tx`);
+ * writes and locking reads need an open boundary (`activeTransaction`: they throw without one,
+ * docs/org.md § Transactions).
+ */
 @Injectable()
 export class WebhookEndpointsRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly txHost: TxHost) {}
 
-  private repo(manager?: EntityManager) {
-    return (manager ?? this.dataSource.manager).getRepository(WebhookEndpoint);
+  /** In the active transaction (`write`: throws without one), else on the pool. */
+  private repo(write = false) {
+    return (write ? activeTransaction(this.txHost) : this.txHost.tx).getRepository(WebhookEndpoint);
   }
 
-  async insert(endpoint: WebhookEndpoint, manager: EntityManager): Promise<WebhookEndpoint> {
-    return this.repo(manager).save(endpoint);
+  /** @throws Error when no transaction is active */
+  async insert(endpoint: WebhookEndpoint): Promise<WebhookEndpoint> {
+    return this.repo(true).save(endpoint);
   }
 
-  async save(endpoint: WebhookEndpoint, manager: EntityManager): Promise<WebhookEndpoint> {
-    return this.repo(manager).save(endpoint);
+  /** @throws Error when no transaction is active */
+  async save(endpoint: WebhookEndpoint): Promise<WebhookEndpoint> {
+    return this.repo(true).save(endpoint);
   }
 
-  /** The endpoint if it belongs to the organization; `lock` takes its row lock. */
+  /**
+   * The endpoint if it belongs to the organization; `lock` takes its row lock (then it throws
+   * when no transaction is active).
+   */
   async find(
     organizationId: number,
     endpointId: string,
-    manager?: EntityManager,
     lock = false,
   ): Promise<WebhookEndpoint | null> {
-    return this.repo(manager).findOne({
+    return this.repo(lock).findOne({
       where: { id: endpointId, organizationId },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
   }
 
-  async count(organizationId: number, manager: EntityManager): Promise<number> {
-    return this.repo(manager).count({ where: { organizationId } });
+  async count(organizationId: number): Promise<number> {
+    return this.repo().count({ where: { organizationId } });
   }
 
-  async delete(endpointId: string, manager: EntityManager): Promise<void> {
-    await this.repo(manager).delete({ id: endpointId });
+  /** @throws Error when no transaction is active */
+  async delete(endpointId: string): Promise<void> {
+    await this.repo(true).delete({ id: endpointId });
   }
 
   /** The organization's endpoints, oldest first, with pending and failed delivery counts. */
@@ -69,7 +80,7 @@ export class WebhookEndpointsRepository {
     const rows: { endpoint_id: string; pending: number; failed: number }[] =
       endpointIds.length === 0
         ? []
-        : await this.dataSource.query(
+        : await this.txHost.tx.query(
             `SELECT endpoint_id,
                     count(*) FILTER (WHERE status IN ('pending', 'delivering'))::int AS pending,
                     count(*) FILTER (WHERE status = 'failed')::int AS failed

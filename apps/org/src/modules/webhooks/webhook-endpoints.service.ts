@@ -1,9 +1,8 @@
-import { activeTransaction, TxHost } from '@wp/persistence';
+import { TxHost } from '@wp/persistence';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { webhookPingEvent } from '@wp/contracts';
 import { AesGcmEnvelope, type Principal } from '@wp/security';
-import type { EntityManager } from 'typeorm';
 import { ORG_CONFIG, type OrgConfig } from '../../config/org.config.js';
 import { ProjectNotFoundError } from '../access/access.errors.js';
 import { AccessService } from '../access/access.service.js';
@@ -79,11 +78,9 @@ export class WebhookEndpointsService {
     await this.checkUrl(input.url);
     const secret = newWebhookSecret();
     const endpoint = await this.txHost.withTransaction(async () => {
-      const manager = this.txHost.tx;
-      await this.authorize(principal, organizationId, manager);
-      if (input.projectId != null)
-        await this.requireProject(organizationId, input.projectId, manager);
-      if ((await this.endpoints.count(organizationId, manager)) >= MAX_ENDPOINTS_PER_ORGANIZATION) {
+      await this.authorize(principal, organizationId, true);
+      if (input.projectId != null) await this.requireProject(organizationId, input.projectId);
+      if ((await this.endpoints.count(organizationId)) >= MAX_ENDPOINTS_PER_ORGANIZATION) {
         throw new WebhookEndpointLimitError(MAX_ENDPOINTS_PER_ORGANIZATION);
       }
       const enabled = input.enabled ?? true;
@@ -102,9 +99,8 @@ export class WebhookEndpointsService {
           previousSecretExpiresAt: null,
           failingSince: null,
         }),
-        manager,
       );
-      await this.hint.changed(manager, organizationId);
+      await this.hint.changed(organizationId);
       await this.audit.record(
         principal,
         endpointAudit('webhook_endpoint.created', created, {
@@ -138,7 +134,7 @@ export class WebhookEndpointsService {
     await this.authorize(principal, organizationId);
     if (changes.url !== undefined) await this.checkUrl(changes.url);
     const endpoint = await this.txHost.withTransaction(async () => {
-      const { manager, current } = await this.lockForChange(principal, organizationId, id);
+      const current = await this.lockForChange(principal, organizationId, id);
       const changed = changedFields(current, changes);
       if (changes.url !== undefined) current.url = changes.url;
       if (changes.description !== undefined) current.description = changes.description;
@@ -149,9 +145,9 @@ export class WebhookEndpointsService {
         current.disabledReason = current.enabled ? null : 'manual';
         current.failingSince = null;
       }
-      const saved = await this.endpoints.save(current, manager);
-      if (saved.enabled) this.publisher.wakeAfterCommit(manager);
-      await this.hint.changed(manager, organizationId);
+      const saved = await this.endpoints.save(current);
+      if (saved.enabled) this.publisher.wakeAfterCommit();
+      await this.hint.changed(organizationId);
       if (changed.length > 0) {
         const details: Record<string, string> = { changed: changed.join(',') };
         if (changed.includes('eventTypes')) details.eventTypes = eventTypesDetail(saved.eventTypes);
@@ -172,13 +168,9 @@ export class WebhookEndpointsService {
   /** Deletes the endpoint with its deliveries and attempts. */
   async delete(principal: Principal, organizationId: number, id: string): Promise<void> {
     await this.txHost.withTransaction(async () => {
-      const { manager, current: endpoint } = await this.lockForChange(
-        principal,
-        organizationId,
-        id,
-      );
-      await this.endpoints.delete(id, manager);
-      await this.hint.changed(manager, organizationId);
+      const endpoint = await this.lockForChange(principal, organizationId, id);
+      await this.endpoints.delete(id);
+      await this.hint.changed(organizationId);
       await this.audit.record(principal, endpointAudit('webhook_endpoint.deleted', endpoint));
     });
   }
@@ -194,12 +186,12 @@ export class WebhookEndpointsService {
   ): Promise<EndpointWithSecret> {
     const secret = newWebhookSecret();
     const endpoint = await this.txHost.withTransaction(async () => {
-      const { manager, current } = await this.lockForChange(principal, organizationId, id);
+      const current = await this.lockForChange(principal, organizationId, id);
       const overlapMs = this.config.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000;
       current.previousEncryptedSecret = overlapMs > 0 ? current.encryptedSecret : null;
       current.previousSecretExpiresAt = overlapMs > 0 ? new Date(Date.now() + overlapMs) : null;
       current.encryptedSecret = this.box.encrypt(secret);
-      const saved = await this.endpoints.save(current, manager);
+      const saved = await this.endpoints.save(current);
       await this.audit.record(
         principal,
         endpointAudit('webhook_endpoint.secret_rotated', saved, {
@@ -218,9 +210,8 @@ export class WebhookEndpointsService {
    */
   async test(principal: Principal, organizationId: number, id: string): Promise<string> {
     return this.txHost.withTransaction(async () => {
-      const manager = this.txHost.tx;
-      await this.authorize(principal, organizationId, manager);
-      const endpoint = await this.require(organizationId, id, manager);
+      await this.authorize(principal, organizationId, true);
+      const endpoint = await this.require(organizationId, id);
       if (!endpoint.enabled) throw new WebhookEndpointDisabledError();
       const event = webhookPingEvent({
         requestId: randomUUID(),
@@ -230,34 +221,30 @@ export class WebhookEndpointsService {
         actor: { type: principal.type, id: principal.id },
         at: new Date(),
       });
-      return this.publisher.publishTo(manager, event, endpoint.id);
+      return this.publisher.publishTo(event, endpoint.id);
     });
   }
 
   /**
-   * In a transaction (`manager`) it also takes the organization's row lock: endpoint changes of
-   * one organization are serialized (the endpoint limit, the subscription hint's version).
-   * @throws OrganizationNotFoundError 404; PermissionDeniedError 403
+   * With `lock` (inside a command's boundary) it also takes the organization's row lock in the
+   * active transaction: endpoint changes of one organization are serialized (the endpoint
+   * limit, the subscription hint's version).
+   * @throws OrganizationNotFoundError 404; PermissionDeniedError 403; Error with `lock` when no
+   *   transaction is active (a programming error)
    */
-  async authorize(
-    principal: Principal,
-    organizationId: number,
-    manager?: EntityManager,
-  ): Promise<void> {
+  async authorize(principal: Principal, organizationId: number, lock = false): Promise<void> {
     await this.access.organizationWith(principal, organizationId, 'organization.manageWebhooks', {
-      manager,
-      lock: manager !== undefined,
+      lock,
     });
   }
 
-  /** The organization's endpoint. @throws WebhookEndpointNotFoundError 404 */
-  async require(
-    organizationId: number,
-    id: string,
-    manager?: EntityManager,
-    lock = false,
-  ): Promise<WebhookEndpoint> {
-    const endpoint = await this.endpoints.find(organizationId, id, manager, lock);
+  /**
+   * The organization's endpoint, read in the active transaction if any; `lock` takes its row
+   * lock (then a transaction must be active).
+   * @throws WebhookEndpointNotFoundError 404
+   */
+  async require(organizationId: number, id: string, lock = false): Promise<WebhookEndpoint> {
+    const endpoint = await this.endpoints.find(organizationId, id, lock);
     if (!endpoint) throw new WebhookEndpointNotFoundError();
     return endpoint;
   }
@@ -271,10 +258,9 @@ export class WebhookEndpointsService {
     principal: Principal,
     organizationId: number,
     id: string,
-  ): Promise<{ manager: EntityManager; current: WebhookEndpoint }> {
-    const manager = activeTransaction(this.txHost);
-    await this.authorize(principal, organizationId, manager);
-    return { manager, current: await this.require(organizationId, id, manager, true) };
+  ): Promise<WebhookEndpoint> {
+    await this.authorize(principal, organizationId, true);
+    return this.require(organizationId, id, true);
   }
 
   private async checkUrl(url: string): Promise<void> {
@@ -282,12 +268,9 @@ export class WebhookEndpointsService {
     if (problem !== null) throw urlRefused(problem);
   }
 
-  private async requireProject(
-    organizationId: number,
-    projectId: number,
-    manager: EntityManager,
-  ): Promise<void> {
-    const rows: unknown[] = await manager.query(
+  /** In the active transaction. @throws ProjectNotFoundError 404 */
+  private async requireProject(organizationId: number, projectId: number): Promise<void> {
+    const rows: unknown[] = await this.txHost.tx.query(
       'SELECT 1 FROM project WHERE id = $1 AND organization_id = $2',
       [projectId, organizationId],
     );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { WebhookEvent } from '@wp/contracts';
-import type { EntityManager } from 'typeorm';
+import { activeTransaction, TxHost } from '@wp/persistence';
 import { DispatchSignal } from './dispatch-signal.js';
 import { fanOut, type EndpointScope } from './endpoint-matching.js';
 
@@ -14,9 +14,10 @@ interface EndpointRow {
 }
 
 /**
- * Fan-out of public events (docs/org.md § Webhooks, Flow): `publish(manager, events)` stores
- * each event once as a `webhook_message` and queues one `webhook_delivery` per enabled endpoint
- * that selects it, in the caller's transaction, so deliveries exist iff the change commits.
+ * Fan-out of public events (docs/org.md § Webhooks, Flow): `publish(events)` stores each event
+ * once as a `webhook_message` and queues one `webhook_delivery` per enabled endpoint that
+ * selects it, in the transaction active in the async context (`TxHost`; without one it throws,
+ * docs/org.md § Transactions), so deliveries exist iff the change commits.
  * Organizations without endpoints cost one indexed read and store nothing; an organization with
  * endpoints (even disabled ones) keeps its messages, so a re-enabled endpoint can replay what it
  * missed. A source handled twice (redelivery) stores nothing new: messages are unique per
@@ -24,10 +25,15 @@ interface EndpointRow {
  */
 @Injectable()
 export class WebhookPublisher {
-  constructor(private readonly signal: DispatchSignal) {}
+  constructor(
+    private readonly txHost: TxHost,
+    private readonly signal: DispatchSignal,
+  ) {}
 
-  async publish(manager: EntityManager, events: readonly WebhookEvent[]): Promise<void> {
+  /** @throws Error when no transaction is active (a programming error) */
+  async publish(events: readonly WebhookEvent[]): Promise<void> {
     if (events.length === 0) return;
+    const manager = activeTransaction(this.txHost);
     const organizationIds = [...new Set(events.map((e) => Number(e.organization_id)))];
     const rows: EndpointRow[] = await manager.query(
       `SELECT id, organization_id::text AS organization_id, project_id::text AS project_id,
@@ -42,7 +48,7 @@ export class WebhookPublisher {
     const targets = new Map(
       fanOut(enabled, kept).map((f) => [`${f.event.organization_id}/${f.event.id}`, f]),
     );
-    const stored = await this.storeMessages(manager, kept);
+    const stored = await this.storeMessages(kept);
     const deliveries = stored.flatMap((m) =>
       (targets.get(`${m.organizationId}/${m.eventId}`)?.endpointIds ?? []).map((endpointId) => ({
         messageId: m.id,
@@ -50,37 +56,34 @@ export class WebhookPublisher {
         eventType: m.eventType,
       })),
     );
-    await this.queue(manager, deliveries);
+    await this.queue(deliveries);
   }
 
   /**
    * Stores one event and queues it for one endpoint whatever its filters (`ping`, resends of a
-   * new kind); returns the delivery id.
+   * new kind), in the active transaction; returns the delivery id.
+   * @throws Error when no transaction is active, or when the event is stored already
    */
-  async publishTo(
-    manager: EntityManager,
-    event: WebhookEvent,
-    endpointId: string,
-  ): Promise<string> {
-    const [message] = await this.storeMessages(manager, [event]);
+  async publishTo(event: WebhookEvent, endpointId: string): Promise<string> {
+    const [message] = await this.storeMessages([event]);
     if (!message) throw new Error(`event ${event.id} is already stored`);
-    const [delivery] = await this.queue(manager, [
+    const [delivery] = await this.queue([
       { messageId: message.id, endpointId, eventType: event.type },
     ]);
     return delivery;
   }
 
-  /** Wakes this process's dispatcher once the caller's transaction commits (enabled endpoint). */
-  wakeAfterCommit(manager: EntityManager): void {
-    this.signal.mark(manager);
+  /** Wakes this process's dispatcher once the active transaction commits (enabled endpoint). */
+  wakeAfterCommit(): void {
+    this.signal.mark();
   }
 
   /** Inserts the messages not stored yet; returns those inserted. */
   private async storeMessages(
-    manager: EntityManager,
     events: readonly WebhookEvent[],
   ): Promise<{ id: string; eventId: string; organizationId: string; eventType: string }[]> {
     if (events.length === 0) return [];
+    const manager = activeTransaction(this.txHost);
     const rows: { id: string; event_id: string; organization_id: string; event_type: string }[] =
       await manager.query(
         `INSERT INTO webhook_message (id, event_id, organization_id, project_id, event_type, payload)
@@ -106,12 +109,11 @@ export class WebhookPublisher {
 
   /** Queues deliveries due now and wakes the dispatcher after commit; returns their ids. */
   private async queue(
-    manager: EntityManager,
     deliveries: { messageId: string; endpointId: string; eventType: string }[],
   ): Promise<string[]> {
     if (deliveries.length === 0) return [];
     const ids = deliveries.map(() => randomUUID());
-    await manager.query(
+    await activeTransaction(this.txHost).query(
       `INSERT INTO webhook_delivery (id, message_id, endpoint_id, event_type, status, next_attempt_at)
        SELECT id, message_id, endpoint_id, event_type, 'pending', now()
          FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[])
@@ -124,7 +126,7 @@ export class WebhookPublisher {
         deliveries.map((d) => d.eventType),
       ],
     );
-    this.signal.mark(manager);
+    this.signal.mark();
     return ids;
   }
 }

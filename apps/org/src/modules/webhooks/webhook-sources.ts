@@ -16,7 +16,8 @@ const CONSUMED: [EventSubject, string][] = [
  *
  * - org's own bus events (`org.organization.*`, `org.project.*`): every outbox row org writes
  *   passes a TypeORM insert subscriber, which maps it (`webhookEventsFromBus`) and publishes in
- *   the same transaction — no call site has to remember it;
+ *   the same transaction (the subscriber runs in the inserting command's async context, so the
+ *   publisher finds that transaction through `TxHost`) — no call site has to remember it;
  * - the wallet's events, consumed by durable consumers of their own: the mapping and the
  *   deliveries are written in the consumer's transaction with its processed-event row, so a
  *   redelivery queues nothing twice.
@@ -44,14 +45,12 @@ export class WebhookSources implements OnModuleInit {
           occurredAt: new Date(row.occurredAt).toISOString(),
           payload: row.payload,
         } as EventEnvelope;
-        await publisher.publish(event.manager, webhookEventsFromBus(envelope));
+        await publisher.publish(webhookEventsFromBus(envelope));
       },
     };
     this.dataSource.subscribers.push(outboxSubscriber);
     for (const [subject, name] of CONSUMED) {
-      this.bus.on(subject, name, (event, manager) =>
-        this.publisher.publish(manager, webhookEventsFromBus(event)),
-      );
+      this.bus.on(subject, name, (event) => this.publisher.publish(webhookEventsFromBus(event)));
     }
   }
 }
