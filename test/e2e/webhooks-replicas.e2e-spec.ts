@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { WebhookEvent } from '@wp/contracts';
 import { TxHost } from '@wp/persistence';
+import { waitFor } from '@wp/testing';
 import { DataSource } from 'typeorm';
 import { WebhookDispatcher } from '../../apps/org/src/modules/webhooks/webhook-dispatcher.js';
 import { WebhookPublisher } from '../../apps/org/src/modules/webhooks/webhook-publisher.js';
@@ -72,15 +73,23 @@ describe('webhooks: two org replicas', () => {
         `(add_user sent → delivered: ${roundTrips.join(', ')} ms)`,
     );
     expect(Math.max(...latencies)).toBeLessThan(WAKE_BOUND_MS);
-    const rows: { n: number }[] = await stack.apps
-      .get('org')!
-      .get(DataSource)
-      .query(
-        `SELECT count(*)::int AS n FROM webhook_delivery d JOIN webhook_endpoint e ON e.id = d.endpoint_id
-          WHERE e.organization_id = $1 AND d.status = 'succeeded'`,
-        [Number(orgId)],
-      );
-    expect(rows[0].n).toBe(6);
+    // The receiver has the last request before its sender records the answer: wait for that.
+    const succeeded = async () => {
+      const rows: { n: number }[] = await stack.apps
+        .get('org')!
+        .get(DataSource)
+        .query(
+          `SELECT count(*)::int AS n FROM webhook_delivery d JOIN webhook_endpoint e ON e.id = d.endpoint_id
+            WHERE e.organization_id = $1 AND d.status = 'succeeded'`,
+          [Number(orgId)],
+        );
+      return rows[0].n;
+    };
+    await waitFor(async () => (await succeeded()) >= 6, {
+      timeoutMs: 5000,
+      what: '6 deliveries recorded as succeeded',
+    });
+    expect(await succeeded()).toBe(6);
   });
 
   it('keeps one endpoint at its in-flight limit over both replicas, and a fast endpoint unhindered', async () => {
