@@ -73,9 +73,13 @@ export class CreateConnectionDto {
 
 /**
  * Body of `PATCH /oauth/connections/{connectionId}`: any field of the creation but the slug;
- * absent fields stay as they are.
+ * absent fields stay as they are, and `null` is refused like any other wrong type
+ * (`skipNullProperties: false`: the mapped type validates every value but `undefined`, where
+ * its default, `@IsOptional()`, would let `null` through to the database).
  */
-export class UpdateConnectionDto extends PartialType(OmitType(CreateConnectionDto, ['slug'])) {}
+export class UpdateConnectionDto extends PartialType(OmitType(CreateConnectionDto, ['slug']), {
+  skipNullProperties: false,
+}) {}
 
 /** Body of `PUT /oauth/applications/{appId}/redirect_uris`: the exact allow-list. */
 export class RedirectUrisDto {
