@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Linter } from 'eslint';
+import { Linter, type Rule } from 'eslint';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -12,7 +12,7 @@ import tseslint from 'typescript-eslint';
 const ROOT = join(__dirname, '..', '..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the rule is a CommonJS script
 const { rule } = require('../../scripts/eslint-rules/no-entity-manager-parameter.js') as {
-  rule: Linter.RuleEntry & object;
+  rule: Rule.RuleModule;
 };
 
 function reports(code: string): { line: number; message: string }[] {
@@ -23,7 +23,7 @@ function reports(code: string): { line: number; message: string }[] {
       {
         files: ['**/*.ts'],
         languageOptions: { parser: tseslint.parser },
-        plugins: { wp: { rules: { 'no-entity-manager-parameter': rule as never } } },
+        plugins: { wp: { rules: { 'no-entity-manager-parameter': rule } } },
         rules: { 'wp/no-entity-manager-parameter': 'error' },
       },
       'apps/org/src/example.ts',
