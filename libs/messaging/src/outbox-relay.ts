@@ -125,6 +125,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     }
   }
 
+  /**
+   * One claim round in a transaction of its own, opened on the DataSource rather than through
+   * `TxHost`: the relay is woken from a producer's commit hook, whose async context still holds
+   * that finished transaction, and a `TxHost` boundary would join it (docs/decisions.md
+   * § Transactions in the request context). The manager stays inside this callback.
+   */
   private async publishBatch(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
       const rows: OutboxRow[] = await manager.query(
