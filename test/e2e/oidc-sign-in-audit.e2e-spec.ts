@@ -134,6 +134,69 @@ describe('sign-in with an OpenID provider: audit and rate limits', () => {
     expect(Number(all[0].n)).toBe(0);
   });
 
+  it('audits redirect URI changes and reads operator changes back, newest first, paged', async () => {
+    const path = `/v1/api/oauth/applications/${world.appId}/redirect_uris`;
+    const before = await world.admin('GET', '/v1/api/oauth/operator_audit_log?limit=100');
+    expect(before.status).toBe(200);
+    const current = world.client.redirectUri;
+    const extra = 'https://app.example.com/callback';
+    expect((await world.admin('PUT', path, { redirectUris: [current, extra] })).status).toBe(200);
+    // The same URIs again: stored, not audited.
+    expect((await world.admin('PUT', path, { redirectUris: [extra, current] })).status).toBe(200);
+    expect((await world.admin('PUT', path, { redirectUris: [current] })).status).toBe(200);
+
+    type Entry = {
+      type: string;
+      id: string;
+      attributes: {
+        action: string;
+        actor: { type: string; id: string | null };
+        target: { type: string; id: string };
+        requestId: string | null;
+        details: Record<string, unknown>;
+      };
+    };
+    const all = await world.admin('GET', '/v1/api/oauth/operator_audit_log?limit=100');
+    expect(all.status).toBe(200);
+    const entries = all.body.data as Entry[];
+    expect(entries.length).toBe((before.body.data as Entry[]).length + 2);
+    expect(entries.slice(0, 2).map((e) => e.attributes)).toEqual([
+      expect.objectContaining({
+        action: 'client_application.redirect_uris_changed',
+        actor: { type: 'admin_access', id: null },
+        target: expect.objectContaining({ type: 'client_application', id: world.appId }),
+        requestId: expect.any(String),
+        details: { added: '', removed: extra, count: 1 },
+      }),
+      expect.objectContaining({
+        action: 'client_application.redirect_uris_changed',
+        details: { added: extra, removed: '', count: 2 },
+      }),
+    ]);
+    expect(entries[0].type).toBe('operator_audit_entry');
+
+    // Keyset pages of one: the same entries in the same order, then no next page.
+    const paged: Entry[] = [];
+    let next: string | null = '/v1/api/oauth/operator_audit_log?limit=1';
+    while (next) {
+      const page = await world.admin('GET', next);
+      expect(page.status).toBe(200);
+      paged.push(...(page.body.data as Entry[]));
+      next = page.body.links.next as string | null;
+      if (next) expect(next).toMatch(/^\/v1\/api\/oauth\/operator_audit_log\?limit=1&cursor=/);
+    }
+    expect(paged.map((e) => e.id)).toEqual(entries.map((e) => e.id));
+
+    // Operators only, and a cursor must be one of ours.
+    const anonymous = await world.stack.request('GET', '/v1/api/oauth/operator_audit_log');
+    expect(anonymous.status).toBe(403);
+    expect((anonymous.body as ErrorBody).errors[0].code).toBe('ADMIN_ACCESS_REQUIRED');
+    const forged = Buffer.from('yesterday|not-a-uuid').toString('base64url');
+    const bad = await world.admin('GET', `/v1/api/oauth/operator_audit_log?cursor=${forged}`);
+    expect(bad.status).toBe(400);
+    expect((await world.admin('GET', '/v1/api/oauth/operator_audit_log?limit=0')).status).toBe(400);
+  });
+
   // Last: it uses up this client address's allowance on both browser routes.
   it('rate limits the browser routes per client address with a JSON:API 429, never a redirect', async () => {
     const limited = async (url: string) => {

@@ -9,6 +9,8 @@ export * from './validation/query-transforms.js';
 export * from './validation/param-pipes.js';
 export * from './envelope/envelope.js';
 export * from './envelope/pagination.js';
+export * from './envelope/keyset-cursor.js';
+export * from './envelope/page-fields.js';
 export * from './fastify-app.js';
 export * from './route-metadata.js';
 export * from './validation/iso-instant.js';

@@ -9,6 +9,7 @@ import { UsernameKey1796300000000 } from './1796300000000-username-key.js';
 import { Passkeys1796400000700 } from './1796400000700-passkeys.js';
 import { SessionPasskey1796500000000 } from './1796500000000-session-passkey.js';
 import { OperatorAuditLog1796500000100 } from './1796500000100-operator-audit-log.js';
+import { OperatorAuditKeyset1796550000000 } from './1796550000000-operator-audit-keyset.js';
 
 /** Applied in this order; generated with `npm run migration:generate -- auth <Name>`. */
 export const AUTH_MIGRATIONS: (new () => unknown)[] = [
@@ -23,4 +24,5 @@ export const AUTH_MIGRATIONS: (new () => unknown)[] = [
   Passkeys1796400000700,
   SessionPasskey1796500000000,
   OperatorAuditLog1796500000100,
+  OperatorAuditKeyset1796550000000,
 ];

@@ -99,9 +99,26 @@ describe('operator CLI: OpenID Connect connections and redirect URIs', () => {
     const [app] = await ctx.db.query<{ id: string }[]>(
       `SELECT id FROM client_application WHERE name = 'bootstrap'`,
     );
-    const set = await run(['apps:redirect-uris', app.id, 'https://app.example.com/cb', '--json']);
+    const set = await run(['apps:redirect-uris', app.id, 'https://app.example.com/cb', '--json'], {
+      USER: 'ops-carol',
+    });
     expect(set.code).toBe(0);
     expect(JSON.parse(set.out).redirectUris).toEqual(['https://app.example.com/cb']);
+    // Audited with the operating-system user, in the change's transaction.
+    const audited = await ctx.db.query<Record<string, unknown>[]>(
+      `SELECT action, actor_type, actor_id, target_type, details
+         FROM operator_audit_log WHERE target_id = $1`,
+      [app.id],
+    );
+    expect(audited).toEqual([
+      {
+        action: 'client_application.redirect_uris_changed',
+        actor_type: 'cli',
+        actor_id: 'ops-carol',
+        target_type: 'client_application',
+        details: { added: 'https://app.example.com/cb', removed: '', count: 1 },
+      },
+    ]);
     expect((await run(['apps:redirect-uris', app.id, 'https://app.example.com/cb#x'])).code).toBe(
       1,
     );

@@ -7,7 +7,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  * audit log.
  */
 @Entity('operator_audit_log')
-@Index('operator_audit_log_occurred_idx', ['occurredAt'])
+@Index('operator_audit_log_keyset_idx', ['occurredAt', 'id'])
 export class OperatorAuditEntry {
   @PrimaryColumn('uuid')
   id!: string;
@@ -15,7 +15,10 @@ export class OperatorAuditEntry {
   @Column('timestamptz')
   occurredAt!: Date;
 
-  /** `oidc_connection.created`, `.changed`, `.enabled`, `.disabled`. */
+  /**
+   * `oidc_connection.created`, `.changed`, `.enabled`, `.disabled`;
+   * `client_application.redirect_uris_changed`.
+   */
   @Column('text')
   action!: string;
 
@@ -40,20 +43,23 @@ export class OperatorAuditEntry {
   @Column('text', { nullable: true })
   userAgent!: string | null;
 
-  /** `oidc_connection`. */
+  /** `oidc_connection` or `client_application`. */
   @Column('text')
   targetType!: string;
 
   @Column('text')
   targetId!: string;
 
-  /** The connection's slug. */
+  /** The connection's slug; the application's name. */
   @Column('text', { nullable: true })
   targetLabel!: string | null;
 
   // jscpd:ignore-end
 
-  /** Non-secret facts: the names of the fields changed, never a value of the client secret. */
+  /**
+   * Non-secret facts: the names of the fields changed (never a value of the client secret);
+   * the redirect URIs added and removed (space-separated).
+   */
   @Column('jsonb')
   details!: Record<string, string | number | boolean | null>;
 }

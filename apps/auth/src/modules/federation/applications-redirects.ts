@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TxHost } from '@wp/persistence';
 import { IsNull } from 'typeorm';
 import { ClientApplication } from '../applications/client-application.entity.js';
+import { OperatorAudit, type OperatorActor } from '../audit/operator-audit.js';
 import {
   ApplicationNotFoundError,
   RedirectUriNotAllowedError,
@@ -17,7 +18,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 @Injectable()
 export class ApplicationsRedirects {
-  constructor(private readonly txHost: TxHost) {}
+  constructor(
+    private readonly txHost: TxHost,
+    private readonly audit: OperatorAudit,
+  ) {}
 
   private get repo() {
     return this.txHost.tx.getRepository(ClientApplication);
@@ -38,19 +42,34 @@ export class ApplicationsRedirects {
   }
 
   /**
-   * Replaces an application's allow-list.
+   * Replaces an application's allow-list, and audits the change in `operator_audit_log` in the
+   * same transaction (`client_application.redirect_uris_changed`, the URIs added and removed;
+   * docs/auth.md § Operator audit log). A list with the same URIs is stored but not audited.
    * @throws ApplicationNotFoundError 404 (unknown or revoked)
    */
   async set(
     appId: string,
     redirectUris: string[],
+    actor: OperatorActor,
   ): Promise<{ id: string; redirectUris: string[] }> {
     const unique = [...new Set(redirectUris)];
-    const result = await this.repo.update(
-      { id: appId, revokedAt: IsNull() },
-      { redirectUris: unique },
-    );
-    if (!result.affected) throw new ApplicationNotFoundError();
-    return { id: appId, redirectUris: unique };
+    return this.txHost.withTransaction(async () => {
+      const app = await this.repo.findOne({
+        where: { id: appId, revokedAt: IsNull() },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!app) throw new ApplicationNotFoundError();
+      const added = unique.filter((uri) => !app.redirectUris.includes(uri));
+      const removed = app.redirectUris.filter((uri) => !unique.includes(uri));
+      await this.repo.update({ id: appId }, { redirectUris: unique });
+      if (added.length === 0 && removed.length === 0) return { id: appId, redirectUris: unique };
+      await this.audit.record({
+        action: 'client_application.redirect_uris_changed',
+        actor,
+        target: { type: 'client_application', id: appId, label: app.name },
+        details: { added: added.join(' '), removed: removed.join(' '), count: unique.length },
+      });
+      return { id: appId, redirectUris: unique };
+    });
   }
 }

@@ -53,7 +53,10 @@ export class ConnectionsController {
   async setRedirectUris(
     @Param('appId', UuidPipe) appId: string,
     @Body() dto: RedirectUrisDto,
+    @CurrentRequestMeta() meta: RequestMeta,
   ): Promise<{ data: { id: string; redirectUris: string[] } }> {
-    return { data: await this.redirects.set(appId, dto.redirectUris) };
+    return {
+      data: await this.redirects.set(appId, dto.redirectUris, { type: 'admin_access', meta }),
+    };
   }
 }

@@ -85,8 +85,8 @@ export async function runFederationCommand(
     const dto = plainToInstance(RedirectUrisDto, { redirectUris });
     const invalid = await problems(dto);
     if (invalid) return fail(invalid);
-    const saved = await new ApplicationsRedirects(host)
-      .set((appId ?? '').toLowerCase(), dto.redirectUris)
+    const saved = await new ApplicationsRedirects(host, new OperatorAudit(host))
+      .set((appId ?? '').toLowerCase(), dto.redirectUris, actor)
       .catch(() => null);
     if (!saved) return fail(`no active client application ${appId}\n`);
     ctx.print(saved, `Redirect URIs of ${saved.id}: ${saved.redirectUris.join(' ') || '(none)'}\n`);

@@ -1,5 +1,5 @@
 import { auditExportChunks, type AuditExportRecord } from './audit-export.js';
-import { decodeCursor, encodeCursor } from '../../common/keyset-cursor.js';
+import { decodeCursor, encodeCursor } from '@wp/http';
 
 const record = (id: string, label: string | null): AuditExportRecord => ({
   id,

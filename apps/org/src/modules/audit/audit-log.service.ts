@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { parseIsoInstant, ValidationFailedError } from '@wp/http';
+import { decodeCursor, encodeCursor, parseIsoInstant, ValidationFailedError } from '@wp/http';
 import type { Principal } from '@wp/security';
-import { decodeCursor, encodeCursor } from '../../common/keyset-cursor.js';
 import { AccessService } from '../access/access.service.js';
 import { toExportRecord, type AuditExportRecord } from './audit-export.js';
 import { AuditLogRepository, type AuditLogFilter } from './audit-log.repository.js';

@@ -2,9 +2,8 @@ import { activeTransaction, TxHost } from '@wp/persistence';
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { WebhookEventType } from '@wp/contracts';
-import { DomainError, ValidationFailedError } from '@wp/http';
+import { decodeCursor, DomainError, encodeCursor, ValidationFailedError } from '@wp/http';
 import type { Principal } from '@wp/security';
-import { decodeCursor, encodeCursor } from '../../common/keyset-cursor.js';
 import { endpointSelects } from './endpoint-matching.js';
 import {
   WebhookDeliveriesRepository,

@@ -1,8 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { AUDIT_ACTIONS, type AuditAction } from '@wp/contracts';
-import { IsIsoInstant, MayBeAbsent, ToList } from '@wp/http';
+import { IsIsoInstant, MayBeAbsent, PageCursorField, PageLimitField, ToList } from '@wp/http';
 import { ArrayMaxSize, IsIn, IsString, MaxLength } from 'class-validator';
-import { PageCursorField, PageLimitField } from '../../../common/page-fields.js';
 
 /** Filters of `GET /organizations/{id}/audit_log` and its export (docs/org.md § Audit log). */
 export class AuditLogFilterDto {

@@ -1,9 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIsoInstant, MayBeAbsent, ToList } from '@wp/http';
+import { IsIsoInstant, MayBeAbsent, PageCursorField, PageLimitField, ToList } from '@wp/http';
 import { ArrayMaxSize, IsIn } from 'class-validator';
 import { WEBHOOK_EVENT_TYPES } from '@wp/contracts';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../webhook-tables.js';
-import { PageCursorField, PageLimitField } from '../../../common/page-fields.js';
 
 /** `GET …/webhook_endpoints/{id}/deliveries`: filters and cursor paging. */
 export class DeliveryQueryDto {

@@ -1,10 +1,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { MayBeAbsent, ToInt } from '@wp/http';
+import { MayBeAbsent } from '../validation/presence.js';
+import { ToInt } from '../validation/query-transforms.js';
 import { IsInt, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 /*
- * Query fields of the keyset-paged lists (the audit log, the webhook delivery log): each returns
+ * Query fields of the keyset-paged lists (org's audit log and webhook delivery log, auth's operator audit log): each returns
  * the decorators the DTOs stacked by hand before. A stack applies from the bottom up and
  * `applyDecorators` from the first argument on, so the arguments are the stack read bottom-up:
  * the rules register in the same order as before (the validation pipe answers a field's last

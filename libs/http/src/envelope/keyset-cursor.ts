@@ -1,4 +1,4 @@
-import { ValidationFailedError } from '@wp/http';
+import { ValidationFailedError } from '../errors/validation-error.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** A `timestamptz` as PostgreSQL prints it, e.g. `2026-11-20 08:15:42.123456+00`. */
@@ -6,7 +6,7 @@ const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(
 
 /**
  * A keyset position in a list ordered newest first by (timestamp, UUID id): the next page holds
- * the rows strictly older than it. Used by the audit log and the webhook delivery log.
+ * the rows strictly older than it. Used by the audit logs and the webhook delivery log.
  */
 export interface KeysetCursor {
   /** The row's timestamp as PostgreSQL prints it (microseconds kept, so no row is skipped). */
