@@ -245,6 +245,45 @@ describe('passkeys in a real browser through the gateway', () => {
     expect(sessions.body.data).toHaveLength(1);
   }, 120_000);
 
+  it('ends a passkey session whose passkey is unknown (opened before sessions recorded it) on a removal', async () => {
+    const user = await signUp('passkey-unknown@example.com');
+    const first = await browser.register(stack.apiKey, user.token, 'Old laptop');
+    expect(first.status).toBe(201);
+    const signedIn = await browser.signIn(stack.apiKey);
+    expect(signedIn.status).toBe(200);
+    const session = signedIn.body.data.attributes;
+    // As a session of a release before `passkey_id` existed: a passkey amr, no passkey recorded.
+    // (TypeORM answers an UPDATE … RETURNING with [rows, count].)
+    const [cleared] = await auth.query<[{ id: string }[], number]>(
+      `UPDATE refresh_token_family SET passkey_id = NULL
+        WHERE passkey_id = $1 AND 'hwk' = ANY (amr) RETURNING id`,
+      [first.body.data.id],
+    );
+    expect(cleared).toHaveLength(1);
+    // Removing the passkey: the session does not name it, yet ends (it may have opened it).
+    const removed = await stack.request(
+      'DELETE',
+      `/v1/api/users/me/passkeys/${first.body.data.id}`,
+      {
+        token: user.token,
+      },
+    );
+    expect(removed.status).toBe(204);
+    const refreshed = await stack.request('POST', '/v1/api/oauth/token/refresh', {
+      body: { refresh_token: session.refreshToken },
+    });
+    expect(refreshed.status).toBe(401);
+    const [family] = await auth.query<{ revoked_reason: string }[]>(
+      'SELECT revoked_reason FROM refresh_token_family WHERE id = $1',
+      [cleared[0].id],
+    );
+    expect(family.revoked_reason).toBe('passkey_removed');
+    // The password session stays.
+    expect(
+      (await stack.request('GET', '/v1/api/users/me/sessions', { token: user.token })).status,
+    ).toBe(200);
+  }, 120_000);
+
   it('records passkey added, used and removed in the audit log of the account’s organizations', async () => {
     const user = await signUp('passkey-audit@example.com');
     const org = await stack.request('POST', '/v1/api/organizations', {

@@ -285,7 +285,10 @@ export class SessionsRepository {
 
   /**
    * Revokes every live session of a user opened by signing in with one passkey (row-locked until
-   * the caller's transaction ends, like logout).
+   * the caller's transaction ends, like logout), and the user's passkey sessions whose passkey is
+   * unknown: opened before sessions recorded it, or by an earlier release during a rolling update
+   * (`amr` with `hwk`, `passkey_id` null). Any of the account's passkeys may have opened those,
+   * so removing one ends them too (docs/auth.md § Passkeys, "Removing a passkey").
    * @returns the ids of the families revoked
    */
   async revokeAllOfPasskey(userId: string, passkeyId: string, reason: string): Promise<string[]> {
@@ -293,7 +296,8 @@ export class SessionsRepository {
       this.txHost.tx.query(
         `UPDATE refresh_token_family
             SET revoked_at = now(), revoked_reason = $3, grace_response = NULL
-          WHERE passkey_id = $2 AND user_id = $1 AND revoked_at IS NULL AND expires_at > now()
+          WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now()
+            AND (passkey_id = $2 OR (passkey_id IS NULL AND 'hwk' = ANY (amr)))
           RETURNING id`,
         [userId, passkeyId, reason],
       ),
