@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import * as client from 'openid-client';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { guardedProviderFetch } from './provider-fetch.js';
@@ -21,11 +21,11 @@ interface Cached {
  * `allowInsecureRequests`).
  */
 @Injectable()
-export class OidcProviders {
+export class OidcProviders implements OnApplicationShutdown {
   private readonly cache = new Map<string, Cached>();
 
   /** The fetch of organizations' connections ({@link guardedProviderFetch}). */
-  private readonly orgFetch: client.CustomFetch;
+  private readonly orgFetch: ReturnType<typeof guardedProviderFetch>;
 
   constructor(
     private readonly connections: ConnectionsService,
@@ -36,6 +36,11 @@ export class OidcProviders {
         .map((a) => a.trim())
         .filter(Boolean),
     );
+  }
+
+  /** Ends the kept-alive connections to organizations' providers. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.orgFetch.close();
   }
 
   /** @throws openid-client's errors when discovery fails (network, invalid metadata, issuer). */

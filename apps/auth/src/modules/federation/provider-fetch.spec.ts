@@ -42,5 +42,6 @@ describe("organization connections' outbound addresses", () => {
         redirect: 'manual',
       }),
     ).rejects.toThrow('not a public address');
+    await fetch.close();
   });
 });

@@ -25,9 +25,11 @@ export function providerAddressAllowed(address: string, allowed: ReadonlySet<str
  * (discovery, JWKS, token endpoint) connects only to addresses {@link providerAddressAllowed}
  * lets through. The check runs on the addresses the connection really uses (undici's `lookup`,
  * so a name that resolves elsewhere later is checked again), and on IP literals before any
- * connection.
+ * connection. `close` ends its kept-alive connections (shutdown).
  */
-export function guardedProviderFetch(allowedAddresses: readonly string[]): CustomFetch {
+export function guardedProviderFetch(
+  allowedAddresses: readonly string[],
+): CustomFetch & { close(): Promise<void> } {
   const allowed = new Set(
     allowedAddresses.flatMap((a) => (ipaddr.isValid(a) ? [ipaddr.process(a).toString()] : [])),
   );
@@ -48,7 +50,7 @@ export function guardedProviderFetch(allowedAddresses: readonly string[]): Custo
     });
   };
   const dispatcher = new Agent({ connect: { lookup: guardedLookup } });
-  return async (url, options) => {
+  const fetch: CustomFetch = async (url, options) => {
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
     if (ipaddr.isValid(host) && !providerAddressAllowed(host, allowed)) {
       throw new Error(`${host} is not a public address`);
@@ -56,4 +58,5 @@ export function guardedProviderFetch(allowedAddresses: readonly string[]): Custo
     // undici's own Response: openid-client accepts it (it compares by `Symbol.toStringTag`).
     return undiciFetch(url, { ...(options as unknown as UndiciRequestInit), dispatcher });
   };
+  return Object.assign(fetch, { close: () => dispatcher.close() });
 }
