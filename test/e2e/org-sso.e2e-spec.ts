@@ -145,10 +145,14 @@ describe('organization single sign-on', () => {
     expect(list.body.data).toHaveLength(1);
     expect(list.body.data[0].attributes.verified).toBe(true);
     // Verified, but no connection yet: discovery names the domain without a connection.
-    const found = await waitFor(async () => (await discovery('x@acme.test')).body.data, {
-      timeoutMs: 10_000,
-      what: 'the verified domain in auth',
-    });
+    // (waitFor stops at anything but undefined or false: null means not replicated yet.)
+    const found = await waitFor(
+      async () => (await discovery('x@acme.test')).body.data ?? undefined,
+      {
+        timeoutMs: 10_000,
+        what: 'the verified domain in auth',
+      },
+    );
     expect(found.attributes).toEqual({ domain: 'acme.test', connection: null, ssoRequired: false });
   }, 60_000);
 
