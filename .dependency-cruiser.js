@@ -83,6 +83,7 @@ const LAYERS = {
     ['modules/user-settings'],
     ['modules/members'],
     ['modules/project-members'],
+    ['modules/sso'],
     ['migrations'],
     ['database'],
     ['app.module.ts'],

@@ -18,6 +18,7 @@ import { ProjectsModule } from './modules/projects/projects.module.js';
 import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { SecurityPolicyModule } from './modules/security-policy/security-policy.module.js';
 import { SentinelPassesModule } from './modules/sentinel-passes/sentinel-passes.module.js';
+import { SsoModule } from './modules/sso/sso.module.js';
 import { TenantsModule } from './modules/tenants/tenants.module.js';
 import { WebhooksModule } from './modules/webhooks/webhooks.module.js';
 import { UserSettingsModule } from './modules/user-settings/user-settings.module.js';
@@ -62,6 +63,7 @@ export class OrgAppModule {
         UserSettingsModule,
         SentinelPassesModule,
         SecurityPolicyModule,
+        SsoModule,
       ],
     };
   }

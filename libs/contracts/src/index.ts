@@ -6,6 +6,7 @@ export * from './events/audit.events.js';
 export * from './events/org.events.js';
 export * from './events/wallet.events.js';
 export * from './events/notify.events.js';
+export * from './events/sso.events.js';
 export * from './events/catalog.js';
 export * from './rpc/auth.rpc.js';
 export * from './headers.js';

@@ -140,6 +140,12 @@ export const authConfigSchema = platformSchema.extend({
   OIDC_CALLBACK_URL: env.url('http://localhost:8080/v1/api/oauth/callback', ['http', 'https']),
   /** Accept `http:` issuers and endpoints (development and tests only; off by default). */
   OIDC_ALLOW_INSECURE_ISSUERS: env.bool(false),
+  /**
+   * Addresses an organization's own connection may reach although private or loopback, exact,
+   * comma separated (tests and development: `127.0.0.1,::1`); every other non-public address is
+   * refused (docs/auth.md § Organization single sign-on, "Outbound requests").
+   */
+  OIDC_ORG_ALLOWED_PRIVATE_ADDRESSES: env.string(''),
   /** Lifetime of a pending sign-in (state, nonce, PKCE verifier), seconds (≤ 10 minutes). */
   OIDC_REQUEST_TTL_SECONDS: z.coerce.number().int().min(30).max(600).default(600),
   /** Lifetime of the one-time code handed to the client application, seconds (≤ 60). */

@@ -1,3 +1,4 @@
+import { OrganizationSso1796600000000 } from './1796600000000-organization-sso.js';
 import { OidcFederation1796400000000 } from './1796400000000-oidc-federation.js';
 import { Init1795329162266 } from './1795329162266-init.js';
 import { ActivationResetAndRotation1795330472893 } from './1795330472893-activation-reset-and-rotation.js';
@@ -25,4 +26,5 @@ export const AUTH_MIGRATIONS: (new () => unknown)[] = [
   SessionPasskey1796500000000,
   OperatorAuditLog1796500000100,
   OperatorAuditKeyset1796550000000,
+  OrganizationSso1796600000000,
 ];

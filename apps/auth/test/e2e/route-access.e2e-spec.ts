@@ -45,6 +45,9 @@ describe('auth route access', () => {
         'GET /oauth/connections',
         'PATCH /oauth/connections/:connectionId',
         'PUT /oauth/applications/:appId/redirect_uris',
+        // Home-realm discovery: a sign-in page asks it before anyone is signed in
+        // (docs/auth.md § Organization single sign-on).
+        'GET /oauth/discovery',
       ].sort(),
     );
     const guarded = routes.filter((r) => !r.isPublic && !r.noApiKey).map((r) => r.route);
@@ -52,6 +55,8 @@ describe('auth route access', () => {
       expect.arrayContaining([
         'GET /oauth/token/revoke',
         'GET /oauth/token/info',
+        'GET /oauth/organizations/:organizationId/connection',
+        'PUT /oauth/organizations/:organizationId/connection',
         'POST /users/password/change',
         'GET /users/me/two_factor',
         'POST /users/me/two_factor',

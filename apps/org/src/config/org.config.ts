@@ -36,6 +36,12 @@ export const orgConfigSchema = platformSchema.extend({
    * (docs/org.md § Sentinel Pass).
    */
   ACCESS_TOKEN_TTL_SECONDS: env.int(900, 30),
+  /**
+   * DNS servers that verify organization domains (docs/org.md § Single sign-on for an
+   * organization): comma-separated `host` or `host:port` (IPv4, or `[IPv6]:port`), given to
+   * node:dns `Resolver#setServers`. Empty: the system's resolvers.
+   */
+  DNS_RESOLVER_SERVERS: env.string(''),
   ...webhookConfigFields,
 });
 export type OrgConfig = z.infer<typeof orgConfigSchema>;

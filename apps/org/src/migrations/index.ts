@@ -1,3 +1,4 @@
+import { OrganizationSso1796600000000 } from './1796600000000-organization-sso.js';
 import { WebhookDeliveryInFlight1796500000000 } from './1796500000000-webhook-delivery-in-flight.js';
 import { Webhooks1796400000000 } from './1796400000000-webhooks.js';
 import { InvitationEmailKey1796300000000 } from './1796300000000-invitation-email-key.js';
@@ -29,4 +30,5 @@ export const ORG_MIGRATIONS: (new () => unknown)[] = [
   InvitationEmailKey1796300000000,
   Webhooks1796400000000,
   WebhookDeliveryInFlight1796500000000,
+  OrganizationSso1796600000000,
 ];

@@ -20,6 +20,7 @@ import {
   SentinelPassChanged,
   WebhookSubscriptionsChanged,
 } from './org.events.js';
+import { OrganizationSsoChanged, SsoSignedIn } from './sso.events.js';
 import { TransactionPosted, TransferRequestChanged, WalletCreated } from './wallet.events.js';
 
 /**
@@ -34,6 +35,7 @@ export const EVENT_CATALOG = {
   'auth.user.two_factor_changed': UserTwoFactorChanged,
   'auth.activity.recorded': ActivityRecorded,
   'auth.audit.recorded': AuditRecorded,
+  'auth.sso.signed_in': SsoSignedIn,
   'org.organization.created': OrganizationCreated,
   'org.organization.updated': OrganizationUpdated,
   'org.organization.deleted': OrganizationDeleted,
@@ -45,6 +47,7 @@ export const EVENT_CATALOG = {
   'org.sentinel_pass.changed': SentinelPassChanged,
   'org.webhook_subscriptions.changed': WebhookSubscriptionsChanged,
   'org.activity.recorded': ActivityRecorded,
+  'org.organization_sso.changed': OrganizationSsoChanged,
   'wallet.wallet.created': WalletCreated,
   'wallet.transaction.posted': TransactionPosted,
   'wallet.transfer_request.changed': TransferRequestChanged,

@@ -31,6 +31,18 @@ const ENTRIES: Record<WebhookEventType, Described> = {
     data: P.SecurityPolicyData,
     description: "The organization's two-factor requirement was switched on or off.",
   },
+  'organization.sso_settings_changed': {
+    data: P.SsoSettingsData,
+    description: "The organization's single sign-on requirement or default role changed.",
+  },
+  'sso_domain.verified': {
+    data: P.SsoDomainData,
+    description: 'An e-mail domain of the organization was verified by its DNS TXT record.',
+  },
+  'sso_domain.removed': {
+    data: P.SsoDomainRemovedData,
+    description: 'An e-mail domain was removed from the organization.',
+  },
   'project.created': {
     data: P.ProjectCreatedData,
     description: 'A project was created (also the default project of a new organization).',

@@ -36,6 +36,17 @@ export const EXAMPLE_DATA: Record<WebhookEventType, Record<string, unknown>> = {
   'organization.updated': { id: '42', name: 'Acme Ltd' },
   'organization.deleted': { id: '42' },
   'organization.security_policy_changed': { organization_id: '42', require_two_factor: true },
+  'organization.sso_settings_changed': {
+    organization_id: '42',
+    sso_required: true,
+    default_role: 'MEMBER',
+  },
+  'sso_domain.verified': { id: '5b0e9c7a-1d2f-4e3a-8b6c-0d9e8f7a6b5c', domain: 'example.com' },
+  'sso_domain.removed': {
+    id: '5b0e9c7a-1d2f-4e3a-8b6c-0d9e8f7a6b5c',
+    domain: 'example.com',
+    was_verified: true,
+  },
   'project.created': {
     id: '7',
     organization_id: '42',

@@ -354,4 +354,33 @@ describe('webhookEventsFromAudit', () => {
     }
     expect(mapped).toBeGreaterThan(20);
   });
+
+  it('organization single sign-on: settings and verified or removed domains, never an added one', () => {
+    const settings = orgEntry(
+      'organization.sso_settings_changed',
+      { type: 'organization', id: '3', label: 'Acme' },
+      { ssoRequired: true, defaultRole: 'VIEWER' },
+    );
+    expect(only(webhookEventsFromAudit(settings, 3)).data).toEqual({
+      organization_id: '3',
+      sso_required: true,
+      default_role: 'VIEWER',
+    });
+    const domain = {
+      type: 'sso_domain',
+      id: '5b0e9c7a-1d2f-4e3a-8b6c-0d9e8f7a6b5c',
+      label: 'acme.test',
+    };
+    expect(only(webhookEventsFromAudit(orgEntry('sso_domain.verified', domain), 3))).toMatchObject({
+      type: 'sso_domain.verified',
+      data: { id: domain.id, domain: 'acme.test' },
+    });
+    const removed = orgEntry('sso_domain.removed', domain, { wasVerified: false });
+    expect(only(webhookEventsFromAudit(removed, 3)).data).toEqual({
+      id: domain.id,
+      domain: 'acme.test',
+      was_verified: false,
+    });
+    expect(webhookEventsFromAudit(orgEntry('sso_domain.added', domain), 3)).toEqual([]);
+  });
 });

@@ -205,9 +205,36 @@ const securityPolicy: ActionMapper = (entry) => {
   };
 };
 
+const ssoSettings: ActionMapper = (entry) => {
+  const required = entry.details['ssoRequired'];
+  const role = text(entry.details, 'defaultRole');
+  if (typeof required !== 'boolean' || !role || entry.organizationId === null) return null;
+  return {
+    type: 'organization.sso_settings_changed',
+    projectId: null,
+    data: {
+      organization_id: String(entry.organizationId),
+      sso_required: required,
+      default_role: role,
+    },
+  };
+};
+
+function ssoDomain(type: 'sso_domain.verified' | 'sso_domain.removed'): ActionMapper {
+  return (entry) => {
+    if (entry.target?.type !== 'sso_domain' || entry.target.label === null) return null;
+    const data: Record<string, unknown> = { id: entry.target.id, domain: entry.target.label };
+    if (type === 'sso_domain.removed') data['was_verified'] = entry.details['wasVerified'] === true;
+    return { type, projectId: null, data };
+  };
+}
+
 /** Audit action → its public event; actions absent here have none. */
 const MAPPERS: Partial<Record<AuditAction, ActionMapper>> = {
   'organization.security_policy_changed': securityPolicy,
+  'organization.sso_settings_changed': ssoSettings,
+  'sso_domain.verified': ssoDomain('sso_domain.verified'),
+  'sso_domain.removed': ssoDomain('sso_domain.removed'),
   'member.added': member('member.added', 'role'),
   'member.role_changed': member('member.role_changed', 'both'),
   'member.removed': removed('member.removed'),

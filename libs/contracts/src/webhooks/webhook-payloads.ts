@@ -29,6 +29,23 @@ export const SecurityPolicyData = z.strictObject({
   require_two_factor: z.boolean(),
 });
 
+/** `organization.sso_settings_changed` (docs/org.md § Single sign-on for an organization). */
+export const SsoSettingsData = z.strictObject({
+  organization_id: NumericId,
+  sso_required: z.boolean(),
+  default_role: Role,
+});
+
+/** `sso_domain.verified`: an e-mail domain the organization proved by DNS. */
+export const SsoDomainData = z.strictObject({ id: z.uuid(), domain: z.string() });
+
+/** `sso_domain.removed`: `was_verified` false for a domain never proved. */
+export const SsoDomainRemovedData = z.strictObject({
+  id: z.uuid(),
+  domain: z.string(),
+  was_verified: z.boolean(),
+});
+
 export const ProjectData = z.strictObject({
   id: NumericId,
   organization_id: NumericId,

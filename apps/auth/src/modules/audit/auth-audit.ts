@@ -25,6 +25,11 @@ export interface UserAuditEvent {
   meta: RequestMeta;
   /** Non-secret facts only (a method, a count, a reason): never a code, token or password. */
   details?: AuditDetails;
+  /**
+   * The organization the entry belongs to (an organization's own connection: its changes and
+   * its sign-ins); absent: user-level, stored in every organization of the user.
+   */
+  organizationId?: number;
 }
 
 /**
@@ -49,7 +54,7 @@ export class AuthAudit {
       action: event.action,
       outcome: event.outcome ?? 'success',
       occurredAt: new Date().toISOString(),
-      organizationId: null,
+      organizationId: event.organizationId ?? null,
       subjectUserId: event.user.id,
       actor: event.actor ?? { type: 'user', id: event.user.id, email: event.user.email },
       target: event.target ?? { type: 'user', id: event.user.id, label: event.user.email },

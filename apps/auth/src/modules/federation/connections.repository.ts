@@ -36,6 +36,11 @@ export class ConnectionsRepository {
     return this.repo.findOneBy({ slug });
   }
 
+  /** An organization's own connection (docs/auth.md § Organization single sign-on), or null. */
+  findByOrganization(organizationId: number): Promise<OidcConnection | null> {
+    return this.repo.findOneBy({ organizationId });
+  }
+
   list(): Promise<OidcConnection[]> {
     return this.repo.find({ order: { createdAt: 'ASC' } });
   }

@@ -18,8 +18,31 @@ export interface ConnectionView {
   scopes: string[];
   claims: { email: string; emailVerified: string; name: string };
   enabled: boolean;
+  /** The owning organization (docs/auth.md § Organization single sign-on); null: platform-wide. */
+  organizationId: number | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * The stored fields of a connection from its body (operators' and organizations' alike): the
+ * client secret sealed, absent scopes, claims and `enabled` at their defaults.
+ */
+export function connectionFields(
+  dto: Omit<CreateConnectionDto, 'slug'>,
+  envelope: AesGcmEnvelope,
+): Omit<OidcConnection, 'id' | 'slug' | 'organizationId' | 'createdAt' | 'updatedAt'> {
+  return {
+    name: dto.name,
+    issuer: dto.issuer,
+    clientId: dto.clientId,
+    clientSecretSealed: envelope.encrypt(dto.clientSecret),
+    scopes: scopeList(dto.scopes),
+    emailClaim: dto.emailClaim ?? 'email',
+    emailVerifiedClaim: dto.emailVerifiedClaim ?? 'email_verified',
+    nameClaim: dto.nameClaim ?? 'name',
+    enabled: dto.enabled ?? true,
+  };
 }
 
 /** `openid` first, then the others once each. */
@@ -54,15 +77,8 @@ export class ConnectionsService {
     const connection: OidcConnection = {
       id: randomUUID(),
       slug: dto.slug,
-      name: dto.name,
-      issuer: dto.issuer,
-      clientId: dto.clientId,
-      clientSecretSealed: this.envelope.encrypt(dto.clientSecret),
-      scopes: scopeList(dto.scopes),
-      emailClaim: dto.emailClaim ?? 'email',
-      emailVerifiedClaim: dto.emailVerifiedClaim ?? 'email_verified',
-      nameClaim: dto.nameClaim ?? 'name',
-      enabled: dto.enabled ?? true,
+      ...connectionFields(dto, this.envelope),
+      organizationId: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -145,6 +161,7 @@ export function toView(c: OidcConnection): ConnectionView {
     scopes: c.scopes.split(' '),
     claims: { email: c.emailClaim, emailVerified: c.emailVerifiedClaim, name: c.nameClaim },
     enabled: c.enabled,
+    organizationId: c.organizationId,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };

@@ -87,3 +87,19 @@ export class SsoRedirectError extends Error {
     super(description);
   }
 }
+
+/**
+ * 403 `SSO_REQUIRED`: the address is at a domain whose organization requires sign-in through
+ * its own connection (docs/auth.md § Organization single sign-on); `meta.connection` is the
+ * `connection` parameter of `/oauth/authorize` (null when the organization has none enabled).
+ */
+export class SsoRequiredError extends DomainError {
+  constructor(domain: string, connection: string | null) {
+    super('forbidden', 'SSO_REQUIRED', 'Single sign-on required', {
+      detail: connection
+        ? `Accounts at ${domain} sign in through their organization's provider: use /oauth/authorize with connection=${connection}.`
+        : `Accounts at ${domain} sign in through their organization's provider, which is not available now.`,
+      meta: { connection, domain },
+    });
+  }
+}

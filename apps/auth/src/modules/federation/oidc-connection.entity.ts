@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 /**
  * A platform-wide OpenID Connect connection (docs/auth.md § Sign-in with an OpenID provider):
@@ -6,6 +6,7 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } fro
  * secret is stored sealed with the service key ring (`SECRETS_ENCRYPTION_KEY`, AES-256-GCM).
  */
 @Entity('oidc_connection')
+@Index('oidc_connection_organization_key', ['organizationId'], { unique: true })
 export class OidcConnection {
   @PrimaryColumn('uuid')
   id!: string;
@@ -45,6 +46,14 @@ export class OidcConnection {
 
   @Column('boolean')
   enabled!: boolean;
+
+  /**
+   * The organization that owns this connection (docs/auth.md § Organization single sign-on),
+   * or null for a platform-wide one. Its sign-ins accept e-mails at the organization's verified
+   * domains only and make the person a member (org, `auth.sso.signed_in`).
+   */
+  @Column('integer', { nullable: true })
+  organizationId!: number | null;
 
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;

@@ -1,6 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import * as client from 'openid-client';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
+import { guardedProviderFetch } from './provider-fetch.js';
 import { ConnectionsService } from './connections.service.js';
 import type { OidcConnection } from './oidc-connection.entity.js';
 
@@ -20,13 +21,27 @@ interface Cached {
  * `allowInsecureRequests`).
  */
 @Injectable()
-export class OidcProviders {
+export class OidcProviders implements OnApplicationShutdown {
   private readonly cache = new Map<string, Cached>();
+
+  /** The fetch of organizations' connections ({@link guardedProviderFetch}). */
+  private readonly orgFetch: ReturnType<typeof guardedProviderFetch>;
 
   constructor(
     private readonly connections: ConnectionsService,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
-  ) {}
+  ) {
+    this.orgFetch = guardedProviderFetch(
+      config.OIDC_ORG_ALLOWED_PRIVATE_ADDRESSES.split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+    );
+  }
+
+  /** Ends the kept-alive connections to organizations' providers. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.orgFetch.close();
+  }
 
   /** @throws openid-client's errors when discovery fails (network, invalid metadata, issuer). */
   async configuration(connection: OidcConnection): Promise<client.Configuration> {
@@ -36,12 +51,16 @@ export class OidcProviders {
       return hit.config;
     }
     const insecure = this.config.OIDC_ALLOW_INSECURE_ISSUERS;
+    // An organization's own connection reaches public addresses only (its issuer is a tenant's
+    // choice); the customFetch given to discovery serves every later request of the config.
+    const guarded =
+      connection.organizationId === null ? {} : { [client.customFetch]: this.orgFetch };
     const config = await client.discovery(
       new URL(connection.issuer),
       connection.clientId,
       { client_secret: this.connections.clientSecret(connection) },
       client.ClientSecretBasic(this.connections.clientSecret(connection)),
-      { execute: insecure ? [client.allowInsecureRequests] : [], timeout: 10 },
+      { execute: insecure ? [client.allowInsecureRequests] : [], timeout: 10, ...guarded },
     );
     // openid-client (as OpenID Connect Core § 3.1.3.7 allows) trusts TLS for an ID token
     // received from the token endpoint and skips its signature; we check it against the

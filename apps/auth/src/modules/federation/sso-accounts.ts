@@ -34,7 +34,9 @@ export const hasPassword = (user: Pick<User, 'passwordHash'>): boolean =>
  * 2. otherwise a VERIFIED e-mail of an existing account links to it only when that account has
  *    no password and no two-factor (it was itself created by a provider sign-in); an account
  *    with a password or two-factor is refused with `ACCOUNT_LINK_REQUIRED` (sign in with the
- *    password: an e-mail claim proves nothing about who holds that password);
+ *    password: an e-mail claim proves nothing about who holds that password) — except through
+ *    an organization's own connection, whose addresses are at domains the organization proved
+ *    it controls (it could reset that password by mail anyway);
  * 3. otherwise, with a verified e-mail that registration would accept (§ Usernames: look-alike
  *    and invisible characters refused), a new active account without password is created.
  * An unverified e-mail never links and never creates (`EMAIL_NOT_VERIFIED`).
@@ -89,7 +91,11 @@ export class SsoAccounts {
     let user: User;
     let linked: 'linked' | 'created';
     if (existing) {
-      if (hasPassword(existing) || existing.twoFactorEnabled || existing.status !== 'active') {
+      // An organization's own connection reaches only its DNS-verified domains (SsoFlow): the
+      // organization controls that mail, so a password is no extra proof there (docs/decisions.md
+      // § Organization SSO); two-factor still is.
+      const passwordBlocks = hasPassword(existing) && connection.organizationId === null;
+      if (passwordBlocks || existing.twoFactorEnabled || existing.status !== 'active') {
         throw new SsoRedirectError(
           'access_denied',
           'ACCOUNT_LINK_REQUIRED',

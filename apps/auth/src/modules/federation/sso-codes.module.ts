@@ -1,15 +1,17 @@
 import { Module } from '@nestjs/common';
 import { UsersRepositoryModule } from '../accounts/users-repository.module.js';
+import { OrgSsoState } from './org-sso-state.js';
 import { SsoCodeExchange } from './sso-code-exchange.js';
 import { SsoStore } from './sso-store.js';
 
 /**
  * The single-use rows of provider sign-ins and the code exchange, shared by the federation
- * routes and `POST /oauth/token` (sessions) without a dependency between those two modules.
+ * routes and `POST /oauth/token` (sessions) without a dependency between those two modules; and
+ * the replica of organizations' SSO domains ({@link OrgSsoState}), which both read.
  */
 @Module({
   imports: [UsersRepositoryModule],
-  providers: [SsoStore, SsoCodeExchange],
-  exports: [SsoStore, SsoCodeExchange],
+  providers: [SsoStore, SsoCodeExchange, OrgSsoState],
+  exports: [SsoStore, SsoCodeExchange, OrgSsoState],
 })
 export class SsoCodesModule {}

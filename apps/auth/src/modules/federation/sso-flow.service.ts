@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { RequestMeta } from '@wp/http';
+import { Outbox } from '@wp/messaging';
 import { TxHost } from '@wp/persistence';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { AuthAudit } from '../audit/auth-audit.js';
@@ -7,6 +8,7 @@ import { ApplicationsRedirects } from './applications-redirects.js';
 import { ConnectionsRepository } from './connections.repository.js';
 import { SsoRedirectError, SsoStateInvalidError } from './federation.errors.js';
 import { openidClient, OidcProviders } from './oidc-providers.js';
+import { OrgSsoState } from './org-sso-state.js';
 import { SsoAccounts, type ProviderClaims } from './sso-accounts.js';
 import { newSecret, sha256, SsoStore } from './sso-store.js';
 
@@ -52,6 +54,8 @@ export class SsoFlow {
     private readonly store: SsoStore,
     private readonly accounts: SsoAccounts,
     private readonly audit: AuthAudit,
+    private readonly ssoState: OrgSsoState,
+    private readonly outbox: Outbox,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
@@ -174,9 +178,21 @@ export class SsoFlow {
         emailVerified: idToken[connection.emailVerifiedClaim] === true,
         name: stringClaim(idToken[connection.nameClaim]),
       };
+      const organizationId = connection.organizationId ?? undefined;
+      if (organizationId !== undefined)
+        await this.requireOrganizationDomain(organizationId, claims);
       const code = newSecret('oac_');
       await this.txHost.withTransaction(async () => {
         const { user, linked } = await this.accounts.resolve(connection, claims);
+        if (organizationId !== undefined) {
+          // Just-in-time membership: org adds the person with the default role if need be.
+          await this.outbox.enqueue('auth.sso.signed_in', {
+            organizationId,
+            userId: user.id,
+            connection: connection.slug,
+            account: linked,
+          });
+        }
         await this.store.saveCode({
           codeHash: sha256(code),
           userId: user.id,
@@ -190,6 +206,7 @@ export class SsoFlow {
           user,
           meta,
           details: { method: 'oidc', connection: connection.slug, account: linked },
+          organizationId,
         });
         if (linked !== 'existing') {
           await this.audit.record({
@@ -202,6 +219,7 @@ export class SsoFlow {
               label: connection.slug,
             },
             details: { connection: connection.slug, account: linked },
+            organizationId,
           });
         }
       });
@@ -209,6 +227,26 @@ export class SsoFlow {
     } catch (e) {
       if (!(e instanceof SsoRedirectError)) throw e;
       return back({ error: e.error, error_code: e.code, error_description: e.description });
+    }
+  }
+
+  /**
+   * An organization's own connection signs in only addresses at that organization's verified
+   * domains (docs/auth.md § Organization single sign-on): its provider is the organization's,
+   * and must not vouch for addresses elsewhere.
+   * @throws SsoRedirectError `DOMAIN_NOT_VERIFIED` otherwise
+   */
+  private async requireOrganizationDomain(
+    organizationId: number,
+    claims: ProviderClaims,
+  ): Promise<void> {
+    const realm = await this.ssoState.realmOf(claims.email);
+    if (realm?.organizationId !== organizationId) {
+      throw new SsoRedirectError(
+        'access_denied',
+        'DOMAIN_NOT_VERIFIED',
+        "The e-mail address is not at a verified domain of this connection's organization.",
+      );
     }
   }
 }

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { RequestMeta } from '@wp/http';
 import { usernameKey, usernameLookupKey } from '@wp/identity';
 import { AuthAudit } from '../audit/auth-audit.js';
+import { SsoRequiredError } from '../federation/federation.errors.js';
+import { OrgSsoState } from '../federation/org-sso-state.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import { MfaChallenges } from '../two-factor/mfa-challenges.js';
@@ -23,6 +25,7 @@ export class LoginService {
     private readonly challenges: MfaChallenges,
     private readonly audit: AuthAudit,
     private readonly metrics: LoginMetrics,
+    private readonly ssoState: OrgSsoState,
   ) {}
 
   /**
@@ -36,6 +39,9 @@ export class LoginService {
    * @throws InvalidCredentialsError 401 for an unknown user or a wrong password (same body)
    * @throws ActivationRequiredError 403 with `meta.user_id` for a pending account
    * @throws TwoFactorRequiredError 403 with `meta.challenge_token`: two-factor is on, no session
+   * @throws SsoRequiredError 403 `SSO_REQUIRED` with `meta.connection`: the address is at a
+   *   verified domain of an organization that requires its own provider (docs/auth.md
+   *   § Organization single sign-on); checked before the password, whatever the account
    */
   async login(
     username: string,
@@ -61,10 +67,12 @@ export class LoginService {
     // The limit's reservation (Redis) and the account lookup (PostgreSQL) are independent round
     // trips: run together; the verification below still waits for the reservation. Every
     // spelling of the username finds the one account (docs/auth.md § Usernames).
-    const [, user] = await Promise.all([
+    const [, user, realm] = await Promise.all([
       this.limits.consume('login', key),
       this.users.findForLogin(usernameLookupKey(username)),
+      this.ssoState.realmOf(username),
     ]);
+    if (realm?.ssoRequired) throw new SsoRequiredError(realm.domain, realm.connection);
     const ok = await this.passwords.verify(user?.passwordHash ?? null, password);
     if (!user || !ok || user.status === 'disabled') {
       if (user) {

@@ -31,12 +31,15 @@ export class AuditTrail {
   constructor(private readonly log: AuditLogRepository) {}
 
   async record(principal: Principal, event: OrganizationAuditEvent): Promise<void> {
+    await this.recordAs({ type: principal.type, id: principal.id, email: principal.email }, event);
+  }
+
+  /**
+   * {@link record} for an actor that is no principal of this request: e.g. the person whose
+   * provider sign-in, reported by auth, made them a member (`member.added` with `via: sso`).
+   */
+  async recordAs(actor: AuditActor, event: OrganizationAuditEvent): Promise<void> {
     const meta = currentRequestMeta();
-    const actor: AuditActor = {
-      type: principal.type,
-      id: principal.id,
-      email: principal.email,
-    };
     await this.log.insertForOrganization(
       {
         id: randomUUID(),

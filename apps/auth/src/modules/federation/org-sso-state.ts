@@ -1,0 +1,90 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { EventPayload } from '@wp/contracts';
+import { parseEmail } from '@wp/identity';
+import { EventBus } from '@wp/messaging';
+import { TxHost } from '@wp/persistence';
+
+/** Where an e-mail domain signs in: its organization, whether SSO is required, the connection. */
+export interface DomainRealm {
+  domain: string;
+  organizationId: number;
+  ssoRequired: boolean;
+  /** The organization's own enabled connection's slug, or null when it has none. */
+  connection: string | null;
+}
+
+/** The domain of an e-mail address as org stores it (IDNA A-labels, lower case), or null. */
+export function emailDomain(email: string | null | undefined): string | null {
+  return email ? (parseEmail(email)?.domain.toLowerCase() ?? null) : null;
+}
+
+/**
+ * Auth's copy of organizations' verified e-mail domains and `ssoRequired` (docs/auth.md
+ * § Organization single sign-on), replicated from `org.organization_sso.changed` (event-carried
+ * state: a newer version replaces the organization's domains) and read by home-realm discovery,
+ * the password grant and the callback of an organization's connection.
+ */
+@Injectable()
+export class OrgSsoState implements OnModuleInit {
+  constructor(
+    private readonly txHost: TxHost,
+    private readonly bus: EventBus,
+  ) {}
+
+  onModuleInit(): void {
+    this.bus.on('org.organization_sso.changed', 'org-sso-domains', (event) =>
+      this.apply(event.payload),
+    );
+  }
+
+  /** Applies a state newer than the one held (older redeliveries change nothing). */
+  async apply(state: EventPayload<'org.organization_sso.changed'>): Promise<void> {
+    const manager = this.txHost.tx;
+    const applied = await manager.query<unknown[]>(
+      `INSERT INTO sso_organization (organization_id, sso_required, version) VALUES ($1, $2, $3)
+       ON CONFLICT (organization_id) DO UPDATE
+         SET sso_required = EXCLUDED.sso_required, version = EXCLUDED.version
+         WHERE sso_organization.version < EXCLUDED.version
+       RETURNING organization_id`,
+      [state.organizationId, state.ssoRequired, state.version],
+    );
+    if (applied.length === 0) return;
+    await manager.query('DELETE FROM sso_domain WHERE organization_id = $1', [
+      state.organizationId,
+    ]);
+    if (state.domains.length > 0) {
+      // A domain moves only when its old organization's removal was applied; a newer claim of
+      // another organization cannot exist before (org verifies a domain for one organization).
+      await manager.query(
+        `INSERT INTO sso_domain (domain, organization_id)
+         SELECT unnest($2::text[]), $1::int
+         ON CONFLICT (domain) DO UPDATE SET organization_id = EXCLUDED.organization_id`,
+        [state.organizationId, state.domains],
+      );
+    }
+  }
+
+  /** The realm of an e-mail address's domain, or null when no organization verified it. */
+  async realmOf(email: string | null | undefined): Promise<DomainRealm | null> {
+    const domain = emailDomain(email);
+    if (!domain) return null;
+    const rows = await this.txHost.tx.query<
+      { organization_id: number; sso_required: boolean; slug: string | null }[]
+    >(
+      `SELECT d.organization_id, o.sso_required, c.slug
+         FROM sso_domain d
+         JOIN sso_organization o ON o.organization_id = d.organization_id
+         LEFT JOIN oidc_connection c ON c.organization_id = d.organization_id AND c.enabled
+        WHERE d.domain = $1`,
+      [domain],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      domain,
+      organizationId: row.organization_id,
+      ssoRequired: row.sso_required,
+      connection: row.slug,
+    };
+  }
+}
