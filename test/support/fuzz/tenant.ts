@@ -229,8 +229,9 @@ export class FuzzTenant {
 
   /**
    * Provider sign-in and passkeys: the bootstrap Api-Key's client application (its token names
-   * it), an OIDC connection, and well-formed ids that name no passkey or linked identity (those
-   * need a browser or a provider to exist; a well-formed unknown id reaches the handler's 404).
+   * it), an OIDC connection, and well-formed ids that name no passkey, linked identity or
+   * organization domain (those need a browser, a provider or DNS; a well-formed unknown id
+   * reaches the handler's 404).
    */
   private async seedSignIn(): Promise<void> {
     const ids = this.ids;
@@ -259,6 +260,8 @@ export class FuzzTenant {
     ids['connectionId'] = connection.data.id;
     ids['passkeyId'] = '00000000-0000-4000-8000-00000000f001';
     ids['identityId'] = '00000000-0000-4000-8000-00000000f002';
+    // An organization's e-mail domain: an unknown id reaches the 404 without a DNS lookup.
+    ids['domainId'] = '00000000-0000-4000-8000-00000000f003';
   }
 
   private async seedWallets(): Promise<void> {

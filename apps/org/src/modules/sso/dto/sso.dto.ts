@@ -11,10 +11,21 @@ import {
 } from 'class-validator';
 import { MayBeAbsent } from '@wp/http';
 
+/**
+ * The shape of a domain name as the document states it (labels of letters, digits and inner
+ * hyphens, Unicode letters allowed for internationalised names, an alphabetic or `xn--` last
+ * label); `normalizeDomain` (domain-name.ts) is the full check.
+ */
+const DOMAIN_PATTERN =
+  '^([A-Za-z0-9\\u00C0-\\uFFFF]([A-Za-z0-9\\u00C0-\\uFFFF-]{0,61}[A-Za-z0-9\\u00C0-\\uFFFF])?\\.)+([A-Za-z\\u00C0-\\uFFFF]{2,63}|xn--[A-Za-z0-9-]{1,59})\\.?$';
+
 export class AddDomainAttributesDto {
   @ApiProperty({
-    description: 'An e-mail domain, e.g. `example.com` (IDN allowed).',
+    description:
+      'An e-mail domain, e.g. `example.com`: at least two labels, letters, digits and inner hyphens, the last label alphabetic; internationalised names in Unicode or as `xn--` A-labels (stored as A-labels, lower case).',
     maxLength: 253,
+    pattern: DOMAIN_PATTERN,
+    example: 'example.com',
   })
   @IsString()
   @MaxLength(253)
