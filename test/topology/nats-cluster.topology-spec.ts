@@ -9,6 +9,7 @@ import {
   natsClient,
   outboxes,
   outboxRowsPerStream,
+  publishDelays,
   streamsCurrent,
   walletsPerOrganization,
 } from './support/platform-audit.js';
@@ -164,6 +165,8 @@ describe('NATS: the production 3-node JetStream cluster under node kills', () =>
           organization: load.longestGap('organization', killedAt - 1000, end),
         },
         walletOfOrganizationMadeMeanwhileMs: eventPathMs,
+        // The relay's part of it: org's events of the first seconds after the kill.
+        orgEventsPublishedAfter: await publishDelays(stack, 'org', killedAt, killedAt + 5000),
         nodeHealthyAfterMs: healthyMs,
         streamsCurrentAfterMs: currentMs,
       });

@@ -59,6 +59,34 @@ export async function outboxRowsPerStream(stack: PlatformStack): Promise<Record<
 }
 
 /**
+ * How long the outbox rows of one service that occurred in `[from, to)` (epoch ms) waited to be
+ * published: `published_at - occurred_at`, ms — the relay's part of an event's latency.
+ */
+export async function publishDelays(
+  stack: PlatformStack,
+  service: ServiceName,
+  from: number,
+  to: number,
+): Promise<{ rows: number; medianMs: number; maxMs: number }> {
+  const [row] = await query<{ rows: number; median: number | null; max: number | null }>(
+    stack,
+    service,
+    `SELECT count(*)::int AS rows,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM published_at - occurred_at))
+              * 1000 AS median,
+            max(extract(epoch FROM published_at - occurred_at)) * 1000 AS max
+       FROM outbox_message
+      WHERE occurred_at >= to_timestamp($1 / 1000.0) AND occurred_at < to_timestamp($2 / 1000.0)`,
+    [from, to],
+  );
+  return {
+    rows: row.rows,
+    medianMs: Math.round(Number(row.median ?? 0)),
+    maxMs: Math.round(Number(row.max ?? 0)),
+  };
+}
+
+/**
  * Wallets per organization among `organizationIds`: how many organization wallets the wallet
  * service opened for each (exactly one expected: none is an event lost, two a duplicate).
  */
