@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError, loadConfig } from './load-config.js';
 import { env } from './fields.js';
+import { platformSchema } from './platform.config.js';
 
 describe('loadConfig', () => {
   const schema = z.object({
@@ -31,5 +32,15 @@ describe('loadConfig', () => {
     expect(message).toContain('FLAG: expected true or false (got "yes")');
     expect(message).toContain('SOME_SECRET');
     expect(message).toContain('(missing)');
+  });
+
+  it('takes NATS_URL as the nodes of a cluster, comma separated, each checked as a URL', () => {
+    const nats = platformSchema.shape.NATS_URL;
+    const cluster = 'nats://127.0.0.1:4222, nats://127.0.0.1:4223,nats://127.0.0.1:4224';
+    expect(nats.parse(cluster)).toBe(
+      'nats://127.0.0.1:4222,nats://127.0.0.1:4223,nats://127.0.0.1:4224',
+    );
+    expect(nats.parse(undefined)).toBe('nats://127.0.0.1:4222');
+    expect(nats.safeParse('nats://127.0.0.1:4222,http://127.0.0.1:4223').success).toBe(false);
   });
 });

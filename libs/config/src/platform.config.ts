@@ -34,7 +34,14 @@ export const platformSchema = z.object({
    * before its 503 (docs/operations.md § Without Redis).
    */
   REDIS_COMMAND_TIMEOUT_MS: env.int(500, 50),
-  NATS_URL: env.url('nats://127.0.0.1:4222', ['nats', 'tls', 'ws', 'wss']),
+  /**
+   * One NATS server or the nodes of a cluster, comma separated (`nats://nats-0:4222,nats://nats-1:4222`):
+   * the client connects to any and moves to another when its node goes (docs/operations.md §
+   * NATS JetStream in production). Each part is checked as a URL.
+   */
+  NATS_URL: env
+    .urls('nats://127.0.0.1:4222', ['nats', 'tls', 'ws', 'wss'])
+    .transform((list) => list.join(',')),
   /** Replicas of each JetStream stream the services create (3 on a 3-node NATS cluster). */
   NATS_STREAM_REPLICAS: env.int(1, 1).refine((n) => n <= 5, 'at most 5 (JetStream limit)'),
   EVENTS_NAMESPACE: z

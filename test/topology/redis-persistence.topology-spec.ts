@@ -1,0 +1,161 @@
+import { Redis } from 'ioredis';
+import { REDIS_HASHES, rebuiltMarker } from '@wp/security';
+import { waitFor } from '@wp/testing';
+import { PlatformStack } from '../support/stack.js';
+import { walletJourneys, type Account } from '../support/wallet-journeys.js';
+import { PersistentRedis, productionRedisSettings } from './support/persistent-redis.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long Redis stays down between its stop and its start, ms. */
+const DOWN_MS = 1000;
+
+/** A claim of an access token's payload (`sid`, `jti`). */
+function claim(token: string, name: 'sid' | 'jti'): string {
+  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'))[name];
+}
+
+/**
+ * Production's Redis (deploy/redis/production.conf: append-only file, fsync every second) under
+ * restarts (docs/operations.md § Production topology under faults): a token is logged out, five
+ * wrong passwords exhaust a login window, then Redis is stopped at once — by SIGTERM, then by
+ * SIGKILL — and started again on the same directory. What the file kept is read before the
+ * platform could rebuild anything; the revoked token stays refused by the other services
+ * throughout, and the platform serves again without a restart of its own.
+ */
+describe('Redis with persistence: restarts keep the deny-list and the rate-limit counters', () => {
+  let redis: PersistentRedis;
+  let stack: PlatformStack;
+  const figures: Record<string, unknown> = {};
+
+  beforeAll(async () => {
+    redis = await PersistentRedis.start();
+    stack = await PlatformStack.start({ REDIS_URL: redis.url });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.close();
+    await redis?.close();
+    process.stdout.write(`topology figures (Redis): ${JSON.stringify(figures, null, 2)}\n`);
+  });
+
+  /** A client of the test's own, with the stack's key prefix; `run` then disconnects. */
+  const withClient = async <T>(run: (client: Redis) => Promise<T>): Promise<T> => {
+    const client = new Redis(redis.url, {
+      keyPrefix: stack.env.env['REDIS_KEY_PREFIX'],
+      lazyConnect: true,
+    });
+    try {
+      await client.connect();
+      return await run(client);
+    } finally {
+      client.disconnect();
+    }
+  };
+
+  it('runs the Redis of deploy/redis/production.conf', () => {
+    expect(productionRedisSettings()).toMatchObject({
+      appendonly: 'yes',
+      appendfsync: expect.stringMatching(/^(everysec|always)$/),
+      'maxmemory-policy': 'noeviction',
+    });
+  });
+
+  it.each(['SIGTERM', 'SIGKILL'] as const)(
+    'after %s and a restart the revoked token stays refused everywhere and nothing was forgotten',
+    async (signal) => {
+      const j = walletJourneys(() => stack);
+      const valid = await j.signUp(`valid-${signal}`);
+      const revoked: Account = await j.signUp(`revoked-${signal}`);
+      const guessed = await j.signUp(`guessed-${signal}`);
+      const organizations = (who: Account) =>
+        stack.request('GET', '/v1/api/organizations', { token: who.token });
+      const wallets = (who: Account) =>
+        stack.request('GET', '/v1/api/wallets?entity_type=user', { token: who.token });
+      const wrongLogin = () =>
+        stack.request('POST', '/v1/api/oauth/token', {
+          body: { username: guessed.email, password: 'not the password' },
+        });
+
+      expect(
+        (await stack.request('GET', '/v1/api/oauth/token/revoke', { token: revoked.token })).status,
+      ).toBe(200);
+      expect((await organizations(revoked)).status).toBe(401);
+      expect((await wallets(revoked)).status).toBe(401);
+      for (let i = 0; i < 5; i++) expect((await wrongLogin()).status).toBe(401);
+      expect((await wrongLogin()).status).toBe(429);
+      await withClient((c) => c.set('topology:probe', signal));
+
+      // Stopped right after the last write: nothing waits for the next fsync.
+      const answers: { status: number; retryAfter: string | null; revoked: boolean }[] = [];
+      let watching = true;
+      const watcher = (async () => {
+        while (watching) {
+          for (const [who, isRevoked] of [
+            [valid, false],
+            [revoked, true],
+          ] as const) {
+            const res = await (isRevoked ? wallets(who) : organizations(who));
+            answers.push({
+              status: res.status,
+              retryAfter: res.headers.get('retry-after'),
+              revoked: isRevoked,
+            });
+          }
+          await sleep(20);
+        }
+      })();
+      const stoppedAt = Date.now();
+      await redis.stop(signal);
+      await sleep(DOWN_MS);
+      await redis.resume();
+      const resumedAt = Date.now();
+
+      // What the append-only file kept, read at once (before any rebuild could write it again).
+      const kept = await withClient(async (c) => ({
+        probe: await c.get('topology:probe'),
+        revoked:
+          (await c.hexists(REDIS_HASHES.denyList, `sid:${claim(revoked.token, 'sid')}`)) +
+          (await c.hexists(REDIS_HASHES.denyList, `jti:${claim(revoked.token, 'jti')}`)),
+        markers: await c.hmget(REDIS_HASHES.denyList, rebuiltMarker('auth'), rebuiltMarker('org')),
+      }));
+      expect(kept.probe).toBe(signal);
+      expect(kept.revoked).toBeGreaterThan(0);
+      expect(kept.markers.every((m) => m !== null)).toBe(true);
+
+      await waitFor(async () => (await organizations(valid)).status === 200, {
+        timeoutMs: 10_000,
+        intervalMs: 20,
+        what: 'the platform serving again',
+      });
+      const servingAfterMs = Date.now() - resumedAt;
+      await sleep(500);
+      watching = false;
+      await watcher;
+
+      // The revoked token: refused by org and by the wallet; the login window still closed.
+      expect((await organizations(revoked)).status).toBe(401);
+      expect((await wallets(revoked)).status).toBe(401);
+      expect((await wrongLogin()).status).toBe(429);
+
+      // While Redis was away: the revoked token never let through; every refusal retryable.
+      const revokedAccepted = answers.filter((a) => a.revoked && a.status < 300);
+      const notRetryable = answers.filter(
+        (a) =>
+          !(a.status === 503 && a.retryAfter) && !(a.revoked ? a.status === 401 : a.status === 200),
+      );
+      figures[signal] = {
+        downMs: resumedAt - stoppedAt,
+        servingAfterMs,
+        answers: answers.length,
+        retryable503: answers.filter((a) => a.status === 503).length,
+        revokedAccepted: revokedAccepted.length,
+        notRetryable: notRetryable.length,
+        kept,
+      };
+      expect(revokedAccepted).toEqual([]);
+      expect(notRetryable).toEqual([]);
+    },
+    60_000,
+  );
+});
