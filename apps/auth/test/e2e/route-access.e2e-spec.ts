@@ -45,6 +45,7 @@ describe('auth route access', () => {
         'GET /oauth/connections',
         'PATCH /oauth/connections/:connectionId',
         'PUT /oauth/applications/:appId/redirect_uris',
+        'GET /oauth/operator_audit_log',
         // Home-realm discovery: a sign-in page asks it before anyone is signed in
         // (docs/auth.md § Organization single sign-on).
         'GET /oauth/discovery',
