@@ -19,7 +19,9 @@ class SlowChannel extends RevocationStore {
     return Promise.resolve();
   }
   announce(message: string): Promise<void> {
-    setTimeout(() => this.subscribers.forEach((deliver) => deliver(message)), this.delayMs);
+    // Unref'd: a delivery still pending when the file ends (the 60 s one) must not keep jest's
+    // process alive until it fires.
+    setTimeout(() => this.subscribers.forEach((deliver) => deliver(message)), this.delayMs).unref();
     return Promise.resolve();
   }
   subscribe(onMessage: (message: string) => void): Promise<() => Promise<void>> {
