@@ -14,17 +14,22 @@ const BINARY = [
 /**
  * A private redis-server on its own port, without persistence (no RDB, no AOF), for tests that
  * stop Redis, restart it empty, flush it or freeze it without disturbing the shared one — the
- * twin of {@link PrivateNats}.
+ * twin of {@link PrivateNats}. Started with `{ config }` (a redis.conf, e.g. production's) it
+ * takes that file's settings instead, and its data directory outlives its restarts.
  */
 export class PrivateRedis {
   private process?: ChildProcess;
   private readonly dir = mkdtempSync(join(tmpdir(), 'wp-redis-'));
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly config: string | undefined,
+  ) {}
 
-  static async start(): Promise<PrivateRedis> {
+  /** @param options.config a redis.conf whose settings replace "no persistence" */
+  static async start(options: { config?: string } = {}): Promise<PrivateRedis> {
     if (!BINARY) throw new Error('redis-server binary not found');
-    const redis = new PrivateRedis(await freePort());
+    const redis = new PrivateRedis(await freePort(), options.config);
     await redis.resume();
     return redis;
   }
@@ -36,32 +41,26 @@ export class PrivateRedis {
   /** Starts the server (again): after {@link kill} it comes back empty. Nothing when it runs. */
   async resume(): Promise<void> {
     if (this.process && this.process.exitCode === null && this.process.signalCode === null) return;
+    const settings = this.config ? [this.config] : ['--save', '', '--appendonly', 'no'];
     this.process = spawn(
       BINARY!,
-      [
-        '--port',
-        String(this.port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--dir',
-        this.dir,
-      ],
+      [...settings, '--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir],
       { stdio: 'ignore' },
     );
     await waitForPort(this.port, 10_000, 'redis-server');
   }
 
-  /** Kills the server at once (SIGKILL): connections are cut, everything in it is lost. */
-  async kill(): Promise<void> {
+  /**
+   * Stops the server with `signal`: SIGKILL (at once; connections are cut, and without a config
+   * file everything in it is lost) or SIGTERM (a shutdown: with an append-only file, Redis writes
+   * and fsyncs it first).
+   */
+  async kill(signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<void> {
     const child = this.process;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
-      child.kill('SIGKILL');
+      child.kill(signal);
     });
   }
 

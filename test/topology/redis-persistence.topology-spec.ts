@@ -3,7 +3,8 @@ import { REDIS_HASHES, rebuiltMarker } from '@wp/security';
 import { waitFor } from '@wp/testing';
 import { PlatformStack } from '../support/stack.js';
 import { walletJourneys, type Account } from '../support/wallet-journeys.js';
-import { PersistentRedis, productionRedisSettings } from './support/persistent-redis.js';
+import { PrivateRedis } from '../support/private-redis.js';
+import { PRODUCTION_CONF, productionRedisSettings } from './support/production-redis.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -24,18 +25,19 @@ function claim(token: string, name: 'sid' | 'jti'): string {
  * throughout, and the platform serves again without a restart of its own.
  */
 describe('Redis with persistence: restarts keep the deny-list and the rate-limit counters', () => {
-  let redis: PersistentRedis;
+  let redis: PrivateRedis;
   let stack: PlatformStack;
   const figures: Record<string, unknown> = {};
 
   beforeAll(async () => {
-    redis = await PersistentRedis.start();
+    // Production's settings (append-only file); the data directory outlives the restarts.
+    redis = await PrivateRedis.start({ config: PRODUCTION_CONF });
     stack = await PlatformStack.start({ REDIS_URL: redis.url });
   }, 120_000);
 
   afterAll(async () => {
     await stack?.close();
-    await redis?.close();
+    await redis?.stop();
     process.stdout.write(`topology figures (Redis): ${JSON.stringify(figures, null, 2)}\n`);
   });
 
@@ -106,7 +108,7 @@ describe('Redis with persistence: restarts keep the deny-list and the rate-limit
         }
       })();
       const stoppedAt = Date.now();
-      await redis.stop(signal);
+      await redis.kill(signal);
       await sleep(DOWN_MS);
       await redis.resume();
       const resumedAt = Date.now();
