@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import type { RequestMeta } from '@wp/http';
+import { ForbiddenError, type RequestMeta } from '@wp/http';
 import { TxHost } from '@wp/persistence';
 import { AesGcmEnvelope, type Principal } from '@wp/security';
 import { AuthAudit } from '../audit/auth-audit.js';
@@ -16,8 +16,8 @@ export const orgConnectionSlug = (organizationId: number): string => `org-${orga
 /**
  * An organization's own OIDC connection (docs/auth.md § Organization single sign-on), managed by
  * its OWNERs: auth owns connections and their sealed secrets, and knows who is OWNER from its
- * replica of `org.membership.changed` (`membership`). Anyone else — another organization's
- * OWNER, a member of another role, an agent — gets 404 as for an unknown organization. Every
+ * replica of `org.membership.changed` (`membership`). A member of another role gets 403; anyone
+ * else — another organization's OWNER, an agent — 404 as for an unknown organization. Every
  * change is in the organization's audit log (`organization.sso_connection_changed`, through
  * `auth.audit.recorded`), never with the secret.
  */
@@ -32,7 +32,10 @@ export class OrgConnectionsService {
     private readonly audit: AuthAudit,
   ) {}
 
-  /** @throws ConnectionNotFoundError 404 (not an OWNER of the organization, or none set) */
+  /**
+   * @throws ConnectionNotFoundError 404 (not a member of the organization, or none set);
+   *   ForbiddenError 403 a member but not an OWNER
+   */
   async get(principal: Principal, organizationId: number): Promise<ConnectionView> {
     await this.requireOwner(principal, organizationId);
     const connection = await this.connections.findByOrganization(organizationId);
@@ -44,7 +47,8 @@ export class OrgConnectionsService {
    * Creates or replaces the organization's connection (fields absent keep their defaults:
    * claims `email`, `email_verified`, `name`; scopes `openid email profile`; enabled).
    * @returns the connection and whether it was created
-   * @throws ConnectionNotFoundError 404; ConnectionSlugTakenError 409 (a platform connection
+   * @throws ConnectionNotFoundError 404; ForbiddenError 403 a member but not an OWNER;
+   *   ConnectionSlugTakenError 409 (a platform connection
    *   already has the slug `org-<id>`)
    */
   async put(
@@ -88,17 +92,22 @@ export class OrgConnectionsService {
 
   /**
    * OWNER of the organization per auth's membership replica (organization level, access not
-   * denied); with `lock`, the check row is locked until the transaction ends.
-   * @throws ConnectionNotFoundError 404 otherwise
+   * denied); with `lock`, the check row is locked until the transaction ends. A member with
+   * another role (or denied access) knows the organization exists: 403, as org's SSO routes
+   * answer (docs/org.md § Single sign-on for an organization); anyone else 404.
+   * @throws ConnectionNotFoundError 404 not a member; ForbiddenError 403 not an OWNER
    */
   private async requireOwner(principal: Principal, organizationId: number, lock = false) {
     if (principal.type !== 'user') throw new ConnectionNotFoundError();
-    const rows = await this.txHost.tx.query<unknown[]>(
-      `SELECT 1 FROM membership
-        WHERE organization_id = $1 AND project_id = 0 AND user_id = $2
-          AND role = 'OWNER' AND NOT access_denied${lock ? ' FOR SHARE' : ''}`,
+    const rows = await this.txHost.tx.query<{ role: string; access_denied: boolean }[]>(
+      `SELECT role, access_denied FROM membership
+        WHERE organization_id = $1 AND project_id = 0 AND user_id = $2${lock ? ' FOR SHARE' : ''}`,
       [organizationId, principal.id],
     );
-    if (rows.length === 0) throw new ConnectionNotFoundError();
+    const row = rows[0];
+    if (!row) throw new ConnectionNotFoundError();
+    if (row.role !== 'OWNER' || row.access_denied) {
+      throw new ForbiddenError("Only the organization's OWNERs manage its connection.");
+    }
   }
 }

@@ -97,7 +97,7 @@ export class OrgSsoController {
     };
   }
 
-  /** 200; 404 not an OWNER of the organization (or no connection). */
+  /** 200; 403 a member but not an OWNER; 404 not a member (or no connection). */
   @Get('organizations/:organizationId/connection')
   @ApiBearerAuth()
   @ApiOperation({ summary: "Get an organization's own OIDC connection (OWNER)" })
@@ -109,7 +109,8 @@ export class OrgSsoController {
   }
 
   /**
-   * 200 created or replaced (never the secret); 400; 404 not an OWNER of the organization;
+   * 200 created or replaced (never the secret); 400; 403 a member but not an OWNER; 404 not a
+   *   member of the organization;
    * 409 `CONNECTION_SLUG_TAKEN`.
    */
   @Put('organizations/:organizationId/connection')

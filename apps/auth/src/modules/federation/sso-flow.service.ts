@@ -179,11 +179,17 @@ export class SsoFlow {
         name: stringClaim(idToken[connection.nameClaim]),
       };
       const organizationId = connection.organizationId ?? undefined;
-      if (organizationId !== undefined)
+      if (organizationId !== undefined) {
         await this.requireOrganizationDomain(organizationId, claims);
+      } else {
+        await this.refuseSsoRequired(claims.email, undefined);
+      }
       const code = newSecret('oac_');
       await this.txHost.withTransaction(async () => {
         const { user, linked } = await this.accounts.resolve(connection, claims);
+        // A known identity may carry another e-mail than its account's address: the account's
+        // own address decides too (the throw rolls a linked or created account back).
+        await this.refuseSsoRequired(user.email, organizationId);
         if (organizationId !== undefined) {
           // Just-in-time membership: org adds the person with the default role if need be.
           await this.outbox.enqueue('auth.sso.signed_in', {
@@ -228,6 +234,28 @@ export class SsoFlow {
       if (!(e instanceof SsoRedirectError)) throw e;
       return back({ error: e.error, error_code: e.code, error_description: e.description });
     }
+  }
+
+  /**
+   * No connection but the organization's own signs in an address at a verified domain of an
+   * organization that requires SSO: its provider is the only way in (docs/auth.md
+   * § Organization single sign-on).
+   * @param organizationId the connection's organization; undefined for a platform-wide one
+   * @throws SsoRedirectError `access_denied` / `SSO_REQUIRED`
+   */
+  private async refuseSsoRequired(
+    email: string | null | undefined,
+    organizationId: number | undefined,
+  ): Promise<void> {
+    const realm = await this.ssoState.realmOf(email);
+    if (!realm?.ssoRequired || realm.organizationId === organizationId) return;
+    throw new SsoRedirectError(
+      'access_denied',
+      'SSO_REQUIRED',
+      realm.connection
+        ? `Accounts at ${realm.domain} sign in through their organization's provider (connection ${realm.connection}).`
+        : `Accounts at ${realm.domain} sign in through their organization's provider, which is not available now.`,
+    );
   }
 
   /**

@@ -9,6 +9,8 @@ import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import type { User } from '../accounts/user.entity.js';
 import { UsersRepository } from '../accounts/users.repository.js';
 import { AuthAudit } from '../audit/auth-audit.js';
+import { SsoRequiredError } from '../federation/federation.errors.js';
+import { OrgSsoState } from '../federation/org-sso-state.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import type { SessionResource } from '../sessions/session.serializer.js';
 import { SessionsService } from '../sessions/sessions.service.js';
@@ -45,6 +47,7 @@ export class PasskeyLoginService {
     private readonly sessions: SessionsService,
     private readonly audit: AuthAudit,
     private readonly limits: RateLimits,
+    private readonly ssoState: OrgSsoState,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
@@ -73,6 +76,10 @@ export class PasskeyLoginService {
    *   challenge (a replayed assertion)
    * @throws InvalidPasskeyError 401 unknown or removed credential, failed verification, counter
    *   not moving forward, inactive account
+   * @throws SsoRequiredError 403 `SSO_REQUIRED` with `meta: {connection, domain}` when the
+   *   account's address is at a verified domain of an organization that requires its own
+   *   provider (docs/auth.md § Organization single sign-on) — checked only once the assertion
+   *   verified, so only the passkey's holder learns it; the counter does not move
    */
   async signIn(
     dto: PasskeyTokenRequestDto,
@@ -93,6 +100,17 @@ export class PasskeyLoginService {
       this.sameUser(response.userHandle, user.id) &&
       (await this.verify(dto, challenge, rp, passkey));
     if (!verified) return this.refuse(user, meta, 'invalid_passkey');
+    const realm = await this.ssoState.realmOf(user.email);
+    if (realm?.ssoRequired) {
+      await this.audit.record({
+        action: 'user.signed_in',
+        outcome: 'failure',
+        user,
+        meta,
+        details: { method: 'passkey', reason: 'sso_required' },
+      });
+      throw new SsoRequiredError(realm.domain, realm.connection);
+    }
     const session = await this.txHost.withTransaction(async () => {
       if (!(await this.passkeys.recordUse(passkey.id, verified.newCounter, verified.backedUp))) {
         return null;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { UsersRepositoryModule } from '../accounts/users-repository.module.js';
+import { SsoCodesModule } from '../federation/sso-codes.module.js';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
 import { PasskeyLoginController } from './passkey-login.controller.js';
@@ -13,7 +14,7 @@ import { WebauthnChallenges } from './webauthn-challenges.repository.js';
 
 /** Passkeys: registration and management under `/users/me/passkeys`, sign-in under `/oauth`. */
 @Module({
-  imports: [UsersRepositoryModule, SessionsModule, RateLimitsModule],
+  imports: [UsersRepositoryModule, SessionsModule, RateLimitsModule, SsoCodesModule],
   controllers: [PasskeysController, PasskeyLoginController],
   providers: [
     PasskeysRepository,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SsoCodesModule } from '../federation/sso-codes.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 import { PasswordsModule } from '../passwords/passwords.module.js';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
@@ -16,6 +17,7 @@ import { PasswordResetService } from './password-reset.service.js';
     SessionsModule,
     NotificationsModule,
     RateLimitsModule,
+    SsoCodesModule,
   ],
   controllers: [PasswordResetController],
   providers: [PasswordResetRepository, PasswordResetService, PasswordChangeService],

@@ -7,6 +7,8 @@ import { emailKey, usernameKey } from '@wp/identity';
 import { isWellFormedToken } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { AuthAudit } from '../audit/auth-audit.js';
+import { SsoRequiredError } from '../federation/federation.errors.js';
+import { OrgSsoState } from '../federation/org-sso-state.js';
 import { NotificationComposer } from '../notifications/notification-composer.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
@@ -46,6 +48,7 @@ export class PasswordResetService {
     private readonly outbox: Outbox,
     private readonly limits: RateLimits,
     private readonly audit: AuthAudit,
+    private readonly ssoState: OrgSsoState,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
@@ -55,8 +58,13 @@ export class PasswordResetService {
    * statement); only an existing account gets a token stored and its mail enqueued.
    * @throws RateLimitedError 429 beyond `PASSWORD_RESET_RATE_LIMIT` per email (counted for
    *   every email, so it reveals nothing either)
+   * @throws SsoRequiredError 403 `SSO_REQUIRED` with `meta: {connection, domain}` when the
+   *   address is at a verified domain of an organization that requires its own provider —
+   *   decided by the domain alone, before any account is looked up, so it reveals nothing
+   *   about accounts (docs/auth.md § Organization single sign-on)
    */
   async requestReset(rawEmail: string): Promise<PasswordOperationResource> {
+    await this.refuseAtSsoRequiredDomain(rawEmail);
     // Every spelling of the address (case, width, IDNA, …) is the same account and the same
     // budget (docs/auth.md § Usernames); the mail goes to the account's address as stored.
     await this.limits.consume('password_reset', usernameKey(rawEmail));
@@ -81,6 +89,8 @@ export class PasswordResetService {
    * session of the account (families revoked, sids deny-listed) and clears its login limit;
    * `user.password_reset` goes to the audit log in the same transaction.
    * @throws ResetTokenInvalidError 422 wrong/used/expired token or foreign email (one answer)
+   * @throws SsoRequiredError 403 `SSO_REQUIRED` as {@link requestReset}, before the token is
+   *   looked at: a token mailed before the organization required SSO no longer sets a password
    */
   async reset(
     rawEmail: string,
@@ -90,6 +100,7 @@ export class PasswordResetService {
   ): Promise<PasswordOperationResource> {
     const key = emailKey(rawEmail);
     if (key === null || !isWellFormedToken(token)) throw new ResetTokenInvalidError();
+    await this.refuseAtSsoRequiredDomain(rawEmail);
     const tokenHash = hashToken(token);
     // Checked before hashing so that guesses cost no argon2 time; re-checked atomically below.
     if ((await this.resets.findValid(key, tokenHash)) === null) {
@@ -112,5 +123,11 @@ export class PasswordResetService {
     });
     await this.limits.reset('login', usernameKey(rawEmail));
     return passwordOperation('Password updated. Sign in with the new password.', ended);
+  }
+
+  /** A password is no way in at a domain whose organization requires SSO: refused by domain. */
+  private async refuseAtSsoRequiredDomain(rawEmail: string): Promise<void> {
+    const realm = await this.ssoState.realmOf(rawEmail);
+    if (realm?.ssoRequired) throw new SsoRequiredError(realm.domain, realm.connection);
   }
 }
