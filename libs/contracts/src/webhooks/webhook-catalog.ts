@@ -35,6 +35,11 @@ const ENTRIES: Record<WebhookEventType, Described> = {
     data: P.SsoSettingsData,
     description: "The organization's single sign-on requirement or default role changed.",
   },
+  'organization.sso_connection_changed': {
+    data: P.SsoConnectionData,
+    description:
+      "The organization's own OpenID connection was created or changed (never its secret).",
+  },
   'sso_domain.verified': {
     data: P.SsoDomainData,
     description: 'An e-mail domain of the organization was verified by its DNS TXT record.',

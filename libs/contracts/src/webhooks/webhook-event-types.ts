@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'organization.deleted',
   'organization.security_policy_changed',
   'organization.sso_settings_changed',
+  'organization.sso_connection_changed',
   'sso_domain.verified',
   'sso_domain.removed',
   'project.created',

@@ -41,6 +41,14 @@ export const EXAMPLE_DATA: Record<WebhookEventType, Record<string, unknown>> = {
     sso_required: true,
     default_role: 'MEMBER',
   },
+  'organization.sso_connection_changed': {
+    organization_id: '42',
+    id: '0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a',
+    slug: 'org-42',
+    issuer: 'https://login.example.com',
+    enabled: true,
+    created: false,
+  },
   'sso_domain.verified': { id: '5b0e9c7a-1d2f-4e3a-8b6c-0d9e8f7a6b5c', domain: 'example.com' },
   'sso_domain.removed': {
     id: '5b0e9c7a-1d2f-4e3a-8b6c-0d9e8f7a6b5c',

@@ -382,5 +382,21 @@ describe('webhookEventsFromAudit', () => {
       was_verified: false,
     });
     expect(webhookEventsFromAudit(orgEntry('sso_domain.added', domain), 3)).toEqual([]);
+    const connection = orgEntry(
+      'organization.sso_connection_changed',
+      { type: 'oidc_connection', id: '0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a', label: 'org-3' },
+      { issuer: 'https://login.acme.test', enabled: false, created: true },
+    );
+    expect(only(webhookEventsFromAudit(connection, 3))).toMatchObject({
+      type: 'organization.sso_connection_changed',
+      data: {
+        organization_id: '3',
+        id: '0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a',
+        slug: 'org-3',
+        issuer: 'https://login.acme.test',
+        enabled: false,
+        created: true,
+      },
+    });
   });
 });

@@ -220,6 +220,32 @@ const ssoSettings: ActionMapper = (entry) => {
   };
 };
 
+const ssoConnection: ActionMapper = (entry) => {
+  const issuer = text(entry.details, 'issuer');
+  const { enabled, created } = entry.details;
+  if (
+    entry.target?.type !== 'oidc_connection' ||
+    entry.target.label === null ||
+    !issuer ||
+    typeof enabled !== 'boolean' ||
+    entry.organizationId === null
+  ) {
+    return null;
+  }
+  return {
+    type: 'organization.sso_connection_changed',
+    projectId: null,
+    data: {
+      organization_id: String(entry.organizationId),
+      id: entry.target.id,
+      slug: entry.target.label,
+      issuer,
+      enabled,
+      created: created === true,
+    },
+  };
+};
+
 function ssoDomain(type: 'sso_domain.verified' | 'sso_domain.removed'): ActionMapper {
   return (entry) => {
     if (entry.target?.type !== 'sso_domain' || entry.target.label === null) return null;
@@ -233,6 +259,7 @@ function ssoDomain(type: 'sso_domain.verified' | 'sso_domain.removed'): ActionMa
 const MAPPERS: Partial<Record<AuditAction, ActionMapper>> = {
   'organization.security_policy_changed': securityPolicy,
   'organization.sso_settings_changed': ssoSettings,
+  'organization.sso_connection_changed': ssoConnection,
   'sso_domain.verified': ssoDomain('sso_domain.verified'),
   'sso_domain.removed': ssoDomain('sso_domain.removed'),
   'member.added': member('member.added', 'role'),

@@ -36,6 +36,20 @@ export const SsoSettingsData = z.strictObject({
   default_role: Role,
 });
 
+/**
+ * `organization.sso_connection_changed` (docs/auth.md § Organization single sign-on): the
+ * connection's id and slug (the `connection` of `/oauth/authorize`), issuer, whether it is
+ * enabled, and whether this change created it. Never the client secret.
+ */
+export const SsoConnectionData = z.strictObject({
+  organization_id: NumericId,
+  id: z.uuid(),
+  slug: z.string(),
+  issuer: z.string(),
+  enabled: z.boolean(),
+  created: z.boolean(),
+});
+
 /** `sso_domain.verified`: an e-mail domain the organization proved by DNS. */
 export const SsoDomainData = z.strictObject({ id: z.uuid(), domain: z.string() });
 
