@@ -92,8 +92,8 @@ describe('organization single sign-on: who may manage it, and every way in it cl
     for (const name of ['boss@corp.test', 'admin@corp.test', 'member@corp.test', 'boss@other.test'])
       tokens[name] = await register(name);
     tokens['pat'] = await register('pat@acme.test');
-    orgA = await createOrganization(tokens['boss@corp.test']!, 'Acme');
-    orgB = await createOrganization(tokens['boss@other.test']!, 'Other');
+    orgA = await createOrganization(tokens['boss@corp.test'], 'Acme');
+    orgB = await createOrganization(tokens['boss@other.test'], 'Other');
     ssoRequired.connection = `org-${orgA}`;
     for (const [email, role] of [
       ['admin@corp.test', 'ADMIN'],
@@ -102,27 +102,27 @@ describe('organization single sign-on: who may manage it, and every way in it cl
       const added = await request(
         'POST',
         `/organizations/${orgA}/add_user`,
-        tokens['boss@corp.test']!,
+        tokens['boss@corp.test'],
         {
           data: { type: 'users', attributes: { email, role } },
         },
       );
       expect(added.status).toBe(201);
     }
-    const domain = await addDomain(tokens['boss@corp.test']!, orgA, 'acme.test');
+    const domain = await addDomain(tokens['boss@corp.test'], orgA, 'acme.test');
     domainA = domain.id;
-    dns.setTxt(domain.attributes.verification['name']!, [domain.attributes.verification['value']!]);
+    dns.setTxt(domain.attributes.verification['name'], [domain.attributes.verification['value']]);
     const verified = await request(
       'POST',
       `/organizations/${orgA}/domains/${domainA}/verify`,
-      tokens['boss@corp.test']!,
+      tokens['boss@corp.test'],
     );
     expect(verified.status).toBe(200);
-    domainB = (await addDomain(tokens['boss@other.test']!, orgB, 'other.test')).id;
+    domainB = (await addDomain(tokens['boss@other.test'], orgB, 'other.test')).id;
     const put = await whenReplicated(
       'PUT',
       `/oauth/organizations/${orgA}/connection`,
-      tokens['boss@corp.test']!,
+      tokens['boss@corp.test'],
       connection,
     );
     expect(put.status).toBe(200);
@@ -137,7 +137,7 @@ describe('organization single sign-on: who may manage it, and every way in it cl
 
   it('lets only OWNERs manage domains, settings and the connection: ADMIN and MEMBER get 403', async () => {
     for (const who of ['admin@corp.test', 'member@corp.test']) {
-      const token = tokens[who]!;
+      const token = tokens[who];
       const orgRoutes = [
         ['GET', `/organizations/${orgA}/domains`, undefined],
         [
@@ -173,19 +173,19 @@ describe('organization single sign-on: who may manage it, and every way in it cl
       }
     }
     // Nothing changed: still one verified domain, SSO not required, the connection as set.
-    const list = await request('GET', `/organizations/${orgA}/domains`, tokens['boss@corp.test']!);
+    const list = await request('GET', `/organizations/${orgA}/domains`, tokens['boss@corp.test']);
     expect(list.body.data.map((d: { id: string }) => d.id)).toEqual([domainA]);
     const settings = await request(
       'GET',
       `/organizations/${orgA}/sso_settings`,
-      tokens['boss@corp.test']!,
+      tokens['boss@corp.test'],
     );
     expect(settings.body.data.attributes.ssoRequired).toBe(false);
   }, 60_000);
 
   it("answers 404 for another organization's domain id or connection, on org and on auth", async () => {
-    const bossA = tokens['boss@corp.test']!;
-    const bossB = tokens['boss@other.test']!;
+    const bossA = tokens['boss@corp.test'];
+    const bossB = tokens['boss@other.test'];
     const foreign = [
       [bossA, 'POST', `/organizations/${orgA}/domains/${domainB}/verify`],
       [bossA, 'DELETE', `/organizations/${orgA}/domains/${domainB}`],
@@ -208,7 +208,7 @@ describe('organization single sign-on: who may manage it, and every way in it cl
   }, 60_000);
 
   it('before SSO is required: a passkey, a reset mail and the platform connection all work', async () => {
-    expect((await passkeys.register(world.stack.apiKey, tokens['pat']!, 'Pat key')).status).toBe(
+    expect((await passkeys.register(world.stack.apiKey, tokens['pat'], 'Pat key')).status).toBe(
       201,
     );
     expect((await passkeys.signIn(world.stack.apiKey)).status).toBe(200);
@@ -226,7 +226,7 @@ describe('organization single sign-on: who may manage it, and every way in it cl
     const on = await request(
       'PATCH',
       `/organizations/${orgA}/sso_settings`,
-      tokens['boss@corp.test']!,
+      tokens['boss@corp.test'],
       {
         data: { type: 'sso_settings', attributes: { ssoRequired: true } },
       },
@@ -279,7 +279,7 @@ describe('organization single sign-on: who may manage it, and every way in it cl
     const removed = await request(
       'DELETE',
       `/organizations/${orgA}/domains/${domainA}`,
-      tokens['boss@corp.test']!,
+      tokens['boss@corp.test'],
     );
     expect(removed.status).toBe(204);
     const login = await waitFor(
