@@ -26,6 +26,8 @@ describe('organization single sign-on: who may manage it, and every way in it cl
   let domainA: string;
   let domainB: string;
   let resetToken: string;
+  /** Sessions opened before SSO is required: `accessToken` and `refreshToken` of each. */
+  const before: Record<string, { accessToken: string; refreshToken: string }> = {};
 
   const request = (method: string, path: string, token: string, body?: unknown) =>
     world.stack.request(method, `/v1/api${path}`, { token, body });
@@ -219,10 +221,24 @@ describe('organization single sign-on: who may manage it, and every way in it cl
     expect(resetToken).toMatch(/^prt_/);
     const dana = await world.signIn('test', 'dana');
     expect(dana.params.get('error_code')).toBeNull();
-    expect((await world.exchange(dana.params.get('code')!, dana.pkce.verifier)).status).toBe(200);
+    const platform = await world.exchange(dana.params.get('code')!, dana.pkce.verifier);
+    expect(platform.status).toBe(200);
+    before['danaPlatform'] = platform.body.data.attributes;
+    const own = await world.signIn(`org-${orgA}`, 'dana');
+    const ownSession = await world.exchange(own.params.get('code')!, own.pkce.verifier);
+    expect(ownSession.status).toBe(200);
+    before['danaOwn'] = ownSession.body.data.attributes;
+    const pat = await passwordLogin('pat@acme.test');
+    expect(pat.status).toBe(200);
+    before['patPassword'] = pat.body.data.attributes;
+    const boss = await passwordLogin('boss@corp.test');
+    before['bossPassword'] = boss.body.data.attributes;
   }, 90_000);
 
-  it('once SSO is required, refuses password reset, the platform connection and passkeys at the domain', async () => {
+  it("ends the domain's sessions its own connection did not open once SSO is required", async () => {
+    const tokenInfo = (token: string) => request('GET', '/oauth/token/info', token);
+    const refresh = (refreshToken: string) =>
+      anonymous('POST', '/oauth/token/refresh', { refresh_token: refreshToken });
     const on = await request(
       'PATCH',
       `/organizations/${orgA}/sso_settings`,
@@ -232,6 +248,28 @@ describe('organization single sign-on: who may manage it, and every way in it cl
       },
     );
     expect(on.status).toBe(200);
+    const revoked = await waitFor(
+      async () => {
+        const res = await tokenInfo(before['patPassword'].accessToken);
+        return res.status === 200 ? undefined : res;
+      },
+      { timeoutMs: 10_000, what: "the password session's end" },
+    );
+    expect(revoked.status).toBe(401);
+    expect(revoked.body.errors[0].code).toBe('TOKEN_REVOKED');
+    expect((await refresh(before['patPassword'].refreshToken)).status).toBe(401);
+    // The platform connection's session at the domain ends too; the organization's own stays.
+    expect((await tokenInfo(before['danaPlatform'].accessToken)).status).toBe(401);
+    expect((await refresh(before['danaPlatform'].refreshToken)).status).toBe(401);
+    expect((await tokenInfo(before['danaOwn'].accessToken)).status).toBe(200);
+    const kept = await refresh(before['danaOwn'].refreshToken);
+    expect(kept.status).toBe(200);
+    // Other domains are untouched.
+    expect((await tokenInfo(before['bossPassword'].accessToken)).status).toBe(200);
+    expect((await refresh(before['bossPassword'].refreshToken)).status).toBe(200);
+  }, 60_000);
+
+  it('once SSO is required, refuses password reset, the platform connection and passkeys at the domain', async () => {
     await waitFor(async () => (await passwordLogin('pat@acme.test')).status === 403 || undefined, {
       timeoutMs: 10_000,
       what: 'ssoRequired in auth',

@@ -295,6 +295,17 @@ describe('organization single sign-on', () => {
     expect(session.status).toBe(200);
     const sub = (t: string) => JSON.parse(Buffer.from(t.split('.')[1], 'base64url').toString()).sub;
     expect(sub(session.body.data.attributes.accessToken)).toBe(sub(ownerA));
+    // Requiring SSO ended the OWNER's password session (docs/auth.md § Organization single
+    // sign-on): the old token is refused, the SSO session goes on.
+    const ended = await waitFor(
+      async () => {
+        const res = await request('GET', '/oauth/token/info', ownerA);
+        return res.status === 200 ? undefined : res;
+      },
+      { timeoutMs: 10_000, what: "the end of the OWNER's password session" },
+    );
+    expect(ended.status).toBe(401);
+    ownerA = session.body.data.attributes.accessToken as string;
 
     const actions = [
       'sso_domain.added',

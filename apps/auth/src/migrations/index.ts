@@ -11,6 +11,7 @@ import { Passkeys1796400000700 } from './1796400000700-passkeys.js';
 import { SessionPasskey1796500000000 } from './1796500000000-session-passkey.js';
 import { OperatorAuditLog1796500000100 } from './1796500000100-operator-audit-log.js';
 import { OperatorAuditKeyset1796550000000 } from './1796550000000-operator-audit-keyset.js';
+import { SessionConnection1796700000000 } from './1796700000000-session-connection.js';
 
 /** Applied in this order; generated with `npm run migration:generate -- auth <Name>`. */
 export const AUTH_MIGRATIONS: (new () => unknown)[] = [
@@ -27,4 +28,5 @@ export const AUTH_MIGRATIONS: (new () => unknown)[] = [
   OperatorAuditLog1796500000100,
   OperatorAuditKeyset1796550000000,
   OrganizationSso1796600000000,
+  SessionConnection1796700000000,
 ];

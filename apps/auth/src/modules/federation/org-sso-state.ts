@@ -3,6 +3,7 @@ import type { EventPayload } from '@wp/contracts';
 import { parseEmail } from '@wp/identity';
 import { EventBus } from '@wp/messaging';
 import { TxHost } from '@wp/persistence';
+import { SsoRequiredSessions } from './sso-required-sessions.js';
 
 /** Where an e-mail domain signs in: its organization, whether SSO is required, the connection. */
 export interface DomainRealm {
@@ -29,6 +30,7 @@ export class OrgSsoState implements OnModuleInit {
   constructor(
     private readonly txHost: TxHost,
     private readonly bus: EventBus,
+    private readonly sessions: SsoRequiredSessions,
   ) {}
 
   onModuleInit(): void {
@@ -37,7 +39,12 @@ export class OrgSsoState implements OnModuleInit {
     );
   }
 
-  /** Applies a state newer than the one held (older redeliveries change nothing). */
+  /**
+   * Applies a state newer than the one held (older redeliveries change nothing). A state that
+   * requires SSO also ends the sessions at its domains its own connection did not open — so
+   * turning `ssoRequired` on, or verifying a domain while it is on, shuts the other ways in
+   * that were already open ({@link SsoRequiredSessions}).
+   */
   async apply(state: EventPayload<'org.organization_sso.changed'>): Promise<void> {
     const manager = this.txHost.tx;
     const applied = await manager.query<unknown[]>(
@@ -61,6 +68,9 @@ export class OrgSsoState implements OnModuleInit {
          ON CONFLICT (domain) DO UPDATE SET organization_id = EXCLUDED.organization_id`,
         [state.organizationId, state.domains],
       );
+    }
+    if (state.ssoRequired) {
+      await this.sessions.endOutsideConnection(state.organizationId, state.domains);
     }
   }
 

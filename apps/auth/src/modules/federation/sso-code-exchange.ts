@@ -28,8 +28,14 @@ export class SsoCodeExchange {
     private readonly users: UsersRepository,
   ) {}
 
-  /** @returns the active account the code was issued for */
-  async redeem(grant: AuthorizationCodeGrant, appId: string): Promise<User> {
+  /**
+   * @returns the active account the code was issued for, and the connection it signed in
+   *   through (null for codes issued before connections were recorded)
+   */
+  async redeem(
+    grant: AuthorizationCodeGrant,
+    appId: string,
+  ): Promise<{ user: User; connectionId: string | null }> {
     const row = await this.store.takeCode(grant.code);
     if (!row) throw new InvalidGrantError('The code is unknown, already used or expired.');
     if (row.appId !== appId) throw new InvalidGrantError('The code was issued to another client.');
@@ -43,7 +49,7 @@ export class SsoCodeExchange {
     if (!user || user.status !== 'active') {
       throw new InvalidGrantError('The account cannot sign in.');
     }
-    return user;
+    return { user, connectionId: row.connectionId ?? null };
   }
 }
 

@@ -22,6 +22,10 @@ export class SsoCode {
   @Column('text')
   codeChallenge!: string;
 
+  /** The connection signed in through, kept on the session the exchange opens. */
+  @Column('uuid', { nullable: true })
+  connectionId!: string | null;
+
   @Column('timestamptz')
   expiresAt!: Date;
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { UsersRepositoryModule } from '../accounts/users-repository.module.js';
 import { OrgSsoState } from './org-sso-state.js';
 import { SsoCodeExchange } from './sso-code-exchange.js';
+import { SsoRequiredSessions } from './sso-required-sessions.js';
 import { SsoStore } from './sso-store.js';
 
 /**
@@ -11,7 +12,7 @@ import { SsoStore } from './sso-store.js';
  */
 @Module({
   imports: [UsersRepositoryModule],
-  providers: [SsoStore, SsoCodeExchange, OrgSsoState],
+  providers: [SsoStore, SsoCodeExchange, OrgSsoState, SsoRequiredSessions],
   exports: [SsoStore, SsoCodeExchange, OrgSsoState],
 })
 export class SsoCodesModule {}

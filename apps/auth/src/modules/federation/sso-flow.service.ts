@@ -206,6 +206,7 @@ export class SsoFlow {
           redirectUri: request.redirectUri,
           codeChallenge: request.codeChallenge,
           expiresAt: new Date(Date.now() + this.config.OIDC_CODE_TTL_SECONDS * 1000),
+          connectionId: connection.id,
         });
         await this.audit.record({
           action: 'user.signed_in',

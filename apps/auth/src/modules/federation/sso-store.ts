@@ -47,7 +47,8 @@ export class SsoStore {
     const rows = await this.txHost.tx.query<[SsoCode[], number]>(
       `DELETE FROM sso_code WHERE code_hash = $1 RETURNING
          user_id AS "userId", app_id AS "appId", redirect_uri AS "redirectUri",
-         code_challenge AS "codeChallenge", expires_at AS "expiresAt"`,
+         code_challenge AS "codeChallenge", expires_at AS "expiresAt",
+         connection_id AS "connectionId"`,
       [sha256(code)],
     );
     const row = rows[0][0];

@@ -104,8 +104,8 @@ export class OAuthController {
       });
     }
     if (dto.grant_type === 'authorization_code') {
-      const user = await this.ssoCodes.redeem(dto, appId);
-      return this.sessions.open(user, appId, meta);
+      const { user, connectionId } = await this.ssoCodes.redeem(dto, appId);
+      return this.sessions.open(user, appId, meta, { connectionId });
     }
     if (dto.grant_type !== undefined && dto.grant_type !== 'password') {
       throw new UnsupportedGrantTypeError();

@@ -47,7 +47,8 @@ export class RefreshTokenFamily {
 
   /**
    * `logout`, `reuse_detected`, `password_reset`, `password_changed`, `ended_by_user` (sessions
-   * list), `others_ended_by_user`, `passkey_removed` (the passkey that signed it in was removed).
+   * list), `others_ended_by_user`, `passkey_removed` (the passkey that signed it in was removed),
+   * `sso_required` (its organization started requiring its own connection).
    */
   @Column('text', { nullable: true })
   revokedReason!: string | null;
@@ -80,4 +81,12 @@ export class RefreshTokenFamily {
    */
   @Column('uuid', { nullable: true })
   passkeyId!: string | null;
+
+  /**
+   * The OIDC connection (`oidc_connection.id`) whose sign-in opened the session; null for every
+   * other sign-in. An organization that starts requiring SSO ends the sessions at its domains
+   * that its own connection did not open (docs/auth.md § Organization single sign-on).
+   */
+  @Column('uuid', { nullable: true })
+  connectionId!: string | null;
 }

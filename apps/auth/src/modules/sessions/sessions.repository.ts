@@ -65,8 +65,9 @@ const INSERT_FAMILY: PreparedStatement = {
   text: `WITH family AS (
            INSERT INTO refresh_token_family
                   (id, user_id, app_id, current_token_hash, generation, expires_at, created_at,
-                   last_used_at, last_user_agent, last_client_address, amr, passkey_id)
-           VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9, $10)
+                   last_used_at, last_user_agent, last_client_address, amr, passkey_id,
+                   connection_id)
+           VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9, $10, $11)
            RETURNING id, current_token_hash, created_at)
          INSERT INTO refresh_token (token_hash, family_id, generation, issued_at)
          SELECT current_token_hash, id, 0, created_at FROM family`,
@@ -147,7 +148,7 @@ export class SessionsRepository {
       | 'lastUserAgent'
       | 'lastClientAddress'
     > &
-      Partial<Pick<RefreshTokenFamily, 'amr' | 'passkeyId'>>,
+      Partial<Pick<RefreshTokenFamily, 'amr' | 'passkeyId' | 'connectionId'>>,
   ): Promise<void> {
     const values = [
       family.id,
@@ -160,6 +161,7 @@ export class SessionsRepository {
       family.lastClientAddress,
       family.amr ?? null,
       family.passkeyId ?? null,
+      family.connectionId ?? null,
     ];
     if (this.txHost.isTransactionActive()) await this.txHost.tx.query(INSERT_FAMILY.text, values);
     else await preparedQuery(this.dataSource, INSERT_FAMILY, values);

@@ -27,7 +27,8 @@ export type SessionEndReason =
   | 'password_changed'
   | 'ended_by_user'
   | 'others_ended_by_user'
-  | 'passkey_removed';
+  | 'passkey_removed'
+  | 'sso_required';
 
 /**
  * Sessions (refresh token families): opening one at login/activation, ending one at logout
@@ -67,17 +68,19 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
    * @param client user agent and address of the request, the session's first "last use"
    * Joins the transaction active in the async context (activation, registration); otherwise
    * the insert runs alone (one atomic statement)
-   * @param passkey a passkey sign-in: its `amr` (RFC 8176), kept on the family and signed into
-   *   each of its access tokens, and the passkey's id, so removing it ends the session
+   * @param origin how the session was signed in: a passkey's `amr` (RFC 8176), kept on the
+   *   family and signed into each of its access tokens, and the passkey's id, so removing it
+   *   ends the session; or the OIDC connection of a provider sign-in (docs/auth.md
+   *   § Organization single sign-on)
    * @returns the contract's session resource
    */
   async open(
     user: Pick<User, 'id' | 'email' | 'phone' | 'firstName' | 'lastName'>,
     appId: string,
     client: SessionClient,
-    passkey?: { amr: string[]; passkeyId: string },
+    origin?: { amr?: string[]; passkeyId?: string; connectionId?: string | null },
   ): Promise<SessionResource> {
-    const amr = passkey?.amr;
+    const amr = origin?.amr;
     const familyId = randomUUID();
     const refreshToken = this.tokens.newRefreshToken();
     const tokenHash = this.tokens.hashRefreshToken(refreshToken);
@@ -92,7 +95,8 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
       lastUserAgent: client.userAgent,
       lastClientAddress: client.clientAddress,
       amr: amr ?? null,
-      passkeyId: passkey?.passkeyId ?? null,
+      passkeyId: origin?.passkeyId ?? null,
+      connectionId: origin?.connectionId ?? null,
     });
     // A hint for the first refresh (checked again by the rotation: harmless if the caller's
     // transaction rolls back).
