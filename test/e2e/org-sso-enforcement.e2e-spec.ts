@@ -2,6 +2,8 @@ import { SmtpSink, waitFor } from '@wp/testing';
 import { DnsTxtServer } from '../support/dns-txt-server.js';
 import { OidcSignInWorld } from '../support/oidc-sign-in-world.js';
 import { PasskeyBrowser } from '../support/passkey-browser.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { RECEIVER_HOST, WEBHOOK_TEST_ENV } from '../support/webhook-world.js';
 
 const PASSWORD = 'a long password';
 const SECRET = 'platform-secret-of-the-test-provider';
@@ -18,6 +20,7 @@ const SECRET = 'platform-secret-of-the-test-provider';
 describe('organization single sign-on: who may manage it, and every way in it closes', () => {
   let dns: DnsTxtServer;
   let smtp: SmtpSink;
+  let hooks: WebhookReceiver;
   let world: OidcSignInWorld;
   const passkeys = new PasskeyBrowser();
   const tokens: Record<string, string> = {};
@@ -76,6 +79,7 @@ describe('organization single sign-on: who may manage it, and every way in it cl
   beforeAll(async () => {
     dns = await DnsTxtServer.start();
     smtp = await SmtpSink.start();
+    hooks = await WebhookReceiver.start(RECEIVER_HOST);
     await passkeys.listen();
     world = await OidcSignInWorld.start(
       {
@@ -87,6 +91,7 @@ describe('organization single sign-on: who may manage it, and every way in it cl
         OIDC_ORG_ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1',
         WEBAUTHN_ORIGINS: passkeys.origin,
         SMTP_URL: smtp.url,
+        ...WEBHOOK_TEST_ENV,
       },
     );
     await passkeys.open(world.stack.gatewayUrl);
@@ -120,6 +125,18 @@ describe('organization single sign-on: who may manage it, and every way in it cl
       tokens['boss@corp.test'],
     );
     expect(verified.status).toBe(200);
+    const endpoint = await request(
+      'POST',
+      `/organizations/${orgA}/webhook_endpoints`,
+      tokens['boss@corp.test'],
+      {
+        data: {
+          type: 'webhook_endpoints',
+          attributes: { url: hooks.url(), eventTypes: ['organization.sso_connection_changed'] },
+        },
+      },
+    );
+    expect(endpoint.status).toBe(201);
     domainB = (await addDomain(tokens['boss@other.test'], orgB, 'other.test')).id;
     const put = await whenReplicated(
       'PUT',
@@ -134,6 +151,7 @@ describe('organization single sign-on: who may manage it, and every way in it cl
     await passkeys.close();
     await world?.close();
     await smtp?.close();
+    await hooks?.close();
     await dns?.close();
   });
 
@@ -184,6 +202,26 @@ describe('organization single sign-on: who may manage it, and every way in it cl
     );
     expect(settings.body.data.attributes.ssoRequired).toBe(false);
   }, 60_000);
+
+  it("announces the organization's connection change as a webhook event, without the secret", async () => {
+    const received = await waitFor(() => hooks.received[0], {
+      timeoutMs: 10_000,
+      what: 'the organization.sso_connection_changed delivery',
+    });
+    expect(received.event).toMatchObject({
+      type: 'organization.sso_connection_changed',
+      organization_id: orgA,
+      data: {
+        organization_id: orgA,
+        id: expect.any(String),
+        slug: `org-${orgA}`,
+        issuer: world.provider.issuer,
+        enabled: true,
+        created: true,
+      },
+    });
+    expect(received.body).not.toContain(SECRET);
+  });
 
   it("answers 404 for another organization's domain id or connection, on org and on auth", async () => {
     const bossA = tokens['boss@corp.test'];
