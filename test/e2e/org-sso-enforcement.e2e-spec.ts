@@ -375,5 +375,23 @@ describe('organization single sign-on: who may manage it, and every way in it cl
     // The organization's own connection no longer vouches for the domain.
     const own = await world.signIn(`org-${orgA}`, 'dana');
     expect(own.params.get('error_code')).toBe('DOMAIN_NOT_VERIFIED');
+
+    // Verifying it again while SSO is still required ends the password session opened since.
+    const again = await addDomain(tokens['boss@corp.test'], orgA, 'acme.test');
+    dns.setTxt(again.attributes.verification['name'], [again.attributes.verification['value']]);
+    const path = `/organizations/${orgA}/domains/${again.id}/verify`;
+    expect((await request('POST', path, tokens['boss@corp.test'])).status).toBe(200);
+    const ended = await waitFor(
+      async () => {
+        const res = await request(
+          'GET',
+          '/oauth/token/info',
+          login.body.data.attributes.accessToken,
+        );
+        return res.status === 200 ? undefined : res;
+      },
+      { timeoutMs: 10_000, what: 'the session ended by the domain verified again' },
+    );
+    expect(ended.status).toBe(401);
   }, 90_000);
 });
