@@ -1,4 +1,5 @@
 import { waitFor } from '@wp/testing';
+import { Secret, TOTP } from 'otpauth';
 import { DnsTxtServer } from '../support/dns-txt-server.js';
 import { clientPkce } from '../support/oidc-sign-in.js';
 import { OidcSignInWorld } from '../support/oidc-sign-in-world.js';
@@ -259,6 +260,18 @@ describe('organization single sign-on', () => {
       body: { username: 'owner-a@acme.test', password: PASSWORD },
     });
     expect(before.status).toBe(200);
+    // An account at the domain with two-factor on, half-way through a login when SSO turns on.
+    const tina = await register('tina@acme.test');
+    const enrol = await request('POST', '/users/me/two_factor', tina, { password: PASSWORD });
+    const totp = new TOTP({ secret: Secret.fromBase32(enrol.body.data.attributes.secret) });
+    const confirmed = await request('POST', '/users/me/two_factor/confirm', tina, {
+      code: totp.generate(),
+    });
+    const [recoveryCode] = confirmed.body.data.attributes.recoveryCodes as string[];
+    const firstStep = await world.stack.request('POST', '/v1/api/oauth/token', {
+      body: { username: 'tina@acme.test', password: PASSWORD },
+    });
+    expect(firstStep.body.errors[0].code).toBe('TWO_FACTOR_REQUIRED');
     const required = await request('PATCH', `/organizations/${orgA}/sso_settings`, ownerA, {
       data: { type: 'sso_settings', attributes: { ssoRequired: true } },
     });
@@ -281,6 +294,27 @@ describe('organization single sign-on', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.errors[0].code).toBe('SSO_REQUIRED');
     expect(refused.body.errors[0].meta).toEqual({ connection: `org-${orgA}`, domain: 'acme.test' });
+    // Nor a second step begun before, nor a new registration at the domain (decided by the
+    // domain alone, as for the password grant).
+    const secondStep = await world.stack.request('POST', '/v1/api/oauth/token/mfa', {
+      body: {
+        challenge_token: firstStep.body.errors[0].meta.challenge_token,
+        recovery_code: recoveryCode,
+      },
+    });
+    expect(secondStep.status).toBe(403);
+    expect(secondStep.body.errors[0]).toMatchObject({
+      code: 'SSO_REQUIRED',
+      meta: refused.body.errors[0].meta,
+    });
+    const newcomer = await world.stack.request('POST', '/v1/api/users', {
+      body: { username: 'newcomer@ACME.test', password: PASSWORD },
+    });
+    expect(newcomer.status).toBe(403);
+    expect(newcomer.body.errors[0]).toMatchObject({
+      code: 'SSO_REQUIRED',
+      meta: refused.body.errors[0].meta,
+    });
     // Other domains are untouched.
     const other = await world.stack.request('POST', '/v1/api/oauth/token', {
       body: { username: 'owner-b@other.test', password: PASSWORD },

@@ -4,6 +4,8 @@ import type { RequestMeta } from '@wp/http';
 import { isWellFormedToken } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { AuthAudit } from '../audit/auth-audit.js';
+import { SsoRequiredError } from '../federation/federation.errors.js';
+import { OrgSsoState } from '../federation/org-sso-state.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import { MfaChallenges } from '../two-factor/mfa-challenges.js';
 import { MfaChallengesRepository } from '../two-factor/mfa-challenges.repository.js';
@@ -42,6 +44,7 @@ export class MfaLoginService {
     private readonly sessions: SessionsService,
     private readonly limits: RateLimits,
     private readonly audit: AuthAudit,
+    private readonly ssoState: OrgSsoState,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
@@ -50,6 +53,9 @@ export class MfaLoginService {
    * @throws MfaChallengeInvalidError 401 unknown, expired, redeemed, used-up or foreign challenge
    * @throws InvalidTwoFactorCodeError 401 with `meta.attemptsRemaining`
    * @throws RateLimitedError 429
+   * @throws SsoRequiredError 403 `SSO_REQUIRED`: the account's address is at a verified domain
+   *   of an organization that started requiring SSO after the first step (docs/auth.md
+   *   § Organization single sign-on); the challenge is left as it was
    */
   async complete(
     body: { challenge_token: string; code?: string; recovery_code?: string },
@@ -62,6 +68,8 @@ export class MfaLoginService {
     const user = challenge?.user;
     if (!challenge || !user || challenge.appId !== appId) throw new MfaChallengeInvalidError();
     if (user.status !== 'active' || !user.twoFactorEnabled) throw new MfaChallengeInvalidError();
+    const realm = await this.ssoState.realmOf(user.email);
+    if (realm?.ssoRequired) throw new SsoRequiredError(realm.domain, realm.connection);
     const key = loginLimitKey(user);
     await this.limits.consume('login', key);
     const outcome = await this.txHost.withTransaction(async (): Promise<Outcome> => {

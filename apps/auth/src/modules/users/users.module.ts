@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ActivationModule } from '../activation/activation.module.js';
+import { SsoCodesModule } from '../federation/sso-codes.module.js';
 import { PasswordsModule } from '../passwords/passwords.module.js';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
@@ -15,6 +16,7 @@ import { UsersService } from './users.service.js';
     SessionsModule,
     ActivationModule,
     RateLimitsModule,
+    SsoCodesModule,
   ],
   controllers: [UsersController],
   providers: [UsersService, UsersRpc],

@@ -5,6 +5,8 @@ import { lookAlikeProblem, parseEmail, parsePhone, usernameKey } from '@wp/ident
 import { Outbox } from '@wp/messaging';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { ActivationService } from '../activation/activation.service.js';
+import { SsoRequiredError } from '../federation/federation.errors.js';
+import { OrgSsoState } from '../federation/org-sso-state.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import type { SessionResource } from '../sessions/session.serializer.js';
@@ -36,6 +38,7 @@ export class UsersService {
     private readonly activation: ActivationService,
     private readonly limits: RateLimits,
     private readonly outbox: Outbox,
+    private readonly ssoState: OrgSsoState,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
@@ -49,6 +52,10 @@ export class UsersService {
    * hash as a fresh one, so timing does not tell them apart. The email is kept as typed.
    * @throws InvalidUsernameError 400 (not an address or number, invisible characters, mixed or
    *   confusable scripts); RateLimitedError 429 (per username); UsernameTakenError 409
+   * @throws SsoRequiredError 403 `SSO_REQUIRED` for an address at a verified domain of an
+   *   organization that requires its own provider, decided by the domain alone (before any
+   *   account is looked up): the person signs in through the provider, which creates the
+   *   account (docs/auth.md § Organization single sign-on)
    */
   async register(
     dto: RegisterUserDto,
@@ -67,6 +74,8 @@ export class UsersService {
     }
     const lookAlike = lookAlikeProblem(dto.username);
     if (lookAlike) throw new InvalidUsernameError(lookAlike);
+    const realm = email ? await this.ssoState.realmOf(dto.username) : null;
+    if (realm?.ssoRequired) throw new SsoRequiredError(realm.domain, realm.connection);
     await this.limits.consume('registration', usernameKey(dto.username));
     const activationRequired = method === 'phone' || this.config.AUTH_EMAIL_ACTIVATION_REQUIRED;
     const passwordHash = await this.passwords.hash(dto.password);
