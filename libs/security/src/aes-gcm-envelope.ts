@@ -1,4 +1,10 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createSecretKey,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
 
 /**
  * Authenticated encryption of secrets at rest with AES-256-GCM (NIST SP 800-38D, through Node's
@@ -9,9 +15,13 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
  *
  * Format: `v<version>.<iv>.<tag>.<ciphertext>` (base64url parts), as docs/org.md § Key pairs and
  * LLM keys describes.
+ *
+ * Each key is imported once as a `KeyObject`: `createCipheriv` with a raw `Buffer` imports it anew
+ * on every call, which took 33 µs of CPU per 1 KB seal against 13 µs (Node 24; docs/auth.md
+ * § Performance).
  */
 export class AesGcmEnvelope {
-  private readonly keys = new Map<number, Buffer>();
+  private readonly keys = new Map<number, KeyObject>();
 
   /**
    * @param keys version → 32-byte key; `currentVersion` encrypts.
@@ -23,7 +33,7 @@ export class AesGcmEnvelope {
   ) {
     for (const [version, key] of Object.entries(keys)) {
       if (key.length !== 32) throw new Error(`encryption key v${version} must be 32 bytes`);
-      this.keys.set(Number(version), key);
+      this.keys.set(Number(version), createSecretKey(key));
     }
     if (!this.keys.has(currentVersion)) throw new Error(`no encryption key v${currentVersion}`);
   }
