@@ -1,10 +1,5 @@
-import {
-  createCipheriv,
-  createDecipheriv,
-  createSecretKey,
-  randomBytes,
-  type KeyObject,
-} from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
+import { pooledRandomBytes } from './random-pool.js';
 
 /**
  * Authenticated encryption of secrets at rest with AES-256-GCM (NIST SP 800-38D, through Node's
@@ -57,7 +52,7 @@ export class AesGcmEnvelope {
   /** Seals `plaintext` (UTF-8) with the current key; returns the format above. */
   encrypt(plaintext: string): string {
     const key = this.keys.get(this.currentVersion)!;
-    const iv = randomBytes(12);
+    const iv = pooledRandomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return [`v${this.currentVersion}`, iv, cipher.getAuthTag(), ciphertext]

@@ -1,7 +1,6 @@
 import {
   createHash,
   createPrivateKey,
-  randomBytes,
   randomUUID,
   type KeyObject,
   type webcrypto,
@@ -11,6 +10,7 @@ import {
   ACCESS_TOKEN_TYPE,
   jwkThumbprint,
   parsePublicKeys,
+  pooledRandomBytes,
   type AccessTokenClaims,
 } from '@wp/security';
 import { CompactSign } from 'jose';
@@ -100,7 +100,7 @@ export class TokenService {
 
   /** A new refresh token: `rt_` + 256 random bits, base64url (fits the token character rule). */
   newRefreshToken(): string {
-    return `rt_${randomBytes(32).toString('base64url')}`;
+    return `rt_${pooledRandomBytes(32).toString('base64url')}`;
   }
 
   /** SHA-256 hex of a refresh token: what the database stores. */
