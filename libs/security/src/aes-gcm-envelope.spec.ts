@@ -34,6 +34,15 @@ describe('AesGcmEnvelope (AES-256-GCM envelope with key versions)', () => {
     expect(() => box.decrypt(tampered)).toThrow();
   });
 
+  it('imports its keys once: the buffers given are not used afterwards', () => {
+    const key = Buffer.from(k1);
+    const box = new AesGcmEnvelope({ 1: key }, 1);
+    const sealed = box.encrypt('kept');
+    key.fill(0);
+    expect(box.decrypt(sealed)).toBe('kept');
+    expect(new AesGcmEnvelope({ 1: k1 }, 1).decrypt(box.encrypt('same key'))).toBe('same key');
+  });
+
   it('rejects keys that are not 32 bytes', () => {
     expect(() => new AesGcmEnvelope({ 1: randomBytes(16) }, 1)).toThrow('32 bytes');
   });

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from 'node:crypto';
+import { pooledRandomBytes } from './random-pool.js';
 
 /**
  * Authenticated encryption of secrets at rest with AES-256-GCM (NIST SP 800-38D, through Node's
@@ -9,9 +10,13 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
  *
  * Format: `v<version>.<iv>.<tag>.<ciphertext>` (base64url parts), as docs/org.md § Key pairs and
  * LLM keys describes.
+ *
+ * Each key is imported once as a `KeyObject`: `createCipheriv` with a raw `Buffer` imports it anew
+ * on every call, which took 33 µs of CPU per 1 KB seal against 13 µs (Node 24; docs/auth.md
+ * § Performance).
  */
 export class AesGcmEnvelope {
-  private readonly keys = new Map<number, Buffer>();
+  private readonly keys = new Map<number, KeyObject>();
 
   /**
    * @param keys version → 32-byte key; `currentVersion` encrypts.
@@ -23,7 +28,7 @@ export class AesGcmEnvelope {
   ) {
     for (const [version, key] of Object.entries(keys)) {
       if (key.length !== 32) throw new Error(`encryption key v${version} must be 32 bytes`);
-      this.keys.set(Number(version), key);
+      this.keys.set(Number(version), createSecretKey(key));
     }
     if (!this.keys.has(currentVersion)) throw new Error(`no encryption key v${currentVersion}`);
   }
@@ -47,7 +52,7 @@ export class AesGcmEnvelope {
   /** Seals `plaintext` (UTF-8) with the current key; returns the format above. */
   encrypt(plaintext: string): string {
     const key = this.keys.get(this.currentVersion)!;
-    const iv = randomBytes(12);
+    const iv = pooledRandomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
     return [`v${this.currentVersion}`, iv, cipher.getAuthTag(), ciphertext]

@@ -11,6 +11,7 @@ export * from './access-token-verifier.js';
 export * from './jwt-auth.guard.js';
 export * from './admin-access.guard.js';
 export * from './aes-gcm-envelope.js';
+export * from './random-pool.js';
 export * from './security.module.js';
 export * from './sentinel-key.js';
 export * from './agent-session.js';

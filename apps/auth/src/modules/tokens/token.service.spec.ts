@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { AccessTokenVerifier, parsePublicKeys } from '@wp/security';
-import { decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import type { AuthConfig } from '../../config/auth.config';
 import { TokenService } from './token.service';
 
@@ -41,6 +41,17 @@ describe('TokenService.signAccessToken', () => {
       expect(verified).toMatchObject({ sub, client_id: 'app-1', aud: 'workspace-platform-api' });
       expect(verified.exp - verified.iat).toBe(900);
       expect(verified.jti).toBe(claims.jti);
+      expect(decodeJwt(token)).toEqual(claims);
     }
+  });
+
+  it('refuses a lifetime that is not a number', async () => {
+    const service = new TokenService(config);
+    await expect(
+      service.signAccessToken(
+        { sub: 'user-1', sid: 'family-1', typ: 'user', app: 'app-1', email: null },
+        { notAfter: Number.NaN },
+      ),
+    ).rejects.toThrow('"exp"');
   });
 });

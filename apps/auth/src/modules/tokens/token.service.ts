@@ -1,7 +1,6 @@
 import {
   createHash,
   createPrivateKey,
-  randomBytes,
   randomUUID,
   type KeyObject,
   type webcrypto,
@@ -11,15 +10,18 @@ import {
   ACCESS_TOKEN_TYPE,
   jwkThumbprint,
   parsePublicKeys,
+  pooledRandomBytes,
   type AccessTokenClaims,
 } from '@wp/security';
-import { SignJWT } from 'jose';
+import { CompactSign } from 'jose';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 
 export interface IssuedAccessToken {
   token: string;
   claims: AccessTokenClaims;
 }
+
+const utf8 = new TextEncoder();
 
 /** What a caller says of a new access token; the service adds the rest. */
 export type AccessTokenSubject = Omit<
@@ -31,7 +33,9 @@ export type AccessTokenSubject = Omit<
  * Issues access tokens as RFC 9068 JWTs (docs/architecture.md § Identity and access) and opaque
  * refresh tokens. Access tokens are ES256 JWS signed with `jose` (the one JWT library,
  * docs/decisions.md § Security) by the key of `JWT_PRIVATE_KEY`, parsed and imported as a WebCrypto
- * `CryptoKey` once (jose signs through WebCrypto and would import a `KeyObject` per token); the header
+ * `CryptoKey` once (jose signs through WebCrypto and would import a `KeyObject` per token) as a
+ * compact JWS of the claims' JSON (`CompactSign`: the same token `SignJWT` makes, without its
+ * per-token deep copy of the claims, docs/auth.md § Performance); the header
  * carries `typ: at+jwt` and the key's `kid` (RFC 7638 thumbprint, docs/operations.md
  * § Signing-key rotation); the claims `iss`, `aud` (`JWT_AUDIENCE`), `sub`, `client_id` (and
  * `app`, the same client application id), `jti`, `iat`, `exp`, `sid`, `typ` (kind), `email`, and
@@ -87,7 +91,8 @@ export class TokenService {
       iat,
       exp: Math.min(iat + this.config.ACCESS_TOKEN_TTL_SECONDS, options.notAfter ?? Infinity),
     };
-    const token = await new SignJWT({ ...claims })
+    if (!Number.isFinite(claims.exp)) throw new TypeError('"exp" claim must be a finite number');
+    const token = await new CompactSign(utf8.encode(JSON.stringify(claims)))
       .setProtectedHeader({ alg: 'ES256', typ: ACCESS_TOKEN_TYPE, kid: this.kid })
       .sign(this.signingKey);
     return { token, claims };
@@ -95,7 +100,7 @@ export class TokenService {
 
   /** A new refresh token: `rt_` + 256 random bits, base64url (fits the token character rule). */
   newRefreshToken(): string {
-    return `rt_${randomBytes(32).toString('base64url')}`;
+    return `rt_${pooledRandomBytes(32).toString('base64url')}`;
   }
 
   /** SHA-256 hex of a refresh token: what the database stores. */
