@@ -29,6 +29,7 @@ describe('webhooks: durability across kill -9', () => {
     ...WEBHOOK_TEST_ENV,
     WEBHOOK_TIMEOUT_MS: '1000',
     WEBHOOK_LEASE_MS: '2000',
+    SHUTDOWN_DRAIN_SECONDS: '0', // a graceful stop stops the dispatcher at once
   };
 
   beforeAll(async () => {
@@ -58,20 +59,7 @@ describe('webhooks: durability across kill -9', () => {
       await world.endpoint(owner, orgId, { url: receiver.url(), eventTypes: ['member.*'] });
     }
     const org = stack.apps.get('org')!;
-    const events: WebhookEvent[] = Array.from({ length: EVENTS }, (_, i) => ({
-      id: `evt_${randomBytes(16).toString('hex')}`,
-      type: 'member.added',
-      version: 1,
-      timestamp: new Date().toISOString(),
-      organization_id: orgId,
-      project_id: null,
-      actor: null,
-      data: {
-        user: { id: '00000000-0000-4000-8000-000000000000', email: null },
-        role: 'MEMBER',
-        n: i,
-      },
-    }));
+    const events = Array.from({ length: EVENTS }, (_, i) => memberAdded(orgId, i));
     for (let i = 0; i < EVENTS; i += 100) {
       await org
         .get(TxHost)
@@ -122,4 +110,55 @@ describe('webhooks: durability across kill -9', () => {
     // The per-endpoint limit spans both processes (5 endpoints × 4 in flight in all, not per
     // process), so the burst takes about a minute on a loaded machine: room beyond jest's 60 s.
   }, 150_000);
+
+  it('gives the deliveries still queued in a process back, uncounted, when it stops gracefully', async () => {
+    const owner = await world.signUp('graceful');
+    const orgId = await world.newOrganization(owner, 'Graceful');
+    const slow = await WebhookReceiver.start(RECEIVER_HOST);
+    receivers.push(slow);
+    slow.answerAlways(() => ({ status: 204, delayMs: 800 })); // under the 1 s timeout
+    const e = await world.endpoint(owner, orgId, { url: slow.url(), eventTypes: ['member.*'] });
+    const org = stack.apps.get('org')!;
+    const events = Array.from({ length: 40 }, () => memberAdded(orgId, 0));
+    await org.get(TxHost).withTransaction(() => org.get(WebhookPublisher).publish(events));
+    // the living process leases all 40 ahead and sends 4 at a time (10 s in all)
+    await waitFor(() => (slow.received.length >= 4 ? true : undefined), {
+      timeoutMs: 10_000,
+      what: 'the first requests',
+    });
+    processes[1].signal('SIGTERM');
+    await processes[1].exit;
+    const rows: { status: string; attempt_count: number; attempts: number; leased: boolean }[] =
+      await org.get(DataSource).query(
+        `SELECT d.status, d.attempt_count, d.leased_by IS NOT NULL AS leased,
+                (SELECT count(*)::int FROM webhook_attempt a WHERE a.delivery_id = d.id) AS attempts
+           FROM webhook_delivery d WHERE d.endpoint_id = $1`,
+        [e.id],
+      );
+    expect(rows).toHaveLength(40);
+    // every attempt made was recorded, and nothing unattempted stayed leased or counted
+    for (const row of rows) {
+      expect(row).toEqual({
+        status: row.attempts > 0 ? 'succeeded' : 'pending',
+        attempt_count: row.attempts,
+        attempts: row.attempts,
+        leased: false,
+      });
+    }
+    expect(rows.filter((r) => r.status === 'pending').length).toBeGreaterThan(20);
+    expect(slow.received.length).toBe(rows.filter((r) => r.attempts > 0).length);
+  }, 60_000);
 });
+
+function memberAdded(organizationId: string, n: number): WebhookEvent {
+  return {
+    id: `evt_${randomBytes(16).toString('hex')}`,
+    type: 'member.added',
+    version: 1,
+    timestamp: new Date().toISOString(),
+    organization_id: organizationId,
+    project_id: null,
+    actor: null,
+    data: { user: { id: '00000000-0000-4000-8000-000000000000', email: null }, role: 'MEMBER', n },
+  };
+}

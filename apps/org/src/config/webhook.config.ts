@@ -49,8 +49,14 @@ export const webhookConfigFields = {
   WEBHOOK_POLL_INTERVAL_MS: env.int(1000, 10),
   /** Attempts in flight at once per process. */
   WEBHOOK_MAX_IN_FLIGHT: env.int(64, 1),
-  /** Attempts in flight at once per endpoint over every org process (counted in PostgreSQL). */
+  /** Attempts in flight at once per endpoint over every org process (one process at a time leases an endpoint's deliveries). */
   WEBHOOK_ENDPOINT_CONCURRENCY: env.int(4, 1),
+  /**
+   * How far ahead a process leases due deliveries into its own queues, as a multiple of the two
+   * concurrencies: up to this × `WEBHOOK_ENDPOINT_CONCURRENCY` per endpoint and this ×
+   * `WEBHOOK_MAX_IN_FLIGHT` in all (1 = only what can start at once).
+   */
+  WEBHOOK_LEASE_AHEAD: env.int(16, 1),
   /** An endpoint failing without a success for longer than this is disabled, seconds (5 days). */
   WEBHOOK_DISABLE_AFTER_SECONDS: env.int(432_000, 1),
   /** How long the previous secret keeps signing after a rotation, seconds (0 = not at all). */

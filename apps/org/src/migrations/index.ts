@@ -1,3 +1,4 @@
+import { WebhookDeliveryLeaseholder1796750000000 } from './1796750000000-webhook-delivery-leaseholder.js';
 import { OrganizationSso1796600000000 } from './1796600000000-organization-sso.js';
 import { WebhookDeliveryInFlight1796500000000 } from './1796500000000-webhook-delivery-in-flight.js';
 import { Webhooks1796400000000 } from './1796400000000-webhooks.js';
@@ -31,4 +32,5 @@ export const ORG_MIGRATIONS: (new () => unknown)[] = [
   Webhooks1796400000000,
   WebhookDeliveryInFlight1796500000000,
   OrganizationSso1796600000000,
+  WebhookDeliveryLeaseholder1796750000000,
 ];

@@ -7,8 +7,12 @@ export interface ClaimedDelivery {
   id: string;
   endpointId: string;
   organizationId: number;
-  /** Attempts so far, this one included. */
+  /** Attempts so far, this one included (the claim token of its result). */
   attemptCount: number;
+  /** End of the lease: the attempt must be over before it. */
+  lockedUntil: Date;
+  /** When it was leased, ms since the epoch (this process's clock). */
+  claimedAt: number;
   eventId: string;
   payload: Record<string, unknown>;
   url: string;
@@ -46,31 +50,37 @@ export type DeliveryOutcome =
   | { kind: 'failed' }
   | { kind: 'failed_and_disable'; reason: string };
 
-/** Candidates read per claim, per free slot: room for skipping endpoints that are full. */
-const CANDIDATES_PER_SLOT = 4;
+/** Most candidate rows read per claim. */
+const MAX_CANDIDATES = 1000;
 
 /**
- * The delivery queue in PostgreSQL (docs/org.md § Webhooks, Queue): due rows are claimed with
- * `FOR UPDATE SKIP LOCKED` (replicas never claim the same row at once) and leased — status
- * `delivering`, `locked_until` and `next_attempt_at` set to the lease's end — so the claims of a
- * process killed mid-attempt are due again once the lease ends. The attempt's result is written
- * only while the claim is still this process's (same attempt count), in one transaction with the
- * attempt row.
+ * The delivery queue in PostgreSQL (docs/org.md § Webhooks, Queue and Dispatcher): due rows are
+ * leased — status `delivering`, `leased_by` the dispatcher, `locked_until` and `next_attempt_at`
+ * set to the lease's end — so the claims of a process killed mid-attempt are due again once the
+ * lease ends. An endpoint's leases belong to one dispatcher at a time, which sends them from a
+ * queue of its own. The attempt's result is written only while the claim is still this
+ * dispatcher's (same attempt count), in one transaction with the attempt row.
  */
 @Injectable()
 export class DeliveryStore {
   constructor(private readonly txHost: TxHost) {}
 
   /**
-   * Claims up to `slots` due deliveries of enabled endpoints, keeping every endpoint at most at
-   * `perEndpoint` leased deliveries counted over every org process (docs/org.md § Webhooks,
-   * Dispatcher). Endpoints already at their limit are left out of the candidates, so a slow
-   * endpoint's backlog never crowds the others out. The count and the claim of one endpoint are
-   * serialised between processes by a transaction-scoped advisory lock taken with
-   * `pg_try_advisory_xact_lock`: an endpoint another process is claiming right now is skipped
-   * (never waited for), and the count read after the lock sees that process's committed claim.
+   * Leases up to `slots` due deliveries of enabled endpoints for dispatcher `dispatcherId`, at
+   * most `window` leased per endpoint (counting what it holds already), and only of endpoints no
+   * other dispatcher holds a live lease of (docs/org.md § Webhooks, Dispatcher). The candidates
+   * are read without row locks; each endpoint's count and claim are serialised between processes
+   * by a transaction-scoped advisory lock (`pg_try_advisory_xact_lock`: an endpoint another
+   * process is claiming for right now is skipped, never waited for), so the count read after the
+   * lock sees that process's committed leases, and the UPDATE claims only rows still due.
+   * @returns the leased deliveries, oldest due first
    */
-  async claim(slots: number, perEndpoint: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  async claim(
+    slots: number,
+    window: number,
+    leaseMs: number,
+    dispatcherId: string,
+  ): Promise<ClaimedDelivery[]> {
     return this.txHost.withTransaction(async () => {
       const manager = this.txHost.tx;
       const candidates: { id: string; endpoint_id: string }[] = await manager.query(
@@ -80,16 +90,17 @@ export class DeliveryStore {
             AND d.endpoint_id NOT IN (
               SELECT endpoint_id FROM webhook_delivery
                WHERE status = 'delivering' AND locked_until > now()
-               GROUP BY endpoint_id HAVING count(*) >= $2)
+               GROUP BY endpoint_id
+              HAVING count(*) >= $2 OR bool_or(leased_by IS DISTINCT FROM $3::uuid))
           ORDER BY d.next_attempt_at
-          LIMIT $1
-          FOR UPDATE OF d SKIP LOCKED`,
-        [slots * CANDIDATES_PER_SLOT, perEndpoint],
+          LIMIT $1`,
+        [Math.min(slots * 2, MAX_CANDIDATES), window, dispatcherId],
       );
       if (candidates.length === 0) return [];
       const room = await this.lockEndpoints(
         [...new Set(candidates.map((c) => c.endpoint_id))],
-        perEndpoint,
+        window,
+        dispatcherId,
       );
       const chosen: string[] = [];
       for (const row of candidates) {
@@ -103,47 +114,90 @@ export class DeliveryStore {
       const rows = await returningRows<Record<string, unknown>>(
         manager.query(
           `UPDATE webhook_delivery d
-            SET status = 'delivering', attempt_count = d.attempt_count + 1,
+            SET status = 'delivering', attempt_count = d.attempt_count + 1, leased_by = $3,
                 locked_until = now() + make_interval(secs => $2::double precision / 1000),
                 next_attempt_at = now() + make_interval(secs => $2::double precision / 1000),
                 updated_at = now()
            FROM webhook_message m, webhook_endpoint e
           WHERE d.id = ANY($1::uuid[]) AND m.id = d.message_id AND e.id = d.endpoint_id
-          RETURNING d.id, d.endpoint_id, e.organization_id, d.attempt_count, m.event_id, m.payload,
-                    e.url, e.encrypted_secret, e.previous_encrypted_secret,
-                    e.previous_secret_expires_at`,
-          [chosen, leaseMs],
+            AND d.status IN ('pending', 'delivering') AND d.next_attempt_at <= now()
+          RETURNING d.id, d.endpoint_id, e.organization_id, d.attempt_count, d.locked_until,
+                    m.event_id, m.payload, e.url, e.encrypted_secret,
+                    e.previous_encrypted_secret, e.previous_secret_expires_at`,
+          [chosen, leaseMs, dispatcherId],
         ),
       );
-      return rows.map(toClaimed);
+      const order = new Map(chosen.map((id, i) => [id, i]));
+      return rows
+        .map(toClaimed)
+        .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
     });
   }
 
   /**
    * Locks the endpoints no other process is claiming for (advisory, until commit) and returns
-   * each locked endpoint's free room: `perEndpoint` minus its deliveries leased right now.
-   * In the claim's transaction (active in the async context).
+   * the room of each locked endpoint that no other dispatcher holds a live lease of: `window`
+   * minus the deliveries `dispatcherId` holds leased now. In the claim's transaction.
    */
   private async lockEndpoints(
     endpointIds: string[],
-    perEndpoint: number,
+    window: number,
+    dispatcherId: string,
   ): Promise<Map<string, number>> {
     const manager = activeTransaction(this.txHost);
-    const locked: { id: string }[] = await manager.query(
-      `SELECT id FROM unnest($1::uuid[]) AS id
-        WHERE pg_try_advisory_xact_lock(hashtextextended('webhook_endpoint:' || id::text, 0))`,
-      [endpointIds],
+    const rows: { id: string; room: number }[] = await manager.query(
+      `WITH locked AS MATERIALIZED (
+         SELECT id FROM unnest($1::uuid[]) AS id
+          WHERE pg_try_advisory_xact_lock(hashtextextended('webhook_endpoint:' || id::text, 0)))
+       SELECT l.id, ($2 - count(d.id))::int AS room FROM locked l
+         LEFT JOIN webhook_delivery d
+           ON d.endpoint_id = l.id AND d.status = 'delivering' AND d.locked_until > now()
+        GROUP BY l.id
+       HAVING NOT coalesce(bool_or(d.id IS NOT NULL AND d.leased_by IS DISTINCT FROM $3::uuid), false)`,
+      [endpointIds, window, dispatcherId],
     );
-    if (locked.length === 0) return new Map();
-    const counts: { endpoint_id: string; n: number }[] = await manager.query(
-      `SELECT endpoint_id, count(*)::int AS n FROM webhook_delivery
-        WHERE endpoint_id = ANY($1::uuid[]) AND status = 'delivering' AND locked_until > now()
-        GROUP BY endpoint_id`,
-      [locked.map((l) => l.id)],
+    return new Map(rows.map((r) => [r.id, r.room]));
+  }
+
+  /**
+   * Gives leased deliveries that were never attempted back to the queue, due now, with the
+   * attempt count their lease added taken off again (shutdown; an endpoint disabled while they
+   * waited in the dispatcher's queue). Only rows still leased by `dispatcherId` under the same
+   * claim are changed.
+   */
+  async release(claims: readonly ClaimedDelivery[], dispatcherId: string): Promise<void> {
+    if (claims.length === 0) return;
+    await this.txHost.tx.query(
+      `UPDATE webhook_delivery d
+          SET status = 'pending', attempt_count = d.attempt_count - 1, next_attempt_at = now(),
+              locked_until = NULL, leased_by = NULL, updated_at = now()
+         FROM unnest($1::uuid[], $2::int[]) AS t(id, attempt_count)
+        WHERE d.id = t.id AND d.status = 'delivering' AND d.attempt_count = t.attempt_count
+          AND d.leased_by = $3`,
+      [claims.map((c) => c.id), claims.map((c) => c.attemptCount), dispatcherId],
     );
-    const room = new Map(locked.map((l) => [l.id, perEndpoint]));
-    for (const c of counts) room.set(c.endpoint_id, perEndpoint - c.n);
-    return room;
+  }
+
+  /**
+   * Lengthens the lease of a delivery that waited in the dispatcher's queue, if its endpoint is
+   * still enabled.
+   * @returns false when the delivery is no longer leased by this claim or its endpoint was
+   *   disabled or deleted meanwhile
+   */
+  async renew(claim: ClaimedDelivery, leaseMs: number, dispatcherId: string): Promise<boolean> {
+    const rows = await returningRows<{ id: string }>(
+      this.txHost.tx.query(
+        `UPDATE webhook_delivery d
+            SET locked_until = now() + make_interval(secs => $3::double precision / 1000),
+                next_attempt_at = now() + make_interval(secs => $3::double precision / 1000)
+           FROM webhook_endpoint e
+          WHERE d.id = $1 AND d.status = 'delivering' AND d.attempt_count = $2
+            AND d.leased_by = $4 AND e.id = d.endpoint_id AND e.enabled
+          RETURNING d.id`,
+        [claim.id, claim.attemptCount, leaseMs, dispatcherId],
+      ),
+    );
+    return rows.length > 0;
   }
 
   /**
@@ -153,7 +207,9 @@ export class DeliveryStore {
    * that ran out and was taken over leaves the newer claim alone) — and each endpoint's failure
    * streak (`failing_since`) from its latest outcome in the batch; 410 disables the endpoint
    * (returned only by the batch that disabled it, so it is announced once).
-   * A delivery deleted meanwhile (with its endpoint) keeps no attempt.
+   * A delivery deleted meanwhile (with its endpoint) keeps no attempt: the deliveries are
+   * locked `FOR KEY SHARE` before their attempts reference them, so a delete that commits
+   * during the batch cannot fail it.
    * @returns per endpoint whose latest outcome failed: its failure streak start and whether it
    *   is still enabled
    */
@@ -166,7 +222,8 @@ export class DeliveryStore {
          SELECT t.* FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::int[], $5::int[],
                                 $6::text[], $7::text[])
                   AS t(id, delivery_id, started_at, duration_ms, response_status, response_body, error)
-          WHERE EXISTS (SELECT 1 FROM webhook_delivery d WHERE d.id = t.delivery_id)`,
+          WHERE t.delivery_id IN (SELECT d.id FROM webhook_delivery d
+                                   WHERE d.id = ANY($2::uuid[]) FOR KEY SHARE)`,
         [
           results.map(() => randomUUID()),
           results.map((r) => r.claim.id),
@@ -183,7 +240,7 @@ export class DeliveryStore {
               SET status = t.status,
                   next_attempt_at = CASE WHEN t.status = 'pending'
                     THEN now() + make_interval(secs => t.delay_ms / 1000) END,
-                  locked_until = NULL, updated_at = now()
+                  locked_until = NULL, leased_by = NULL, updated_at = now()
              FROM unnest($1::uuid[], $2::int[], $3::text[], $4::double precision[])
                     AS t(id, attempt_count, status, delay_ms)
             WHERE d.id = t.id AND d.status = 'delivering' AND d.attempt_count = t.attempt_count
@@ -271,6 +328,8 @@ function toClaimed(r: Record<string, unknown>): ClaimedDelivery {
     endpointId: r['endpoint_id'] as string,
     organizationId: r['organization_id'] as number,
     attemptCount: r['attempt_count'] as number,
+    lockedUntil: r['locked_until'] as Date,
+    claimedAt: Date.now(),
     eventId: r['event_id'] as string,
     payload: r['payload'] as Record<string, unknown>,
     url: r['url'] as string,

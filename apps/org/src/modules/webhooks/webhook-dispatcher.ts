@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
 import { type PeriodicJob, periodicJobs } from '@wp/observability';
 import {
   Inject,
@@ -19,9 +20,16 @@ import {
 } from './delivery-store.js';
 import { DispatchSignal } from './dispatch-signal.js';
 import { EndpointHealth } from './endpoint-health.js';
+import { EndpointQueues } from './endpoint-queues.js';
 import { OutboundHttp } from './outbound-http.js';
 import { decideRetry, type RetryPolicy } from './retry-schedule.js';
 import { signingSecrets, signWebhook } from './webhook-signer.js';
+
+/**
+ * A leased delivery that waited in its queue longer than this, ms, checks that its endpoint is
+ * still enabled (and renews its lease) before it is sent.
+ */
+const RECHECK_AFTER_MS = 1000;
 
 /** Most attempt results stored in one transaction. */
 const RESULT_BATCH = 500;
@@ -41,14 +49,17 @@ const ENVELOPE_ORDER = [
 /**
  * Sends queued deliveries (docs/org.md § Webhooks, Dispatcher). Every org process runs one:
  * woken right after a transaction of any org process queued deliveries (`DispatchSignal`), and
- * every `WEBHOOK_POLL_INTERVAL_MS` for retries and anything a signal missed. It claims what is
- * due while it has free slots — at most `WEBHOOK_MAX_IN_FLIGHT` attempts at once in this
- * process, at most `WEBHOOK_ENDPOINT_CONCURRENCY` per endpoint over every process (counted in
- * PostgreSQL by the claim), so a slow endpoint fills its own slots and never the others' — signs
- * each body (Standard Webhooks; both secrets during a rotation's overlap), POSTs it through the
- * SSRF-filtering client, and records the attempt (results that end together are written in one
- * transaction, a group commit): any 2xx succeeds; otherwise the retry schedule decides (jitter,
- * `Retry-After` on 429/503, 410 disables the endpoint).
+ * every `WEBHOOK_POLL_INTERVAL_MS` for retries and anything a signal missed. It leases due
+ * deliveries ahead into queues of its own, per endpoint — up to `WEBHOOK_LEASE_AHEAD` times the
+ * concurrency (per endpoint and per process) — and an endpoint's leases belong to one process at
+ * a time, so the per-endpoint limit `WEBHOOK_ENDPOINT_CONCURRENCY` holds over every process while
+ * each attempt's slot is handed to the next queued delivery as soon as its request ends, without
+ * a round trip to PostgreSQL. At most `WEBHOOK_MAX_IN_FLIGHT` requests at once in this process;
+ * a slow endpoint fills its own slots and never the others'. It signs each body (Standard
+ * Webhooks; both secrets during a rotation's overlap), POSTs it through the SSRF-filtering
+ * client, and records the attempt (results that end together are written in one transaction, a
+ * group commit): any 2xx succeeds; otherwise the retry schedule decides (jitter, `Retry-After`
+ * on 429/503, 410 disables the endpoint).
  */
 @Injectable()
 export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -56,7 +67,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private readonly http: OutboundHttp;
   private readonly policy: RetryPolicy;
   private readonly leaseMs: number;
-  private inFlightTotal = 0;
+  /** This process's dispatcher in `webhook_delivery.leased_by`. */
+  private readonly dispatcherId = randomUUID();
+  private readonly queues: EndpointQueues;
+  /** Most deliveries leased and not yet recorded in this process. */
+  private readonly holdLimit: number;
+  /** Leased and not yet recorded or given back. */
+  private held = 0;
   private readonly attempts = new Set<Promise<void>>();
   private readonly results: {
     result: DeliveryResult;
@@ -98,6 +115,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       retryAfterMaxSeconds: config.WEBHOOK_RETRY_AFTER_MAX_SECONDS,
     };
     this.leaseMs = Math.max(config.WEBHOOK_LEASE_MS, config.WEBHOOK_TIMEOUT_MS + 1000);
+    this.queues = new EndpointQueues(
+      config.WEBHOOK_ENDPOINT_CONCURRENCY,
+      config.WEBHOOK_MAX_IN_FLIGHT,
+    );
+    this.holdLimit = config.WEBHOOK_MAX_IN_FLIGHT * config.WEBHOOK_LEASE_AHEAD;
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -116,11 +138,15 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     this.kick();
   }
 
-  /** Stops claiming and waits for the attempts in flight (their results are recorded). */
+  /**
+   * Stops claiming, gives the deliveries still waiting in its queues back to the queue in
+   * PostgreSQL, and waits for the attempts in flight (their results are recorded).
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     await this.job?.stop();
     await this.filling;
+    await this.giveBack(this.queues.dropAll());
     await Promise.all([...this.attempts]);
     this.http.close();
   }
@@ -155,35 +181,84 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
 
   private async fill(): Promise<void> {
     while (!this.stopped) {
-      const slots = this.config.WEBHOOK_MAX_IN_FLIGHT - this.inFlightTotal;
+      const slots = this.holdLimit - this.held;
       if (slots <= 0) return;
+      // Busy: claim again once a quarter of the room is free, so each claim round leases many
+      // (a round costs about the same for 10 deliveries as for 100).
+      if (slots < this.holdLimit / 4 && this.queues.waiting > 0) return;
       const claimed = await this.store.claim(
         slots,
-        this.config.WEBHOOK_ENDPOINT_CONCURRENCY,
+        this.config.WEBHOOK_ENDPOINT_CONCURRENCY * this.config.WEBHOOK_LEASE_AHEAD,
         this.leaseMs,
+        this.dispatcherId,
       );
-      for (const claim of claimed) this.start(claim);
+      this.held += claimed.length;
+      this.queues.push(claimed);
+      this.pump();
       if (claimed.length === 0) return;
     }
   }
 
+  /** Starts every queued delivery that has a free slot. */
+  private pump(): void {
+    if (this.stopped) return;
+    for (const claim of this.queues.next()) this.start(claim);
+  }
+
   private start(claim: ClaimedDelivery): void {
-    this.inFlightTotal++;
-    const attempt = this.attempt(claim)
+    let slotFreed = false;
+    const freeSlot = () => {
+      if (slotFreed) return;
+      slotFreed = true;
+      this.queues.sent(claim.endpointId);
+      this.pump();
+    };
+    const attempt = this.attempt(claim, freeSlot)
       .catch((error: unknown) =>
         this.logger.warn(
           `delivery ${claim.id}: ${(error as Error).message}; retried after its lease`,
         ),
       )
       .finally(() => {
+        freeSlot();
         this.attempts.delete(attempt);
-        this.inFlightTotal--;
+        this.held--;
         this.kick();
       });
     this.attempts.add(attempt);
   }
 
-  private async attempt(claim: ClaimedDelivery): Promise<void> {
+  /** Gives leased deliveries that were not attempted back (uncounted), logging a failure. */
+  private async giveBack(claims: ClaimedDelivery[]): Promise<void> {
+    if (claims.length === 0) return;
+    this.held -= claims.length;
+    await this.store
+      .release(claims, this.dispatcherId)
+      .catch((error: unknown) =>
+        this.logger.warn(
+          `giving back ${claims.length} deliveries failed: ${(error as Error).message}; ` +
+            'retried after their leases',
+        ),
+      );
+  }
+
+  /**
+   * One attempt (`freeSlot` is called when the request is over, before the result is stored).
+   * A delivery that waited in its queue longer than {@link RECHECK_AFTER_MS}, or so long that
+   * its lease could end before the attempt would, first renews its lease — which also finds
+   * out whether its endpoint was disabled or deleted meanwhile; then the delivery and the rest
+   * of the endpoint's queue are given back unattempted.
+   */
+  private async attempt(claim: ClaimedDelivery, freeSlot: () => void): Promise<void> {
+    const waited = Date.now() - claim.claimedAt;
+    const leaseLeft = claim.lockedUntil.getTime() - Date.now();
+    if (waited > RECHECK_AFTER_MS || leaseLeft < this.config.WEBHOOK_TIMEOUT_MS + 1000) {
+      if (!(await this.store.renew(claim, this.leaseMs, this.dispatcherId))) {
+        await this.store.release([claim], this.dispatcherId);
+        await this.giveBack(this.queues.drop(claim.endpointId));
+        return;
+      }
+    }
     const startedAt = new Date();
     const body = JSON.stringify(orderedEnvelope(claim.payload));
     const previous =
@@ -196,6 +271,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     const secrets = signingSecrets(this.box.decrypt(claim.encryptedSecret), previous, startedAt);
     const headers = signWebhook(claim.eventId, startedAt, body, secrets);
     const result = await this.http.post(claim.url, body, { ...headers });
+    freeSlot();
     const succeeded = result.status !== null && result.status >= 200 && result.status < 300;
     let outcome: DeliveryOutcome = { kind: 'succeeded' };
     if (!succeeded) {
@@ -224,10 +300,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     const streak = streaks.get(claim.endpointId);
     if (!streak) return;
     if (outcome.kind === 'failed_and_disable') {
+      await this.giveBack(this.queues.drop(claim.endpointId));
       await this.health.disabled(claim.endpointId, 'gone');
     } else if (streak.enabled) {
       const failingMs = Date.now() - streak.failingSince.getTime();
       if (failingMs > this.config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000) {
+        await this.giveBack(this.queues.drop(claim.endpointId));
         await this.health.disableFailing(claim.endpointId);
       }
     }

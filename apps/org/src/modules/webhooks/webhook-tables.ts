@@ -155,6 +155,14 @@ export class WebhookDelivery {
   @Column('timestamptz', { nullable: true })
   lockedUntil!: Date | null;
 
+  /**
+   * The dispatcher (one per org process, a random id per start) holding the lease while
+   * `delivering`: an endpoint's deliveries are leased by one dispatcher at a time (docs/org.md §
+   * Webhooks, Dispatcher); null otherwise.
+   */
+  @Column('uuid', { nullable: true })
+  leasedBy!: string | null;
+
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt!: Date;
 
