@@ -61,7 +61,9 @@ export async function main(argv: string[]): Promise<void> {
     WEBHOOK_ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1',
     WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency),
     WEBHOOK_POLL_INTERVAL_MS: '100',
-    ...(process.env.WEBHOOK_LEASE_AHEAD ? { WEBHOOK_LEASE_AHEAD: process.env.WEBHOOK_LEASE_AHEAD } : {}),
+    ...(process.env.WEBHOOK_LEASE_AHEAD
+      ? { WEBHOOK_LEASE_AHEAD: process.env.WEBHOOK_LEASE_AHEAD }
+      : {}),
   });
   try {
     const owner = await ctx.newUser('bench');

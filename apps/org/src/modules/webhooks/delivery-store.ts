@@ -128,9 +128,7 @@ export class DeliveryStore {
         ),
       );
       const order = new Map(chosen.map((id, i) => [id, i]));
-      return rows
-        .map(toClaimed)
-        .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+      return rows.map(toClaimed).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
     });
   }
 
