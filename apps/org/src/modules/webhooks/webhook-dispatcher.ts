@@ -31,6 +31,9 @@ import { signingSecrets, signWebhook } from './webhook-signer.js';
  */
 const RECHECK_AFTER_MS = 1000;
 
+/** Endpoint secrets kept opened in memory (least recently used dropped first). */
+const SECRET_CACHE_SIZE = 1000;
+
 /** Most attempt results stored in one transaction. */
 const RESULT_BATCH = 500;
 
@@ -74,6 +77,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private readonly holdLimit: number;
   /** Leased and not yet recorded or given back. */
   private held = 0;
+  /** Sealed secret → opened secret, in order of use. */
+  private readonly secrets = new Map<string, string>();
   private readonly attempts = new Set<Promise<void>>();
   private readonly results: {
     result: DeliveryResult;
@@ -264,11 +269,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     const previous =
       claim.previousEncryptedSecret && claim.previousSecretExpiresAt
         ? {
-            secret: this.box.decrypt(claim.previousEncryptedSecret),
+            secret: this.secret(claim.previousEncryptedSecret),
             expiresAt: claim.previousSecretExpiresAt,
           }
         : null;
-    const secrets = signingSecrets(this.box.decrypt(claim.encryptedSecret), previous, startedAt);
+    const secrets = signingSecrets(this.secret(claim.encryptedSecret), previous, startedAt);
     const headers = signWebhook(claim.eventId, startedAt, body, secrets);
     const result = await this.http.post(claim.url, body, { ...headers });
     freeSlot();
@@ -309,6 +314,24 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
         await this.health.disableFailing(claim.endpointId);
       }
     }
+  }
+
+  /**
+   * An endpoint's signing secret, opened once per sealed value and kept while it is among the
+   * {@link SECRET_CACHE_SIZE} most recently used (a rotation seals a new value).
+   */
+  private secret(sealed: string): string {
+    let secret = this.secrets.get(sealed);
+    if (secret === undefined) {
+      secret = this.box.decrypt(sealed);
+      if (this.secrets.size >= SECRET_CACHE_SIZE) {
+        this.secrets.delete(this.secrets.keys().next().value!);
+      }
+    } else {
+      this.secrets.delete(sealed);
+    }
+    this.secrets.set(sealed, secret);
+    return secret;
   }
 
   /**
