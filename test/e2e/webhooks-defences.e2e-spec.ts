@@ -131,6 +131,31 @@ describe('webhooks: SSRF defence, slow endpoints, disabling', () => {
     }
   });
 
+  it('leases a failing endpoint’s deliveries only up to its concurrency, none queued ahead', async () => {
+    const failing = await WebhookReceiver.start(RECEIVER_HOST);
+    try {
+      failing.answerAlways(() => ({ status: 500, delayMs: 50 }));
+      const e = await world.endpoint(owner, orgId, { url: failing.url(), eventTypes: ['ping'] });
+      for (let i = 0; i < 30; i++) await world.ping(owner, orgId, e.id);
+      await world.until(() => failing.received.length, 12, 10_000, 'attempts after failures');
+      const db = stack.apps.get('org')!.get(DataSource);
+      let most = 0;
+      for (let i = 0; i < 20; i++) {
+        const [row]: { n: number }[] = await db.query(
+          `SELECT count(*)::int AS n FROM webhook_delivery
+            WHERE endpoint_id = $1 AND status = 'delivering' AND locked_until > now()`,
+          [e.id],
+        );
+        most = Math.max(most, row.n);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(most).toBeLessThanOrEqual(4); // WEBHOOK_ENDPOINT_CONCURRENCY
+      await stack.request('DELETE', `${world.endpoints(orgId)}/${e.id}`, { token: owner.token });
+    } finally {
+      await failing.close();
+    }
+  });
+
   it('sweeps messages past retention whose deliveries ended, and keeps pending ones', async () => {
     const receiver = await WebhookReceiver.start(RECEIVER_HOST);
     try {

@@ -50,6 +50,18 @@ export type DeliveryOutcome =
   | { kind: 'failed' }
   | { kind: 'failed_and_disable'; reason: string };
 
+/**
+ * How many deliveries of one endpoint a dispatcher may hold leased (docs/org.md § Webhooks,
+ * Dispatcher): `ahead` for endpoints that answer quickly, `slow` (its concurrency, nothing
+ * queued ahead) for `slowEndpointIds` — those whose last attempt failed or took long — so a
+ * dead endpoint's queue never holds many deliveries leased while their attempts time out.
+ */
+export interface LeaseWindow {
+  ahead: number;
+  slow: number;
+  slowEndpointIds: readonly string[];
+}
+
 /** Most candidate rows read per claim. */
 const MAX_CANDIDATES = 1000;
 
@@ -77,7 +89,7 @@ export class DeliveryStore {
    */
   async claim(
     slots: number,
-    window: number,
+    window: LeaseWindow,
     leaseMs: number,
     dispatcherId: string,
   ): Promise<ClaimedDelivery[]> {
@@ -94,7 +106,7 @@ export class DeliveryStore {
               HAVING count(*) >= $2 OR bool_or(leased_by IS DISTINCT FROM $3::uuid))
           ORDER BY d.next_attempt_at
           LIMIT $1`,
-        [Math.min(slots * 2, MAX_CANDIDATES), window, dispatcherId],
+        [Math.min(slots * 2, MAX_CANDIDATES), window.ahead, dispatcherId],
       );
       if (candidates.length === 0) return [];
       const room = await this.lockEndpoints(
@@ -139,7 +151,7 @@ export class DeliveryStore {
    */
   private async lockEndpoints(
     endpointIds: string[],
-    window: number,
+    window: LeaseWindow,
     dispatcherId: string,
   ): Promise<Map<string, number>> {
     const manager = activeTransaction(this.txHost);
@@ -147,12 +159,14 @@ export class DeliveryStore {
       `WITH locked AS MATERIALIZED (
          SELECT id FROM unnest($1::uuid[]) AS id
           WHERE pg_try_advisory_xact_lock(hashtextextended('webhook_endpoint:' || id::text, 0)))
-       SELECT l.id, ($2 - count(d.id))::int AS room FROM locked l
+       SELECT l.id,
+              (CASE WHEN l.id = ANY($4::uuid[]) THEN $5 ELSE $2 END - count(d.id))::int AS room
+         FROM locked l
          LEFT JOIN webhook_delivery d
            ON d.endpoint_id = l.id AND d.status = 'delivering' AND d.locked_until > now()
         GROUP BY l.id
        HAVING NOT coalesce(bool_or(d.id IS NOT NULL AND d.leased_by IS DISTINCT FROM $3::uuid), false)`,
-      [endpointIds, window, dispatcherId],
+      [endpointIds, window.ahead, dispatcherId, window.slowEndpointIds, window.slow],
     );
     return new Map(rows.map((r) => [r.id, r.room]));
   }

@@ -31,6 +31,9 @@ import { signingSecrets, signWebhook } from './webhook-signer.js';
  */
 const RECHECK_AFTER_MS = 1000;
 
+/** An attempt slower than this, ms, stops its endpoint's deliveries being leased ahead. */
+const SLOW_ATTEMPT_MS = 1000;
+
 /** Endpoint secrets kept opened in memory (least recently used dropped first). */
 const SECRET_CACHE_SIZE = 1000;
 
@@ -77,6 +80,8 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private readonly holdLimit: number;
   /** Leased and not yet recorded or given back. */
   private held = 0;
+  /** Endpoints whose last attempt here failed or took over {@link SLOW_ATTEMPT_MS}: no lease ahead. */
+  private readonly slowEndpoints = new Set<string>();
   /** Sealed secret → opened secret, in order of use. */
   private readonly secrets = new Map<string, string>();
   private readonly attempts = new Set<Promise<void>>();
@@ -193,7 +198,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       if (slots < this.holdLimit / 4 && this.queues.waiting > 0) return;
       const claimed = await this.store.claim(
         slots,
-        this.config.WEBHOOK_ENDPOINT_CONCURRENCY * this.config.WEBHOOK_LEASE_AHEAD,
+        {
+          ahead: this.config.WEBHOOK_ENDPOINT_CONCURRENCY * this.config.WEBHOOK_LEASE_AHEAD,
+          slow: this.config.WEBHOOK_ENDPOINT_CONCURRENCY,
+          slowEndpointIds: [...this.slowEndpoints],
+        },
         this.leaseMs,
         this.dispatcherId,
       );
@@ -278,6 +287,13 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     const result = await this.http.post(claim.url, body, { ...headers });
     freeSlot();
     const succeeded = result.status !== null && result.status >= 200 && result.status < 300;
+    if (succeeded && result.durationMs <= SLOW_ATTEMPT_MS) {
+      this.slowEndpoints.delete(claim.endpointId);
+    } else if (!this.slowEndpoints.has(claim.endpointId)) {
+      // its queue would wait out one slow attempt after another: give it back
+      this.slowEndpoints.add(claim.endpointId);
+      void this.giveBack(this.queues.drop(claim.endpointId));
+    }
     let outcome: DeliveryOutcome = { kind: 'succeeded' };
     if (!succeeded) {
       const decision = decideRetry(
