@@ -160,7 +160,7 @@ export class DeliveryStore {
          SELECT id FROM unnest($1::uuid[]) AS id
           WHERE pg_try_advisory_xact_lock(hashtextextended('webhook_endpoint:' || id::text, 0)))
        SELECT l.id,
-              (CASE WHEN l.id = ANY($4::uuid[]) THEN $5 ELSE $2 END - count(d.id))::int AS room
+              (CASE WHEN l.id = ANY($4::uuid[]) THEN $5::int ELSE $2::int END - count(d.id))::int AS room
          FROM locked l
          LEFT JOIN webhook_delivery d
            ON d.endpoint_id = l.id AND d.status = 'delivering' AND d.locked_until > now()
