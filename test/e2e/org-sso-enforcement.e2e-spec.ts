@@ -5,8 +5,7 @@ import { PasskeyBrowser } from '../support/passkey-browser.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { RECEIVER_HOST, WEBHOOK_TEST_ENV } from '../support/webhook-world.js';
 
-const PASSWORD = 'a long password';
-const SECRET = 'platform-secret-of-the-test-provider';
+const [PASSWORD, SECRET] = ['a long password', 'platform-secret-of-the-test-provider'];
 
 /**
  * What an organization's SSO settings hold everyone to (docs/auth.md § Organization single
@@ -14,13 +13,15 @@ const SECRET = 'platform-secret-of-the-test-provider';
  * provider, Chromium (provider sign-in and a virtual passkey authenticator), a DNS server and an
  * SMTP sink: only OWNERs manage domains and the connection (other roles 403, other tenants 404);
  * once `ssoRequired` is on, password reset, the platform-wide connection and passkeys are refused
- * for addresses at the domain (the organization's own connection still signs in); removing the
- * verified domain lifts all of it.
+ * for addresses at the domain (the organization's own connection still signs in, a webhook
+ * event of the organization); removing the verified domain lifts all of it.
  */
 describe('organization single sign-on: who may manage it, and every way in it closes', () => {
   let dns: DnsTxtServer;
   let smtp: SmtpSink;
   let hooks: WebhookReceiver;
+  const firstOf = (type: string) =>
+    waitFor(() => hooks.ofType(type)[0], { timeoutMs: 10_000, what: `a ${type} delivery` });
   let world: OidcSignInWorld;
   const passkeys = new PasskeyBrowser();
   const tokens: Record<string, string> = {};
@@ -132,7 +133,10 @@ describe('organization single sign-on: who may manage it, and every way in it cl
       {
         data: {
           type: 'webhook_endpoints',
-          attributes: { url: hooks.url(), eventTypes: ['organization.sso_connection_changed'] },
+          attributes: {
+            url: hooks.url(),
+            eventTypes: ['organization.sso_connection_changed', 'member.signed_in_with_sso'],
+          },
         },
       },
     );
@@ -204,10 +208,7 @@ describe('organization single sign-on: who may manage it, and every way in it cl
   }, 60_000);
 
   it("announces the organization's connection change as a webhook event, without the secret", async () => {
-    const received = await waitFor(() => hooks.received[0], {
-      timeoutMs: 10_000,
-      what: 'the organization.sso_connection_changed delivery',
-    });
+    const received = await firstOf('organization.sso_connection_changed');
     expect(received.event).toMatchObject({
       type: 'organization.sso_connection_changed',
       organization_id: orgA,
@@ -344,6 +345,8 @@ describe('organization single sign-on: who may manage it, and every way in it cl
     const own = await world.signIn(`org-${orgA}`, 'dana');
     expect(own.params.get('error_code')).toBeNull();
     expect((await world.exchange(own.params.get('code')!, own.pkce.verifier)).status).toBe(200);
+    const { data } = (await firstOf('member.signed_in_with_sso')).event;
+    expect(data).toMatchObject({ connection: `org-${orgA}`, user: { email: 'dana@acme.test' } });
 
     // Passkeys: the same 403 as the password grant, once the assertion verified.
     const passkey = await passkeys.signIn(world.stack.apiKey);

@@ -165,6 +165,16 @@ const ENTRIES: Record<WebhookEventType, Described> = {
     data: P.TransferRequestData,
     description: 'A transfer request expired unanswered; its reservation was released.',
   },
+  'member.signed_in_with_sso': {
+    data: P.SsoSignInData,
+    description:
+      "Someone signed in through the organization's own OpenID connection (single sign-on).",
+  },
+  'member.identity_linked': {
+    data: P.SsoSignInData,
+    description:
+      "A sign-in through the organization's own connection created an account or linked the provider's identity to one.",
+  },
   'user.two_factor_enabled': {
     data: P.TwoFactorData,
     description: 'A member of the organization turned two-factor authentication on.',

@@ -19,6 +19,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'member.added',
   'member.role_changed',
   'member.removed',
+  'member.signed_in_with_sso',
+  'member.identity_linked',
   'project_member.added',
   'project_member.role_changed',
   'project_member.removed',

@@ -149,6 +149,8 @@ export const EXAMPLE_DATA: Record<WebhookEventType, Record<string, unknown>> = {
     failure_reason: 'expired',
     updated_at: '2026-11-22T07:40:12.000Z',
   },
+  'member.signed_in_with_sso': { user: USER, connection: 'org-42', account: 'existing' },
+  'member.identity_linked': { user: USER, connection: 'org-42', account: 'linked' },
   'user.two_factor_enabled': { user: USER, method: null },
   'user.two_factor_disabled': { user: USER, method: 'totp' },
   'session.ended': {

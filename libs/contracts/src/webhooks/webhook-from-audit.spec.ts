@@ -284,6 +284,38 @@ describe('webhookEventsFromAudit', () => {
     });
   });
 
+  it('member.signed_in_with_sso and member.identity_linked: only through an organization’s own connection', () => {
+    const viaOrg = (action: AuditAction, details: AuditEntry['details']) =>
+      AuditEntry.parse({ ...userEntry(action, undefined, details), organizationId: 3 });
+    const signedIn = viaOrg('user.signed_in', {
+      method: 'oidc',
+      connection: 'org-3',
+      account: 'created',
+    });
+    expect(only(webhookEventsFromAudit(signedIn, 3))).toMatchObject({
+      type: 'member.signed_in_with_sso',
+      organization_id: '3',
+      data: {
+        user: { id: ADA, email: 'ada@example.com' },
+        connection: 'org-3',
+        account: 'created',
+      },
+    });
+    const linked = viaOrg('user.identity_linked', { connection: 'org-3', account: 'linked' });
+    expect(only(webhookEventsFromAudit(linked, 3))).toMatchObject({
+      type: 'member.identity_linked',
+      data: { connection: 'org-3', account: 'linked' },
+    });
+    // a platform-wide connection (no organization), and passkey or password sign-ins: none
+    const platform = userEntry('user.signed_in', undefined, {
+      method: 'oidc',
+      connection: 'google',
+      account: 'existing',
+    });
+    expect(webhookEventsFromAudit(platform, 3)).toEqual([]);
+    expect(webhookEventsFromAudit(viaOrg('user.signed_in', { method: 'passkey' }), 3)).toEqual([]);
+  });
+
   it('gives nothing for failures and for actions outside the catalog', () => {
     const failed = AuditEntry.parse({
       ...orgEntry('member.added', ada, { role: 'MEMBER' }),

@@ -18,7 +18,8 @@ type ActionMapper = (entry: AuditEntry) => Mapped | null;
  * org calls this once per organization it stored the entry in (docs/org.md § Audit log).
  *
  * 0 or 1 event: failed attempts (`outcome` `failure`) and actions outside the public catalog
- * (sign-ins, password changes, invitation resends, key note edits, …) give none, and so does an
+ * (sign-ins other than through an organization's own connection, password changes, invitation
+ * resends, key note edits, …) give none, and so does an
  * entry whose fields do not make a valid payload (a producer bug must not fail org's command;
  * the unit tests hold every producer's shape). The event id is derived from the entry id and
  * the organization, so storing the entry again yields the same id. `data` is built field by
@@ -246,6 +247,29 @@ const ssoConnection: ActionMapper = (entry) => {
   };
 };
 
+/**
+ * A sign-in (`user.signed_in`, method `oidc`) or link (`user.identity_linked`) through an
+ * organization's own connection: auth records these with the organization, so org stores them
+ * in that organization only. Sign-ins through platform-wide connections (no organization) and
+ * every other sign-in stay out of the catalog.
+ */
+function ssoSignIn(type: 'member.signed_in_with_sso' | 'member.identity_linked'): ActionMapper {
+  return (entry) => {
+    if (entry.organizationId === null) return null;
+    if (type === 'member.signed_in_with_sso' && text(entry.details, 'method') !== 'oidc') {
+      return null;
+    }
+    const user = subjectUser(entry);
+    const connection = text(entry.details, 'connection');
+    if (!user || !connection) return null;
+    return {
+      type,
+      projectId: null,
+      data: { user, connection, account: text(entry.details, 'account') },
+    };
+  };
+}
+
 function ssoDomain(type: 'sso_domain.verified' | 'sso_domain.removed'): ActionMapper {
   return (entry) => {
     if (entry.target?.type !== 'sso_domain' || entry.target.label === null) return null;
@@ -263,6 +287,8 @@ const MAPPERS: Partial<Record<AuditAction, ActionMapper>> = {
   'sso_domain.verified': ssoDomain('sso_domain.verified'),
   'sso_domain.removed': ssoDomain('sso_domain.removed'),
   'member.added': member('member.added', 'role'),
+  'user.signed_in': ssoSignIn('member.signed_in_with_sso'),
+  'user.identity_linked': ssoSignIn('member.identity_linked'),
   'member.role_changed': member('member.role_changed', 'both'),
   'member.removed': removed('member.removed'),
   'member.left': removed('member.removed', 'left'),

@@ -183,6 +183,17 @@ export const TwoFactorData = z.strictObject({
   user: WebhookUser,
   method: z.string().nullable(),
 });
+/**
+ * `member.signed_in_with_sso` / `member.identity_linked`: a person signed in through the
+ * organization's own connection (`connection` its slug); `account` says whether the account
+ * existed with this identity (`existing`), was created just in time (`created`), or an existing
+ * account got this identity linked (`linked`).
+ */
+export const SsoSignInData = z.strictObject({
+  user: WebhookUser,
+  connection: z.string(),
+  account: z.enum(['existing', 'created', 'linked']),
+});
 /** `session.ended`: one session of the member ended by them (`current`: the one they used). */
 export const SessionEndedData = z.strictObject({
   user: WebhookUser,
