@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { waitFor } from '@wp/testing';
+import { OrgSsoState } from '../../src/modules/federation/org-sso-state.js';
 import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app.js';
 import {
   UUID,
@@ -299,5 +300,28 @@ describe('auth: activation by 6-digit code (email and phone)', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 422)).toHaveLength(9);
     expect(await countRows(ctx, `refresh_token_family WHERE user_id = '${userId}'`)).toBe(1);
+  });
+
+  it('activates but opens no session at a domain whose organization requires SSO: 403 SSO_REQUIRED', async () => {
+    const domain = `sso-${randomUUID().slice(0, 8)}.test`;
+    const email = `pending@${domain}`;
+    const userId = await register(email); // before the organization required SSO
+    const code = codeIn((await ctx.smtp.nextMail(email)).text);
+    await ctx.app.get(OrgSsoState).apply({
+      organizationId: 900_000 + Math.floor(Math.random() * 90_000),
+      domains: [domain],
+      ssoRequired: true,
+      version: 1,
+    });
+    const res = await ctx.post(`/v1/api/users/${userId}/activate/email`, { code });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().errors[0]).toMatchObject({ code: 'SSO_REQUIRED', meta: { domain } });
+    // the code proved the mailbox: the account is active, but no session was opened
+    const [user] = await ctx.db.query<{ status: string }[]>(
+      'SELECT status FROM app_user WHERE id = $1',
+      [userId],
+    );
+    expect(user.status).toBe('active');
+    expect(await countRows(ctx, `refresh_token_family WHERE user_id = '${userId}'`)).toBe(0);
   });
 });

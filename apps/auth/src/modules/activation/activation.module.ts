@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SsoCodesModule } from '../federation/sso-codes.module.js';
 import { NotificationsModule } from '../notifications/notifications.module.js';
 import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
 import { SessionsModule } from '../sessions/sessions.module.js';
@@ -9,7 +10,13 @@ import { ActivationRepository } from './activation.repository.js';
 import { ActivationService } from './activation.service.js';
 
 @Module({
-  imports: [UsersRepositoryModule, SessionsModule, NotificationsModule, RateLimitsModule],
+  imports: [
+    UsersRepositoryModule,
+    SessionsModule,
+    NotificationsModule,
+    RateLimitsModule,
+    SsoCodesModule,
+  ],
   controllers: [ActivationController],
   providers: [ActivationCodes, ActivationRepository, ActivationService],
   exports: [ActivationService],

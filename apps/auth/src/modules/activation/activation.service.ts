@@ -3,6 +3,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError } from '@wp/http';
 import { Outbox } from '@wp/messaging';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
+import { SsoRequiredError } from '../federation/federation.errors.js';
+import { OrgSsoState } from '../federation/org-sso-state.js';
 import { NotificationComposer } from '../notifications/notification-composer.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import type { SessionResource } from '../sessions/session.serializer.js';
@@ -48,6 +50,7 @@ export class ActivationService {
     private readonly outbox: Outbox,
     private readonly sessions: SessionsService,
     private readonly limits: RateLimits,
+    private readonly ssoState: OrgSsoState,
     @Inject(AUTH_CONFIG) private readonly config: AuthConfig,
   ) {}
 
@@ -76,6 +79,10 @@ export class ActivationService {
    * @throws NotFoundError 404 unknown account
    * @throws AlreadyActiveError 422; ActivationMethodMismatchError 422
    * @throws CodeExpiredError 422; CodeLockedError 422; InvalidCodeError 422 (attempt counted)
+   * @throws SsoRequiredError 403 `SSO_REQUIRED`: the code was right and the account is active,
+   *   but its address is at a verified domain of an organization that requires single sign-on
+   *   (docs/auth.md § Organization single sign-on): no session, the person signs in through
+   *   the organization's connection
    */
   async activate(
     userId: string,
@@ -99,6 +106,8 @@ export class ActivationService {
       await this.codes.delete(userId);
       const active = await this.users.activate(user);
       await this.outbox.enqueue('auth.user.activated', toUserSnapshot(active));
+      const realm = await this.ssoState.realmOf(active.email);
+      if (realm?.ssoRequired) return { ok: 'sso_required', realm } as const;
       return {
         ok: true,
         session: await this.sessions.open(active, appId, client),
@@ -106,6 +115,9 @@ export class ActivationService {
     });
     // Thrown after commit, so the failed attempt stays counted.
     if (!outcome.ok) throw new InvalidCodeError(outcome.attemptsRemaining);
+    if (outcome.ok === 'sso_required') {
+      throw new SsoRequiredError(outcome.realm.domain, outcome.realm.connection);
+    }
     return outcome.session;
   }
 
