@@ -171,6 +171,29 @@ describe('auth: input validation of every field (400, nothing written)', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('rejects a passkey credential without its response (or with a non-object one) with 400 at /credential/response', async () => {
+    const before = await snapshot();
+    const credential = { id: 'AAAA', rawId: 'AAAA', type: 'public-key' };
+    for (const response of [undefined, null, 'x', 42, ['a']]) {
+      const body = {
+        credential: response === undefined ? credential : { ...credential, response },
+      };
+      for (const [url, auth] of [
+        ['/v1/api/oauth/token/passkey', {}],
+        ['/v1/api/users/me/passkeys', bearer],
+      ] as const) {
+        const res = await ctx.post(url, body, auth);
+        const label = `${url} response=${JSON.stringify(response)}`;
+        expect({ label, status: res.statusCode }).toEqual({ label, status: 400 });
+        expect(res.json().errors[0]).toMatchObject({
+          code: 'VALIDATION_FAILED',
+          source: { pointer: '/credential/response' },
+        });
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('rejects bodies that are not JSON objects with 400 and writes nothing', async () => {
     const before = await snapshot();
     for (const url of [

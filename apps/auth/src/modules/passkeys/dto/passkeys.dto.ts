@@ -90,6 +90,7 @@ class AssertionResponseDto extends ClientDataResponseDto {
 /** `navigator.credentials.create()`'s credential, as `PublicKeyCredential.toJSON()` gives it. */
 export class RegistrationCredentialDto extends CredentialBase {
   @ApiProperty({ type: () => AttestationResponseDto })
+  @IsObject()
   @ValidateNested()
   @Type(() => AttestationResponseDto)
   response!: AttestationResponseDto;
@@ -98,6 +99,7 @@ export class RegistrationCredentialDto extends CredentialBase {
 /** `navigator.credentials.get()`'s credential, as `PublicKeyCredential.toJSON()` gives it. */
 export class AuthenticationCredentialDto extends CredentialBase {
   @ApiProperty({ type: () => AssertionResponseDto })
+  @IsObject()
   @ValidateNested()
   @Type(() => AssertionResponseDto)
   response!: AssertionResponseDto;
