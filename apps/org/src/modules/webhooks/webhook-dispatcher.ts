@@ -23,6 +23,7 @@ import { EndpointHealth } from './endpoint-health.js';
 import { EndpointQueues } from './endpoint-queues.js';
 import { OutboundHttp } from './outbound-http.js';
 import { decideRetry, type RetryPolicy } from './retry-schedule.js';
+import { SlowEndpoints } from './slow-endpoints.js';
 import { signingSecrets, signWebhook } from './webhook-signer.js';
 
 /**
@@ -33,6 +34,12 @@ const RECHECK_AFTER_MS = 1000;
 
 /** An attempt slower than this, ms, stops its endpoint's deliveries being leased ahead. */
 const SLOW_ATTEMPT_MS = 1000;
+
+/**
+ * How long, ms, an endpoint stays marked slow without a new slow attempt (then forgotten, at
+ * the next claim: the poll runs one every `WEBHOOK_POLL_INTERVAL_MS`).
+ */
+const SLOW_FORGET_MS = 10 * 60_000;
 
 /** Endpoint secrets kept opened in memory (least recently used dropped first). */
 const SECRET_CACHE_SIZE = 1000;
@@ -80,8 +87,11 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
   private readonly holdLimit: number;
   /** Leased and not yet recorded or given back. */
   private held = 0;
-  /** Endpoints whose last attempt here failed or took over {@link SLOW_ATTEMPT_MS}: no lease ahead. */
-  private readonly slowEndpoints = new Set<string>();
+  /**
+   * Endpoints whose last attempt here failed or took over {@link SLOW_ATTEMPT_MS}: no lease
+   * ahead; forgotten {@link SLOW_FORGET_MS} after their last slow attempt.
+   */
+  private readonly slowEndpoints = new SlowEndpoints(SLOW_FORGET_MS);
   /** Sealed secret → opened secret, in order of use. */
   private readonly secrets = new Map<string, string>();
   private readonly attempts = new Set<Promise<void>>();
@@ -201,7 +211,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
         {
           ahead: this.config.WEBHOOK_ENDPOINT_CONCURRENCY * this.config.WEBHOOK_LEASE_AHEAD,
           slow: this.config.WEBHOOK_ENDPOINT_CONCURRENCY,
-          slowEndpointIds: [...this.slowEndpoints],
+          slowEndpointIds: this.slowEndpoints.live(Date.now()),
         },
         this.leaseMs,
         this.dispatcherId,
@@ -288,10 +298,9 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
     freeSlot();
     const succeeded = result.status !== null && result.status >= 200 && result.status < 300;
     if (succeeded && result.durationMs <= SLOW_ATTEMPT_MS) {
-      this.slowEndpoints.delete(claim.endpointId);
-    } else if (!this.slowEndpoints.has(claim.endpointId)) {
+      this.slowEndpoints.clear(claim.endpointId);
+    } else if (this.slowEndpoints.mark(claim.endpointId, Date.now())) {
       // its queue would wait out one slow attempt after another: give it back
-      this.slowEndpoints.add(claim.endpointId);
       void this.giveBack(this.queues.drop(claim.endpointId));
     }
     let outcome: DeliveryOutcome = { kind: 'succeeded' };
