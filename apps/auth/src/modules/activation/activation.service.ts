@@ -3,7 +3,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { NotFoundError } from '@wp/http';
 import { Outbox } from '@wp/messaging';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
-import { SsoRequiredError } from '../federation/federation.errors.js';
 import { OrgSsoState } from '../federation/org-sso-state.js';
 import { NotificationComposer } from '../notifications/notification-composer.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
@@ -106,8 +105,8 @@ export class ActivationService {
       await this.codes.delete(userId);
       const active = await this.users.activate(user);
       await this.outbox.enqueue('auth.user.activated', toUserSnapshot(active));
-      const realm = await this.ssoState.realmOf(active.email);
-      if (realm?.ssoRequired) return { ok: 'sso_required', realm } as const;
+      const refusal = await this.ssoState.refusal(active.email);
+      if (refusal) return { ok: 'sso_required', refusal } as const;
       return {
         ok: true,
         session: await this.sessions.open(active, appId, client),
@@ -115,9 +114,7 @@ export class ActivationService {
     });
     // Thrown after commit, so the failed attempt stays counted.
     if (!outcome.ok) throw new InvalidCodeError(outcome.attemptsRemaining);
-    if (outcome.ok === 'sso_required') {
-      throw new SsoRequiredError(outcome.realm.domain, outcome.realm.connection);
-    }
+    if (outcome.ok === 'sso_required') throw outcome.refusal;
     return outcome.session;
   }
 

@@ -94,7 +94,10 @@ export class SsoRedirectError extends Error {
  * `connection` parameter of `/oauth/authorize` (null when the organization has none enabled).
  */
 export class SsoRequiredError extends DomainError {
-  constructor(domain: string, connection: string | null) {
+  constructor(
+    readonly domain: string,
+    readonly connection: string | null,
+  ) {
     super('forbidden', 'SSO_REQUIRED', 'Single sign-on required', {
       detail: connection
         ? `Accounts at ${domain} sign in through their organization's provider: use /oauth/authorize with connection=${connection}.`

@@ -1,8 +1,11 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { EventPayload } from '@wp/contracts';
+import type { RequestMeta } from '@wp/http';
 import { parseEmail } from '@wp/identity';
 import { EventBus } from '@wp/messaging';
 import { TxHost } from '@wp/persistence';
+import { AuthAudit } from '../audit/auth-audit.js';
+import { SsoRequiredError } from './federation.errors.js';
 import { SsoRequiredSessions } from './sso-required-sessions.js';
 
 /** Where an e-mail domain signs in: its organization, whether SSO is required, the connection. */
@@ -12,6 +15,17 @@ export interface DomainRealm {
   ssoRequired: boolean;
   /** The organization's own enabled connection's slug, or null when it has none. */
   connection: string | null;
+}
+
+/**
+ * A sign-in attempt refused for SSO that goes to the audit log: a `user.signed_in` failure of
+ * `user` with `details: {method, reason: 'sso_required'}`.
+ */
+export interface SsoRefusalAudit {
+  user: { id: string; email: string | null };
+  meta: RequestMeta;
+  /** The way in that was refused, e.g. `passkey`. */
+  method: string;
 }
 
 /** The domain of an e-mail address as org stores it (IDNA A-labels, lower case), or null. */
@@ -31,6 +45,7 @@ export class OrgSsoState implements OnModuleInit {
     private readonly txHost: TxHost,
     private readonly bus: EventBus,
     private readonly sessions: SsoRequiredSessions,
+    private readonly audit: AuthAudit,
   ) {}
 
   onModuleInit(): void {
@@ -72,6 +87,45 @@ export class OrgSsoState implements OnModuleInit {
     if (state.ssoRequired) {
       await this.sessions.endOutsideConnection(state.organizationId, state.domains);
     }
+  }
+
+  /**
+   * The one "organization requires SSO" rule (docs/auth.md § Organization single sign-on): an
+   * address at a verified domain of an organization that requires SSO gets in only through
+   * that organization's own connection.
+   * @param email the address as typed or stored; not an address: never refused
+   * @param viaOrganizationId the organization whose own connection is signing in, if any (its
+   *   own addresses are allowed); absent for a password, code, passkey or other connection
+   * @returns the refusal to throw (403 `SSO_REQUIRED`, `meta: {connection, domain}`), or null
+   */
+  async refusal(
+    email: string | null | undefined,
+    viaOrganizationId?: number,
+  ): Promise<SsoRequiredError | null> {
+    const realm = await this.realmOf(email);
+    if (!realm?.ssoRequired || realm.organizationId === viaOrganizationId) return null;
+    return new SsoRequiredError(realm.domain, realm.connection);
+  }
+
+  /**
+   * Refuses a way in other than the organization's own connection ({@link refusal}); with
+   * `audit`, the refused sign-in is first written to the audit log ({@link AuthAudit.record}:
+   * in the transaction active, if any).
+   * @throws SsoRequiredError 403 `SSO_REQUIRED` with `meta: {connection, domain}`
+   */
+  async assertAllowed(email: string | null | undefined, audit?: SsoRefusalAudit): Promise<void> {
+    const refusal = await this.refusal(email);
+    if (!refusal) return;
+    if (audit) {
+      await this.audit.record({
+        action: 'user.signed_in',
+        outcome: 'failure',
+        user: audit.user,
+        meta: audit.meta,
+        details: { method: audit.method, reason: 'sso_required' },
+      });
+    }
+    throw refusal;
   }
 
   /** The realm of an e-mail address's domain, or null when no organization verified it. */

@@ -248,14 +248,14 @@ export class SsoFlow {
     email: string | null | undefined,
     organizationId: number | undefined,
   ): Promise<void> {
-    const realm = await this.ssoState.realmOf(email);
-    if (!realm?.ssoRequired || realm.organizationId === organizationId) return;
+    const refusal = await this.ssoState.refusal(email, organizationId);
+    if (!refusal) return;
     throw new SsoRedirectError(
       'access_denied',
       'SSO_REQUIRED',
-      realm.connection
-        ? `Accounts at ${realm.domain} sign in through their organization's provider (connection ${realm.connection}).`
-        : `Accounts at ${realm.domain} sign in through their organization's provider, which is not available now.`,
+      refusal.connection
+        ? `Accounts at ${refusal.domain} sign in through their organization's provider (connection ${refusal.connection}).`
+        : `Accounts at ${refusal.domain} sign in through their organization's provider, which is not available now.`,
     );
   }
 

@@ -9,7 +9,6 @@ import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import type { User } from '../accounts/user.entity.js';
 import { UsersRepository } from '../accounts/users.repository.js';
 import { AuthAudit } from '../audit/auth-audit.js';
-import { SsoRequiredError } from '../federation/federation.errors.js';
 import { OrgSsoState } from '../federation/org-sso-state.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import type { SessionResource } from '../sessions/session.serializer.js';
@@ -100,17 +99,7 @@ export class PasskeyLoginService {
       this.sameUser(response.userHandle, user.id) &&
       (await this.verify(dto, challenge, rp, passkey));
     if (!verified) return this.refuse(user, meta, 'invalid_passkey');
-    const realm = await this.ssoState.realmOf(user.email);
-    if (realm?.ssoRequired) {
-      await this.audit.record({
-        action: 'user.signed_in',
-        outcome: 'failure',
-        user,
-        meta,
-        details: { method: 'passkey', reason: 'sso_required' },
-      });
-      throw new SsoRequiredError(realm.domain, realm.connection);
-    }
+    await this.ssoState.assertAllowed(user.email, { user, meta, method: 'passkey' });
     const session = await this.txHost.withTransaction(async () => {
       if (!(await this.passkeys.recordUse(passkey.id, verified.newCounter, verified.backedUp))) {
         return null;

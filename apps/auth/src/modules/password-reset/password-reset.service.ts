@@ -7,7 +7,6 @@ import { emailKey, usernameKey } from '@wp/identity';
 import { isWellFormedToken } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { AuthAudit } from '../audit/auth-audit.js';
-import { SsoRequiredError } from '../federation/federation.errors.js';
 import { OrgSsoState } from '../federation/org-sso-state.js';
 import { NotificationComposer } from '../notifications/notification-composer.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
@@ -64,7 +63,7 @@ export class PasswordResetService {
    *   about accounts (docs/auth.md § Organization single sign-on)
    */
   async requestReset(rawEmail: string): Promise<PasswordOperationResource> {
-    await this.refuseAtSsoRequiredDomain(rawEmail);
+    await this.ssoState.assertAllowed(rawEmail);
     // Every spelling of the address (case, width, IDNA, …) is the same account and the same
     // budget (docs/auth.md § Usernames); the mail goes to the account's address as stored.
     await this.limits.consume('password_reset', usernameKey(rawEmail));
@@ -100,7 +99,7 @@ export class PasswordResetService {
   ): Promise<PasswordOperationResource> {
     const key = emailKey(rawEmail);
     if (key === null || !isWellFormedToken(token)) throw new ResetTokenInvalidError();
-    await this.refuseAtSsoRequiredDomain(rawEmail);
+    await this.ssoState.assertAllowed(rawEmail);
     const tokenHash = hashToken(token);
     // Checked before hashing so that guesses cost no argon2 time; re-checked atomically below.
     if ((await this.resets.findValid(key, tokenHash)) === null) {
@@ -123,11 +122,5 @@ export class PasswordResetService {
     });
     await this.limits.reset('login', usernameKey(rawEmail));
     return passwordOperation('Password updated. Sign in with the new password.', ended);
-  }
-
-  /** A password is no way in at a domain whose organization requires SSO: refused by domain. */
-  private async refuseAtSsoRequiredDomain(rawEmail: string): Promise<void> {
-    const realm = await this.ssoState.realmOf(rawEmail);
-    if (realm?.ssoRequired) throw new SsoRequiredError(realm.domain, realm.connection);
   }
 }

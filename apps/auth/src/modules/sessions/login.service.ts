@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import type { RequestMeta } from '@wp/http';
 import { usernameKey, usernameLookupKey } from '@wp/identity';
 import { AuthAudit } from '../audit/auth-audit.js';
-import { SsoRequiredError } from '../federation/federation.errors.js';
 import { OrgSsoState } from '../federation/org-sso-state.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
@@ -67,12 +66,12 @@ export class LoginService {
     // The limit's reservation (Redis) and the account lookup (PostgreSQL) are independent round
     // trips: run together; the verification below still waits for the reservation. Every
     // spelling of the username finds the one account (docs/auth.md § Usernames).
-    const [, user, realm] = await Promise.all([
+    const [, user, refusal] = await Promise.all([
       this.limits.consume('login', key),
       this.users.findForLogin(usernameLookupKey(username)),
-      this.ssoState.realmOf(username),
+      this.ssoState.refusal(username),
     ]);
-    if (realm?.ssoRequired) throw new SsoRequiredError(realm.domain, realm.connection);
+    if (refusal) throw refusal;
     const ok = await this.passwords.verify(user?.passwordHash ?? null, password);
     if (!user || !ok || user.status === 'disabled') {
       if (user) {

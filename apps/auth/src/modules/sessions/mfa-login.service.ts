@@ -4,7 +4,6 @@ import type { RequestMeta } from '@wp/http';
 import { isWellFormedToken } from '@wp/security';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { AuthAudit } from '../audit/auth-audit.js';
-import { SsoRequiredError } from '../federation/federation.errors.js';
 import { OrgSsoState } from '../federation/org-sso-state.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import { MfaChallenges } from '../two-factor/mfa-challenges.js';
@@ -68,8 +67,7 @@ export class MfaLoginService {
     const user = challenge?.user;
     if (!challenge || !user || challenge.appId !== appId) throw new MfaChallengeInvalidError();
     if (user.status !== 'active' || !user.twoFactorEnabled) throw new MfaChallengeInvalidError();
-    const realm = await this.ssoState.realmOf(user.email);
-    if (realm?.ssoRequired) throw new SsoRequiredError(realm.domain, realm.connection);
+    await this.ssoState.assertAllowed(user.email);
     const key = loginLimitKey(user);
     await this.limits.consume('login', key);
     const outcome = await this.txHost.withTransaction(async (): Promise<Outcome> => {

@@ -5,7 +5,6 @@ import { lookAlikeProblem, parseEmail, parsePhone, usernameKey } from '@wp/ident
 import { Outbox } from '@wp/messaging';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import { ActivationService } from '../activation/activation.service.js';
-import { SsoRequiredError } from '../federation/federation.errors.js';
 import { OrgSsoState } from '../federation/org-sso-state.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
@@ -74,8 +73,7 @@ export class UsersService {
     }
     const lookAlike = lookAlikeProblem(dto.username);
     if (lookAlike) throw new InvalidUsernameError(lookAlike);
-    const realm = email ? await this.ssoState.realmOf(dto.username) : null;
-    if (realm?.ssoRequired) throw new SsoRequiredError(realm.domain, realm.connection);
+    if (email) await this.ssoState.assertAllowed(dto.username);
     await this.limits.consume('registration', usernameKey(dto.username));
     const activationRequired = method === 'phone' || this.config.AUTH_EMAIL_ACTIVATION_REQUIRED;
     const passwordHash = await this.passwords.hash(dto.password);
