@@ -1,11 +1,13 @@
 import { SmtpSink, waitFor } from '@wp/testing';
 import { DnsTxtServer } from '../support/dns-txt-server.js';
-import { OidcSignInWorld } from '../support/oidc-sign-in-world.js';
+import {
+  OidcSignInWorld,
+  PROVIDER_SECRET as SECRET,
+  WORLD_PASSWORD as PASSWORD,
+} from '../support/oidc-sign-in-world.js';
 import { PasskeyBrowser } from '../support/passkey-browser.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { RECEIVER_HOST, WEBHOOK_TEST_ENV } from '../support/webhook-world.js';
-
-const [PASSWORD, SECRET] = ['a long password', 'platform-secret-of-the-test-provider'];
 
 /**
  * What an organization's SSO settings hold everyone to (docs/auth.md § Organization single
@@ -33,44 +35,10 @@ describe('organization single sign-on: who may manage it, and every way in it cl
   /** Sessions opened before SSO is required: `accessToken` and `refreshToken` of each. */
   const before: Record<string, { accessToken: string; refreshToken: string }> = {};
 
-  const request = (method: string, path: string, token: string, body?: unknown) =>
-    world.stack.request(method, `/v1/api${path}`, { token, body });
   const anonymous = (method: string, path: string, body?: unknown) =>
-    world.stack.request(method, `/v1/api${path}`, { body });
-  const register = async (username: string): Promise<string> => {
-    const res = await anonymous('POST', '/users', { username, password: PASSWORD });
-    expect(res.status).toBe(200);
-    return res.body.data.attributes.accessToken as string;
-  };
-  const createOrganization = async (token: string, name: string): Promise<string> => {
-    const res = await request('POST', '/organizations', token, {
-      data: { type: 'organization', attributes: { name } },
-    });
-    expect(res.status).toBe(200);
-    return res.body.data.id as string;
-  };
-  const addDomain = async (token: string, org: string, domain: string) => {
-    const res = await request('POST', `/organizations/${org}/domains`, token, {
-      data: { type: 'organization_domain', attributes: { domain } },
-    });
-    expect(res.status).toBe(201);
-    return res.body.data as { id: string; attributes: { verification: Record<string, string> } };
-  };
-  const connection = {
-    name: 'Acme sign-in',
-    issuer: '',
-    clientId: 'platform',
-    clientSecret: SECRET,
-  };
-  /** The auth route once auth's membership replica knows the caller (404 until then). */
-  const whenReplicated = (method: string, path: string, token: string, body?: unknown) =>
-    waitFor(
-      async () => {
-        const res = await request(method, path, token, body);
-        return res.status === 404 ? undefined : res;
-      },
-      { timeoutMs: 10_000, what: `${method} ${path} past the membership replica` },
-    );
+    world.request(method, path, undefined, body);
+  /** The organization's own connection at the test provider (its issuer known once started). */
+  let connection: ReturnType<OidcSignInWorld['organizationConnection']>;
   const passwordLogin = (username: string) =>
     anonymous('POST', '/oauth/token', { username, password: PASSWORD });
   const resetRequest = (email: string) =>
@@ -96,18 +64,18 @@ describe('organization single sign-on: who may manage it, and every way in it cl
       },
     );
     await passkeys.open(world.stack.gatewayUrl);
-    connection.issuer = world.provider.issuer;
+    connection = world.organizationConnection();
     for (const name of ['boss@corp.test', 'admin@corp.test', 'member@corp.test', 'boss@other.test'])
-      tokens[name] = await register(name);
-    tokens['pat'] = await register('pat@acme.test');
-    orgA = await createOrganization(tokens['boss@corp.test'], 'Acme');
-    orgB = await createOrganization(tokens['boss@other.test'], 'Other');
+      tokens[name] = await world.register(name);
+    tokens['pat'] = await world.register('pat@acme.test');
+    orgA = await world.createOrganization(tokens['boss@corp.test'], 'Acme');
+    orgB = await world.createOrganization(tokens['boss@other.test'], 'Other');
     ssoRequired.connection = `org-${orgA}`;
     for (const [email, role] of [
       ['admin@corp.test', 'ADMIN'],
       ['member@corp.test', 'MEMBER'],
     ] as const) {
-      const added = await request(
+      const added = await world.request(
         'POST',
         `/organizations/${orgA}/add_user`,
         tokens['boss@corp.test'],
@@ -117,16 +85,16 @@ describe('organization single sign-on: who may manage it, and every way in it cl
       );
       expect(added.status).toBe(201);
     }
-    const domain = await addDomain(tokens['boss@corp.test'], orgA, 'acme.test');
+    const domain = await world.addDomain(tokens['boss@corp.test'], orgA, 'acme.test');
     domainA = domain.id;
     dns.setTxt(domain.attributes.verification['name'], [domain.attributes.verification['value']]);
-    const verified = await request(
+    const verified = await world.request(
       'POST',
       `/organizations/${orgA}/domains/${domainA}/verify`,
       tokens['boss@corp.test'],
     );
     expect(verified.status).toBe(200);
-    const endpoint = await request(
+    const endpoint = await world.request(
       'POST',
       `/organizations/${orgA}/webhook_endpoints`,
       tokens['boss@corp.test'],
@@ -141,8 +109,8 @@ describe('organization single sign-on: who may manage it, and every way in it cl
       },
     );
     expect(endpoint.status).toBe(201);
-    domainB = (await addDomain(tokens['boss@other.test'], orgB, 'other.test')).id;
-    const put = await whenReplicated(
+    domainB = (await world.addDomain(tokens['boss@other.test'], orgB, 'other.test')).id;
+    const put = await world.whenReplicated(
       'PUT',
       `/oauth/organizations/${orgA}/connection`,
       tokens['boss@corp.test'],
@@ -179,7 +147,7 @@ describe('organization single sign-on: who may manage it, and every way in it cl
         ],
       ] as const;
       for (const [method, path, body] of orgRoutes) {
-        const res = await request(method, path, token, body);
+        const res = await world.request(method, path, token, body);
         expect({ who, method, path, status: res.status }).toEqual({
           who,
           method,
@@ -192,14 +160,18 @@ describe('organization single sign-on: who may manage it, and every way in it cl
         ['GET', undefined],
         ['PUT', connection],
       ] as const) {
-        const res = await whenReplicated(method, path, token, body);
+        const res = await world.whenReplicated(method, path, token, body);
         expect({ who, method, status: res.status }).toEqual({ who, method, status: 403 });
       }
     }
     // Nothing changed: still one verified domain, SSO not required, the connection as set.
-    const list = await request('GET', `/organizations/${orgA}/domains`, tokens['boss@corp.test']);
+    const list = await world.request(
+      'GET',
+      `/organizations/${orgA}/domains`,
+      tokens['boss@corp.test'],
+    );
     expect(list.body.data.map((d: { id: string }) => d.id)).toEqual([domainA]);
-    const settings = await request(
+    const settings = await world.request(
       'GET',
       `/organizations/${orgA}/sso_settings`,
       tokens['boss@corp.test'],
@@ -237,14 +209,14 @@ describe('organization single sign-on: who may manage it, and every way in it cl
     ] as const;
     for (const [token, method, path] of foreign) {
       const body = method === 'PUT' ? { ...connection, name: 'Hijack' } : undefined;
-      const res = await request(method, path, token, body);
+      const res = await world.request(method, path, token, body);
       expect({ method, path, status: res.status }).toEqual({ method, path, status: 404 });
     }
     // B's own connection route answers once B's OWNER is replicated: B has none (404 too), and
     // A's connection is untouched by B's attempts.
-    const own = await request('GET', `/oauth/organizations/${orgA}/connection`, bossA);
+    const own = await world.request('GET', `/oauth/organizations/${orgA}/connection`, bossA);
     expect(own.body.data).toMatchObject({ name: 'Acme sign-in', slug: `org-${orgA}` });
-    const listB = await request('GET', `/organizations/${orgB}/domains`, bossB);
+    const listB = await world.request('GET', `/organizations/${orgB}/domains`, bossB);
     expect(listB.body.data.map((d: { id: string }) => d.id)).toEqual([domainB]);
   }, 60_000);
 
@@ -275,10 +247,10 @@ describe('organization single sign-on: who may manage it, and every way in it cl
   }, 90_000);
 
   it("ends the domain's sessions its own connection did not open once SSO is required", async () => {
-    const tokenInfo = (token: string) => request('GET', '/oauth/token/info', token);
+    const tokenInfo = (token: string) => world.request('GET', '/oauth/token/info', token);
     const refresh = (refreshToken: string) =>
       anonymous('POST', '/oauth/token/refresh', { refresh_token: refreshToken });
-    const on = await request(
+    const on = await world.request(
       'PATCH',
       `/organizations/${orgA}/sso_settings`,
       tokens['boss@corp.test'],
@@ -355,7 +327,7 @@ describe('organization single sign-on: who may manage it, and every way in it cl
   }, 120_000);
 
   it('forgets the domain in auth when its verified record is deleted: every way in opens again', async () => {
-    const removed = await request(
+    const removed = await world.request(
       'DELETE',
       `/organizations/${orgA}/domains/${domainA}`,
       tokens['boss@corp.test'],
@@ -380,13 +352,13 @@ describe('organization single sign-on: who may manage it, and every way in it cl
     expect(own.params.get('error_code')).toBe('DOMAIN_NOT_VERIFIED');
 
     // Verifying it again while SSO is still required ends the password session opened since.
-    const again = await addDomain(tokens['boss@corp.test'], orgA, 'acme.test');
+    const again = await world.addDomain(tokens['boss@corp.test'], orgA, 'acme.test');
     dns.setTxt(again.attributes.verification['name'], [again.attributes.verification['value']]);
     const path = `/organizations/${orgA}/domains/${again.id}/verify`;
-    expect((await request('POST', path, tokens['boss@corp.test'])).status).toBe(200);
+    expect((await world.request('POST', path, tokens['boss@corp.test'])).status).toBe(200);
     const ended = await waitFor(
       async () => {
-        const res = await request(
+        const res = await world.request(
           'GET',
           '/oauth/token/info',
           login.body.data.attributes.accessToken,

@@ -2,19 +2,11 @@ import { waitFor } from '@wp/testing';
 import { Secret, TOTP } from 'otpauth';
 import { DnsTxtServer } from '../support/dns-txt-server.js';
 import { clientPkce } from '../support/oidc-sign-in.js';
-import { OidcSignInWorld } from '../support/oidc-sign-in-world.js';
-
-const PASSWORD = 'a long password';
-const SECRET = 'platform-secret-of-the-test-provider';
-
-interface DomainData {
-  id: string;
-  attributes: {
-    domain: string;
-    verified: boolean;
-    verification: { type: string; name: string; value: string };
-  };
-}
+import {
+  OidcSignInWorld,
+  PROVIDER_SECRET as SECRET,
+  WORLD_PASSWORD as PASSWORD,
+} from '../support/oidc-sign-in-world.js';
 
 /**
  * Organization single sign-on end to end (docs/org.md § Single sign-on for an organization,
@@ -32,33 +24,6 @@ describe('organization single sign-on', () => {
   let orgA: string;
   let orgB: string;
 
-  const request = (method: string, path: string, token: string, body?: unknown) =>
-    world.stack.request(method, `/v1/api${path}`, { token, body });
-
-  const register = async (username: string): Promise<string> => {
-    const res = await world.stack.request('POST', '/v1/api/users', {
-      body: { username, password: PASSWORD },
-    });
-    expect(res.status).toBe(200);
-    return res.body.data.attributes.accessToken as string;
-  };
-
-  const createOrganization = async (token: string, name: string): Promise<string> => {
-    const res = await request('POST', '/organizations', token, {
-      data: { type: 'organization', attributes: { name } },
-    });
-    expect(res.status).toBe(200);
-    return res.body.data.id as string;
-  };
-
-  const addDomain = async (token: string, org: string, domain: string) => {
-    const res = await request('POST', `/organizations/${org}/domains`, token, {
-      data: { type: 'organization_domain', attributes: { domain } },
-    });
-    expect(res.status).toBe(201);
-    return res.body.data as DomainData;
-  };
-
   const discovery = (email: string) =>
     world.stack.request('GET', `/v1/api/oauth/discovery?email=${encodeURIComponent(email)}`);
 
@@ -73,10 +38,10 @@ describe('organization single sign-on', () => {
       // The test provider listens on 127.0.0.1: the one private address org connections may reach.
       { DNS_RESOLVER_SERVERS: dns.address, OIDC_ORG_ALLOWED_PRIVATE_ADDRESSES: '127.0.0.1' },
     );
-    ownerA = await register('owner-a@acme.test');
-    ownerB = await register('owner-b@other.test');
-    orgA = await createOrganization(ownerA, 'Acme');
-    orgB = await createOrganization(ownerB, 'Other');
+    ownerA = await world.register('owner-a@acme.test');
+    ownerB = await world.register('owner-b@other.test');
+    orgA = await world.createOrganization(ownerA, 'Acme');
+    orgB = await world.createOrganization(ownerB, 'Other');
   }, 120_000);
 
   afterAll(async () => {
@@ -85,14 +50,14 @@ describe('organization single sign-on', () => {
   });
 
   it('verifies a domain by DNS TXT for one organization only, and hides it from other tenants', async () => {
-    const domain = await addDomain(ownerA, orgA, 'Acme.TEST.');
+    const domain = await world.addDomain(ownerA, orgA, 'Acme.TEST.');
     expect(domain.attributes).toMatchObject({ domain: 'acme.test', verified: false });
     expect(domain.attributes.verification.name).toBe('_wp-verification.acme.test');
     expect(domain.attributes.verification.value).toMatch(/^wp-verification=[A-Za-z0-9_-]{32}$/);
 
     // Unverified: discovery knows nothing, and verification without the record is refused.
     expect((await discovery('dana@acme.test')).body).toEqual({ data: null });
-    const early = await request(
+    const early = await world.request(
       'POST',
       `/organizations/${orgA}/domains/${domain.id}/verify`,
       ownerA,
@@ -109,31 +74,31 @@ describe('organization single sign-on', () => {
       ['GET', `/oauth/organizations/${orgA}/connection`],
     ] as const;
     for (const [method, path] of paths) {
-      expect({ path, status: (await request(method, path, ownerB)).status }).toEqual({
+      expect({ path, status: (await world.request(method, path, ownerB)).status }).toEqual({
         path,
         status: 404,
       });
     }
-    const bad = await request('POST', `/organizations/${orgA}/domains`, ownerA, {
+    const bad = await world.request('POST', `/organizations/${orgA}/domains`, ownerA, {
       data: { attributes: { domain: 'not a domain' } },
     });
     expect(bad.status).toBe(400);
 
     // B may add the same domain, but cannot verify it once A has.
-    const claimB = await addDomain(ownerB, orgB, 'acme.test');
+    const claimB = await world.addDomain(ownerB, orgB, 'acme.test');
     dns.setTxt(domain.attributes.verification.name, [
       'v=spf1 -all',
       domain.attributes.verification.value,
       claimB.attributes.verification.value,
     ]);
-    const verified = await request(
+    const verified = await world.request(
       'POST',
       `/organizations/${orgA}/domains/${domain.id}/verify`,
       ownerA,
     );
     expect(verified.status).toBe(200);
     expect(verified.body.data.attributes.verified).toBe(true);
-    const taken = await request(
+    const taken = await world.request(
       'POST',
       `/organizations/${orgB}/domains/${claimB.id}/verify`,
       ownerB,
@@ -141,7 +106,7 @@ describe('organization single sign-on', () => {
     expect(taken.status).toBe(409);
     expect(taken.body.errors[0].code).toBe('DOMAIN_TAKEN');
 
-    const list = await request('GET', `/organizations/${orgA}/domains`, ownerA);
+    const list = await world.request('GET', `/organizations/${orgA}/domains`, ownerA);
     expect(list.status).toBe(200);
     expect(list.body.data).toHaveLength(1);
     expect(list.body.data[0].attributes.verified).toBe(true);
@@ -158,29 +123,18 @@ describe('organization single sign-on', () => {
   }, 60_000);
 
   it("signs a new person in through the organization's own connection and makes them a member", async () => {
-    const connection = {
-      name: 'Acme sign-in',
-      issuer: world.provider.issuer,
-      clientId: 'platform',
-      clientSecret: SECRET,
-    };
+    const connection = world.organizationConnection();
     // OWNER in auth's replica of memberships: wait until org's event has been applied.
-    const put = await waitFor(
-      async () => {
-        const res = await request(
-          'PUT',
-          `/oauth/organizations/${orgA}/connection`,
-          ownerA,
-          connection,
-        );
-        return res.status === 404 ? undefined : res;
-      },
-      { timeoutMs: 10_000, what: "the owner's membership in auth" },
+    const put = await world.whenReplicated(
+      'PUT',
+      `/oauth/organizations/${orgA}/connection`,
+      ownerA,
+      connection,
     );
     expect(put.status).toBe(200);
     expect(put.body.data).toMatchObject({ slug: `org-${orgA}`, organizationId: Number(orgA) });
     expect(JSON.stringify(put.body)).not.toContain(SECRET);
-    const foreign = await request(
+    const foreign = await world.request(
       'PUT',
       `/oauth/organizations/${orgA}/connection`,
       ownerB,
@@ -189,15 +143,11 @@ describe('organization single sign-on', () => {
     expect(foreign.status).toBe(404);
 
     // A tenant's issuer is fetched only at public addresses (here: a cloud metadata address).
-    const internal = await waitFor(
-      async () => {
-        const res = await request('PUT', `/oauth/organizations/${orgB}/connection`, ownerB, {
-          ...connection,
-          issuer: 'http://169.254.169.254',
-        });
-        return res.status === 404 ? undefined : res;
-      },
-      { timeoutMs: 10_000, what: "B's owner membership in auth" },
+    const internal = await world.whenReplicated(
+      'PUT',
+      `/oauth/organizations/${orgB}/connection`,
+      ownerB,
+      { ...connection, issuer: 'http://169.254.169.254' },
     );
     expect(internal.status).toBe(200);
     const refusedAuthorize = await fetch(world.authorizeUrl(`org-${orgB}`, clientPkce()), {
@@ -217,7 +167,7 @@ describe('organization single sign-on', () => {
     expect((await discovery('dana@nowhere.test')).body).toEqual({ data: null });
     expect((await discovery('not-an-address')).status).toBe(400);
 
-    const settings = await request('GET', `/organizations/${orgA}/sso_settings`, ownerA);
+    const settings = await world.request('GET', `/organizations/${orgA}/sso_settings`, ownerA);
     expect(settings.body.data.attributes).toEqual({ ssoRequired: false, defaultRole: 'MEMBER' });
 
     // The organization's provider does not vouch for addresses outside its domains.
@@ -233,7 +183,7 @@ describe('organization single sign-on', () => {
 
     const member = await waitFor(
       async () => {
-        const users = await request('GET', `/organizations/${orgA}/users`, ownerA);
+        const users = await world.request('GET', `/organizations/${orgA}/users`, ownerA);
         return (users.body.data as { attributes: { email: string; role: string } }[]).find(
           (u) => u.attributes.email === 'dana@acme.test',
         );
@@ -241,13 +191,13 @@ describe('organization single sign-on', () => {
       { timeoutMs: 10_000, what: 'the just-in-time membership' },
     );
     expect(member.attributes.role).toBe('MEMBER');
-    const visible = await request('GET', `/organizations/${orgA}`, danaToken);
+    const visible = await world.request('GET', `/organizations/${orgA}`, danaToken);
     expect(visible.status).toBe(200);
 
     // A second sign-in changes nothing (idempotent): still one membership.
     const again = await world.signIn(`org-${orgA}`, 'dana');
     expect((await world.exchange(again.params.get('code')!, again.pkce.verifier)).status).toBe(200);
-    const users = await request('GET', `/organizations/${orgA}/users`, ownerA);
+    const users = await world.request('GET', `/organizations/${orgA}/users`, ownerA);
     expect(
       (users.body.data as { attributes: { email: string } }[]).filter(
         (u) => u.attributes.email === 'dana@acme.test',
@@ -261,10 +211,10 @@ describe('organization single sign-on', () => {
     });
     expect(before.status).toBe(200);
     // An account at the domain with two-factor on, half-way through a login when SSO turns on.
-    const tina = await register('tina@acme.test');
-    const enrol = await request('POST', '/users/me/two_factor', tina, { password: PASSWORD });
+    const tina = await world.register('tina@acme.test');
+    const enrol = await world.request('POST', '/users/me/two_factor', tina, { password: PASSWORD });
     const totp = new TOTP({ secret: Secret.fromBase32(enrol.body.data.attributes.secret) });
-    const confirmed = await request('POST', '/users/me/two_factor/confirm', tina, {
+    const confirmed = await world.request('POST', '/users/me/two_factor/confirm', tina, {
       code: totp.generate(),
     });
     const [recoveryCode] = confirmed.body.data.attributes.recoveryCodes as string[];
@@ -272,12 +222,12 @@ describe('organization single sign-on', () => {
       body: { username: 'tina@acme.test', password: PASSWORD },
     });
     expect(firstStep.body.errors[0].code).toBe('TWO_FACTOR_REQUIRED');
-    const required = await request('PATCH', `/organizations/${orgA}/sso_settings`, ownerA, {
+    const required = await world.request('PATCH', `/organizations/${orgA}/sso_settings`, ownerA, {
       data: { type: 'sso_settings', attributes: { ssoRequired: true } },
     });
     expect(required.status).toBe(200);
     expect(required.body.data.attributes).toEqual({ ssoRequired: true, defaultRole: 'MEMBER' });
-    const notOwner = await request('PATCH', `/organizations/${orgA}/sso_settings`, ownerB, {
+    const notOwner = await world.request('PATCH', `/organizations/${orgA}/sso_settings`, ownerB, {
       data: { attributes: { ssoRequired: false } },
     });
     expect(notOwner.status).toBe(404);
@@ -333,7 +283,7 @@ describe('organization single sign-on', () => {
     // sign-on): the old token is refused, the SSO session goes on.
     const ended = await waitFor(
       async () => {
-        const res = await request('GET', '/oauth/token/info', ownerA);
+        const res = await world.request('GET', '/oauth/token/info', ownerA);
         return res.status === 200 ? undefined : res;
       },
       { timeoutMs: 10_000, what: "the end of the OWNER's password session" },
@@ -350,7 +300,7 @@ describe('organization single sign-on', () => {
     ];
     const log = await waitFor(
       async () => {
-        const res = await request(
+        const res = await world.request(
           'GET',
           `/organizations/${orgA}/audit_log?limit=100&action=${actions.join(',')}`,
           ownerA,
@@ -367,7 +317,7 @@ describe('organization single sign-on', () => {
       (e) => e.attributes.action === 'member.added' && e.attributes.details['via'] === 'sso',
     );
     expect(jit?.attributes.details).toMatchObject({ role: 'MEMBER', connection: `org-${orgA}` });
-    const signIns = await request(
+    const signIns = await world.request(
       'GET',
       `/organizations/${orgA}/audit_log?limit=100&action=user.signed_in`,
       ownerA,

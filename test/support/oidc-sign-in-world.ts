@@ -1,3 +1,4 @@
+import { waitFor } from '@wp/testing';
 import type { Browser } from 'playwright-core';
 import {
   ClientPage,
@@ -9,7 +10,21 @@ import {
 } from './oidc-sign-in.js';
 import { PlatformStack } from './stack.js';
 
-const PROVIDER_SECRET = 'platform-secret-of-the-test-provider';
+/** The platform's client secret at the test provider (connections name it; never echoed). */
+export const PROVIDER_SECRET = 'platform-secret-of-the-test-provider';
+
+/** The password of every account the world's helpers sign up. */
+export const WORLD_PASSWORD = 'a long password';
+
+/** An organization's e-mail domain as `POST /organizations/{id}/domains` answers it. */
+export interface OrganizationDomain {
+  id: string;
+  attributes: {
+    domain: string;
+    verified: boolean;
+    verification: { type: string; name: string; value: string };
+  };
+}
 
 /**
  * Everything a provider sign-in test needs, started once: a platform stack whose callback is
@@ -61,6 +76,63 @@ export class OidcSignInWorld {
     if (uris.status !== 200) throw new Error(`redirect URIs: ${uris.status}`);
     await world.createConnection('test');
     return world;
+  }
+
+  /** `{method} /v1/api{path}` with `token` as bearer (none: anonymous). */
+  request(method: string, path: string, token?: string, body?: unknown) {
+    return this.stack.request(method, `/v1/api${path}`, { token, body });
+  }
+
+  /** Signs `username` up with {@link WORLD_PASSWORD} (200 expected); its access token. */
+  async register(username: string): Promise<string> {
+    const res = await this.request('POST', '/users', undefined, {
+      username,
+      password: WORLD_PASSWORD,
+    });
+    expect(res.status).toBe(200);
+    return res.body.data.attributes.accessToken as string;
+  }
+
+  /** Creates an organization owned by `token`'s account (200 expected); its id. */
+  async createOrganization(token: string, name: string): Promise<string> {
+    const res = await this.request('POST', '/organizations', token, {
+      data: { type: 'organization', attributes: { name } },
+    });
+    expect(res.status).toBe(200);
+    return res.body.data.id as string;
+  }
+
+  /** Adds an unverified e-mail domain to organization `org` (201 expected). */
+  async addDomain(token: string, org: string, domain: string): Promise<OrganizationDomain> {
+    const res = await this.request('POST', `/organizations/${org}/domains`, token, {
+      data: { type: 'organization_domain', attributes: { domain } },
+    });
+    expect(res.status).toBe(201);
+    return res.body.data as OrganizationDomain;
+  }
+
+  /**
+   * An auth route of an organization once auth's membership replica knows the caller: retried
+   * while it answers 404, for up to 10 s.
+   */
+  whenReplicated(method: string, path: string, token: string, body?: unknown) {
+    return waitFor(
+      async () => {
+        const res = await this.request(method, path, token, body);
+        return res.status === 404 ? undefined : res;
+      },
+      { timeoutMs: 10_000, what: `${method} ${path} past the membership replica` },
+    );
+  }
+
+  /** The fields of an organization's own connection at the test provider (`PUT …/connection`). */
+  organizationConnection(name = 'Acme sign-in') {
+    return {
+      name,
+      issuer: this.provider.issuer,
+      clientId: 'platform',
+      clientSecret: PROVIDER_SECRET,
+    };
   }
 
   /** An operator request (`Admin-Access`). */
