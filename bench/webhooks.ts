@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import type { WebhookEvent } from '@wp/contracts';
 import { TxHost } from '@wp/persistence';
 import { OutboundHttp } from '../apps/org/src/modules/webhooks/outbound-http.js';
 import { WebhookPublisher } from '../apps/org/src/modules/webhooks/webhook-publisher.js';
 import { newWebhookSecret, signWebhook } from '../apps/org/src/modules/webhooks/webhook-signer.js';
 import { OrgTestContext } from '../apps/org/test/support/org-test-app.js';
+import { memberAddedEvent } from '../test/support/webhook-world.js';
 
 /** One line for `npm run bench -- --list` (read from this file without loading it). */
 export const description = 'webhooks: deliveries/s and end-to-end p50/p99 to local receivers';
@@ -79,7 +78,7 @@ export async function main(argv: string[]): Promise<void> {
     }
     const txHost = ctx.org.get(TxHost);
     const publisher = ctx.org.get(WebhookPublisher);
-    const all = Array.from({ length: events }, () => event(orgId));
+    const all = Array.from({ length: events }, () => memberAddedEvent(orgId));
     const started = performance.now();
     for (let i = 0; i < events; i += 100) {
       const batch = all.slice(i, i + 100);
@@ -94,7 +93,9 @@ export async function main(argv: string[]): Promise<void> {
 
     // steady: one event every `--pace-ms`, each to every endpoint (latency without a backlog)
     latencies.length = 0;
-    const steady = Array.from({ length: Number(values['steady-events']) }, () => event(orgId));
+    const steady = Array.from({ length: Number(values['steady-events']) }, () =>
+      memberAddedEvent(orgId),
+    );
     for (const e of steady) {
       await txHost.withTransaction(() => publisher.publish([e]));
       publishedAt.set(e.id, performance.now());
@@ -147,19 +148,6 @@ export async function main(argv: string[]): Promise<void> {
     server.closeAllConnections();
     server.close();
   }
-}
-
-function event(organizationId: string): WebhookEvent {
-  return {
-    id: `evt_${randomBytes(16).toString('hex')}`,
-    type: 'member.added',
-    version: 1,
-    timestamp: new Date().toISOString(),
-    organization_id: organizationId,
-    project_id: null,
-    actor: null,
-    data: { user: { id: '00000000-0000-4000-8000-000000000000', email: null }, role: 'MEMBER' },
-  };
 }
 
 function percentiles(values: number[]): { p50: string; p99: string } {

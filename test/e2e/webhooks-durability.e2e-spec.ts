@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import type { WebhookEvent } from '@wp/contracts';
 import { TxHost } from '@wp/persistence';
 import { waitFor } from '@wp/testing';
 import { DataSource } from 'typeorm';
@@ -8,7 +6,12 @@ import { WebhookPublisher } from '../../apps/org/src/modules/webhooks/webhook-pu
 import { ServiceProcess } from '../support/service-process.js';
 import { PlatformStack } from '../support/stack.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { RECEIVER_HOST, WEBHOOK_TEST_ENV, webhookWorld } from '../support/webhook-world.js';
+import {
+  memberAddedEvent,
+  RECEIVER_HOST,
+  WEBHOOK_TEST_ENV,
+  webhookWorld,
+} from '../support/webhook-world.js';
 
 const EVENTS = 500;
 const ENDPOINTS = 5;
@@ -59,7 +62,7 @@ describe('webhooks: durability across kill -9', () => {
       await world.endpoint(owner, orgId, { url: receiver.url(), eventTypes: ['member.*'] });
     }
     const org = stack.apps.get('org')!;
-    const events = Array.from({ length: EVENTS }, (_, i) => memberAdded(orgId, i));
+    const events = Array.from({ length: EVENTS }, (_, i) => memberAddedEvent(orgId, { n: i }));
     for (let i = 0; i < EVENTS; i += 100) {
       await org
         .get(TxHost)
@@ -119,7 +122,7 @@ describe('webhooks: durability across kill -9', () => {
     slow.answerAlways(() => ({ status: 204, delayMs: 800 })); // under the 1 s timeout
     const e = await world.endpoint(owner, orgId, { url: slow.url(), eventTypes: ['member.*'] });
     const org = stack.apps.get('org')!;
-    const events = Array.from({ length: 40 }, () => memberAdded(orgId, 0));
+    const events = Array.from({ length: 40 }, () => memberAddedEvent(orgId, { n: 0 }));
     await org.get(TxHost).withTransaction(() => org.get(WebhookPublisher).publish(events));
     // the living process leases all 40 ahead and sends 4 at a time (10 s in all)
     await waitFor(() => (slow.received.length >= 4 ? true : undefined), {
@@ -149,16 +152,3 @@ describe('webhooks: durability across kill -9', () => {
     expect(slow.received.length).toBe(rows.filter((r) => r.attempts > 0).length);
   }, 60_000);
 });
-
-function memberAdded(organizationId: string, n: number): WebhookEvent {
-  return {
-    id: `evt_${randomBytes(16).toString('hex')}`,
-    type: 'member.added',
-    version: 1,
-    timestamp: new Date().toISOString(),
-    organization_id: organizationId,
-    project_id: null,
-    actor: null,
-    data: { user: { id: '00000000-0000-4000-8000-000000000000', email: null }, role: 'MEMBER', n },
-  };
-}

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import type { WebhookEvent } from '@wp/contracts';
 import { waitFor } from '@wp/testing';
 import type { PlatformStack } from './stack.js';
 
@@ -25,6 +27,31 @@ export const WEBHOOK_TEST_ENV: Record<string, string> = {
   LOG_LEVEL: 'warn',
   LOG_FORMAT: 'json',
 };
+
+/**
+ * A `member.added` event of organization `organizationId` (docs/org.md § Webhooks, Events) with
+ * a fresh `evt_` id, as `WebhookPublisher.publish` takes it — for tests and benches that publish
+ * straight to org without a member change; `extra` joins `data` (e.g. a sequence number).
+ */
+export function memberAddedEvent(
+  organizationId: string,
+  extra: Record<string, unknown> = {},
+): WebhookEvent {
+  return {
+    id: `evt_${randomBytes(16).toString('hex')}`,
+    type: 'member.added',
+    version: 1,
+    timestamp: new Date().toISOString(),
+    organization_id: organizationId,
+    project_id: null,
+    actor: null,
+    data: {
+      user: { id: '00000000-0000-4000-8000-000000000000', email: null },
+      role: 'MEMBER',
+      ...extra,
+    },
+  };
+}
 
 /** The account, organization and endpoint calls the webhook e2e tests make through the gateway. */
 export function webhookWorld(stack: () => PlatformStack, label: string) {
