@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { TxHost } from '@wp/persistence';
+import { cpuMeter } from './lib/cpu.js';
 import { OutboundHttp } from '../apps/org/src/modules/webhooks/outbound-http.js';
 import { WebhookPublisher } from '../apps/org/src/modules/webhooks/webhook-publisher.js';
 import { newWebhookSecret, signWebhook } from '../apps/org/src/modules/webhooks/webhook-signer.js';
@@ -79,6 +80,12 @@ export async function main(argv: string[]): Promise<void> {
     const txHost = ctx.org.get(TxHost);
     const publisher = ctx.org.get(WebhookPublisher);
     const all = Array.from({ length: events }, () => memberAddedEvent(orgId));
+    // CPU of this process (dispatcher, receivers, publishing) and of the org database's
+    // backends, per delivery: steadier than the rate on a shared machine
+    const backends: { pid: number }[] = await txHost.tx.query(
+      'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    const burstMeter = cpuMeter({ postgres: backends.map((b) => b.pid) });
     const started = performance.now();
     for (let i = 0; i < events; i += 100) {
       const batch = all.slice(i, i + 100);
@@ -86,10 +93,18 @@ export async function main(argv: string[]): Promise<void> {
       const committed = performance.now();
       for (const e of batch) publishedAt.set(e.id, committed);
     }
+    const publishSeconds = (performance.now() - started) / 1000;
+    const receivedWhilePublishing = received.length;
     const total = events * endpoints;
     while (received.length < total) await new Promise((resolve) => setTimeout(resolve, 20));
     const deliverySeconds = (received[received.length - 1] - started) / 1000;
     const burst = percentiles(latencies);
+    const burstCpu = burstMeter.end();
+    if (process.env.BENCH_WINDOWS) {
+      process.stderr.write(
+        `burst window: ${(started / 1000).toFixed(2)}-${(performance.now() / 1000).toFixed(2)} s\n`,
+      );
+    }
 
     // steady: one event every `--pace-ms`, each to every endpoint (latency without a backlog)
     latencies.length = 0;
@@ -114,6 +129,7 @@ export async function main(argv: string[]): Promise<void> {
     const secret = newWebhookSecret();
     received.length = 0;
     let next = 0;
+    const ceilingMeter = cpuMeter({});
     const ceilingStart = performance.now();
     await Promise.all(
       Array.from({ length: endpoints * concurrency }, async () => {
@@ -128,6 +144,14 @@ export async function main(argv: string[]): Promise<void> {
       }),
     );
     const ceilingSeconds = (performance.now() - ceilingStart) / 1000;
+    const ceilingCpu = ceilingMeter.end();
+    if (process.env.BENCH_WINDOWS) {
+      process.stderr.write(
+        `ceiling window: ${(ceilingStart / 1000).toFixed(2)}-${(performance.now() / 1000).toFixed(2)} s\n`,
+      );
+    }
+    const perDelivery = (ms: number | null | undefined) =>
+      ms === null || ms === undefined ? '?' : `${Math.round((ms * 1000) / total)} µs`;
     http.close();
 
     print(
@@ -136,12 +160,21 @@ export async function main(argv: string[]): Promise<void> {
     print(
       `  delivered: ${Math.round(total / deliverySeconds)} deliveries/s (${deliverySeconds.toFixed(2)} s)`,
     );
+    print(
+      `  published in ${publishSeconds.toFixed(2)} s (${receivedWhilePublishing} delivered meanwhile)`,
+    );
     print(`  end-to-end in the burst (commit → receipt): p50 ${burst.p50} ms, p99 ${burst.p99} ms`);
     print(
       `  end-to-end, one event every ${values['pace-ms']} ms: p50 ${paced.p50} ms, p99 ${paced.p99} ms`,
     );
     print(
       `  ceiling, same client posting signed bodies directly: ${Math.round(total / ceilingSeconds)} requests/s`,
+    );
+    print(
+      `  CPU per delivery in the burst: this process ${perDelivery(burstCpu.self)}, ` +
+        `PostgreSQL ${perDelivery(burstCpu.postgres)}; ` +
+        `ceiling: this process ${perDelivery(ceilingCpu.self)}; ` +
+        `machine busy ${Math.round((burstCpu.busyShare ?? 0) * 100)} % / ${Math.round((ceilingCpu.busyShare ?? 0) * 100)} %`,
     );
   } finally {
     await ctx.close();

@@ -67,6 +67,17 @@ describe('webhooks: delivery, isolation, retries, rotation', () => {
     expect(WebhookReceiver.verifies(request, b.secret)).toBe(false);
     expect(request.headers['webhook-id']).toBe(request.event.id);
     expect(request.headers['content-type']).toBe('application/json');
+    // the body is the stored text as published: the envelope's fields in the documented order
+    expect(Object.keys(JSON.parse(request.body) as object)).toEqual([
+      'id',
+      'type',
+      'version',
+      'timestamp',
+      'organization_id',
+      'project_id',
+      'actor',
+      'data',
+    ]);
     const event = WebhookEnvelope.parse(request.event);
     expect(event).toMatchObject({
       type: 'member.added',

@@ -1,3 +1,4 @@
+import { WebhookMessageJsonBody1796800000000 } from './1796800000000-webhook-message-json-body.js';
 import { WebhookDeliveryLeaseholder1796750000000 } from './1796750000000-webhook-delivery-leaseholder.js';
 import { OrganizationSso1796600000000 } from './1796600000000-organization-sso.js';
 import { WebhookDeliveryInFlight1796500000000 } from './1796500000000-webhook-delivery-in-flight.js';
@@ -33,4 +34,5 @@ export const ORG_MIGRATIONS: (new () => unknown)[] = [
   WebhookDeliveryInFlight1796500000000,
   OrganizationSso1796600000000,
   WebhookDeliveryLeaseholder1796750000000,
+  WebhookMessageJsonBody1796800000000,
 ];

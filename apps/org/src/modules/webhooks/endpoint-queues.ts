@@ -35,6 +35,12 @@ export class EndpointQueues {
     return n;
   }
 
+  /** An endpoint's deliveries held here: waiting or being sent. */
+  heldFor(endpointId: string): number {
+    const q = this.queues.get(endpointId);
+    return q ? q.waiting.length + q.sending : 0;
+  }
+
   /** Queues leased deliveries behind their endpoints' earlier ones. */
   push(claims: readonly ClaimedDelivery[]): void {
     for (const claim of claims) this.queueOf(claim.endpointId).waiting.push(claim);

@@ -22,6 +22,11 @@ export class SlowEndpoints {
     return fresh;
   }
 
+  /** Whether `endpointId` is marked slow (a mark past its time counts until `live` drops it). */
+  has(endpointId: string): boolean {
+    return this.marked.has(endpointId);
+  }
+
   /** An attempt that succeeded quickly: the endpoint is leased ahead again. */
   clear(endpointId: string): void {
     this.marked.delete(endpointId);

@@ -47,18 +47,6 @@ const SECRET_CACHE_SIZE = 1000;
 /** Most attempt results stored in one transaction. */
 const RESULT_BATCH = 500;
 
-/** The body receivers get: the event's fields in the documented order. */
-const ENVELOPE_ORDER = [
-  'id',
-  'type',
-  'version',
-  'timestamp',
-  'organization_id',
-  'project_id',
-  'actor',
-  'data',
-];
-
 /**
  * Sends queued deliveries (docs/org.md § Webhooks, Dispatcher). Every org process runs one:
  * woken right after a transaction of any org process queued deliveries (`DispatchSignal`), and
@@ -247,9 +235,22 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
         freeSlot();
         this.attempts.delete(attempt);
         this.held--;
-        this.kick();
+        if (this.needsRefill(claim.endpointId)) this.kick();
       });
     this.attempts.add(attempt);
+  }
+
+  /**
+   * Whether an attempt's end should claim more: once a quickly answering endpoint's queue is
+   * down to half its window (claiming after every attempt would read the due rows once per
+   * delivery; half a window is still many requests ahead), and after every attempt of a slow
+   * one (its window is only its concurrency). New work of other endpoints wakes the dispatcher
+   * by itself (`DispatchSignal`, the poll).
+   */
+  private needsRefill(endpointId: string): boolean {
+    if (this.slowEndpoints.has(endpointId)) return true;
+    const window = this.config.WEBHOOK_ENDPOINT_CONCURRENCY * this.config.WEBHOOK_LEASE_AHEAD;
+    return this.queues.heldFor(endpointId) <= window / 2;
   }
 
   /** Gives leased deliveries that were not attempted back (uncounted), logging a failure. */
@@ -284,7 +285,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       }
     }
     const startedAt = new Date();
-    const body = JSON.stringify(orderedEnvelope(claim.payload));
+    const body = claim.body;
     const previous =
       claim.previousEncryptedSecret && claim.previousSecretExpiresAt
         ? {
@@ -387,12 +388,4 @@ export class WebhookDispatcher implements OnApplicationBootstrap, BeforeApplicat
       if (this.results.length > 0) this.flushResults();
     });
   }
-}
-
-/** The stored event with its fields in the documented order (the stored jsonb sorts keys). */
-export function orderedEnvelope(payload: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of ENVELOPE_ORDER) if (key in payload) out[key] = payload[key];
-  for (const [key, value] of Object.entries(payload)) if (!(key in out)) out[key] = value;
-  return out;
 }

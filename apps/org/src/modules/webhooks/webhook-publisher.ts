@@ -5,6 +5,18 @@ import { activeTransaction, TxHost } from '@wp/persistence';
 import { DispatchSignal } from './dispatch-signal.js';
 import { fanOut, type EndpointScope } from './endpoint-matching.js';
 
+/** The body receivers get: the event's fields in the documented order (docs/webhooks.md § Envelope). */
+const ENVELOPE_ORDER = [
+  'id',
+  'type',
+  'version',
+  'timestamp',
+  'organization_id',
+  'project_id',
+  'actor',
+  'data',
+] as const;
+
 interface EndpointRow {
   id: string;
   organization_id: string;
@@ -87,7 +99,7 @@ export class WebhookPublisher {
     const rows: { id: string; event_id: string; organization_id: string; event_type: string }[] =
       await manager.query(
         `INSERT INTO webhook_message (id, event_id, organization_id, project_id, event_type, payload)
-         SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::text[], $6::jsonb[])
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::int[], $5::text[], $6::json[])
          ON CONFLICT (organization_id, event_id) DO NOTHING
          RETURNING id, event_id, organization_id::text AS organization_id, event_type`,
         [
@@ -96,7 +108,7 @@ export class WebhookPublisher {
           events.map((e) => Number(e.organization_id)),
           events.map((e) => (e.project_id === null ? null : Number(e.project_id))),
           events.map((e) => e.type),
-          events.map((e) => JSON.stringify(e)),
+          events.map(webhookBody),
         ],
       );
     return rows.map((r) => ({
@@ -138,4 +150,16 @@ function toScope(row: EndpointRow): EndpointScope {
     projectId: row.project_id,
     eventTypes: row.event_types,
   };
+}
+
+/**
+ * The JSON text stored once per message and sent, signed, on every attempt: the event's fields
+ * in the documented order, then any others.
+ */
+export function webhookBody(event: WebhookEvent): string {
+  const fields = event as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of ENVELOPE_ORDER) if (key in fields) out[key] = fields[key];
+  for (const [key, value] of Object.entries(fields)) if (!(key in out)) out[key] = value;
+  return JSON.stringify(out);
 }

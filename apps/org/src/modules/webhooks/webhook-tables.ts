@@ -85,8 +85,9 @@ export class WebhookEndpoint {
 
 /**
  * One public event of an organization, stored once whatever the number of endpoints
- * (`payload` is the body receivers get). `eventId` is the event's stable id (`evt_…`),
- * unique per organization: a redelivered source stores nothing new.
+ * (`payload` is the body receivers get, byte for byte: `json` keeps the text as written).
+ * `eventId` is the event's stable id (`evt_…`), unique per organization: a redelivered source
+ * stores nothing new.
  */
 @Entity('webhook_message')
 @Unique('webhook_message_event_uq', ['organizationId', 'eventId'])
@@ -108,7 +109,7 @@ export class WebhookMessage {
   @Column('text')
   eventType!: string;
 
-  @Column('jsonb')
+  @Column('json')
   payload!: object;
 
   @CreateDateColumn({ type: 'timestamptz' })
