@@ -20,6 +20,19 @@ export function emailDomain(email: string | null | undefined): string | null {
 }
 
 /**
+ * The realm of one domain (`param`: the placeholder of the domain, e.g. `$1`): at most one row of
+ * `organization_id`, `sso_required` and `slug` (the organization's enabled connection, or null).
+ * Also a subquery of the password grant's one-statement lookup (sessions' `LoginLookup`).
+ */
+export function realmByDomainSql(param: string): string {
+  return `SELECT d.organization_id, o.sso_required, c.slug
+         FROM sso_domain d
+         JOIN sso_organization o ON o.organization_id = d.organization_id
+         LEFT JOIN oidc_connection c ON c.organization_id = d.organization_id AND c.enabled
+        WHERE d.domain = ${param}`;
+}
+
+/**
  * Auth's copy of organizations' verified e-mail domains and `ssoRequired` (docs/auth.md
  * § Organization single sign-on), replicated from `org.organization_sso.changed` (event-carried
  * state: a newer version replaces the organization's domains) and read by home-realm discovery,
@@ -80,14 +93,7 @@ export class OrgSsoState implements OnModuleInit {
     if (!domain) return null;
     const rows = await this.txHost.tx.query<
       { organization_id: number; sso_required: boolean; slug: string | null }[]
-    >(
-      `SELECT d.organization_id, o.sso_required, c.slug
-         FROM sso_domain d
-         JOIN sso_organization o ON o.organization_id = d.organization_id
-         LEFT JOIN oidc_connection c ON c.organization_id = d.organization_id AND c.enabled
-        WHERE d.domain = $1`,
-      [domain],
-    );
+    >(realmByDomainSql('$1'), [domain]);
     const row = rows[0];
     if (!row) return null;
     return {
