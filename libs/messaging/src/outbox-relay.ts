@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import type { ModuleRef } from '@nestjs/core';
 import type { EventEnvelope, EventSubject } from '@wp/contracts';
+import { returningRows } from '@wp/persistence';
 import { DataSource, type EntitySubscriberInterface, type TransactionCommitEvent } from 'typeorm';
 import { EventTransport } from './event-transport.js';
 import { Outbox } from './outbox.js';
@@ -17,6 +18,8 @@ const RETENTION_HOURS = 24;
 
 interface OutboxRow {
   id: string;
+  /** bigint, as text. */
+  seq: string;
   subject: string;
   payload: unknown;
   occurred_at: Date;
@@ -25,8 +28,9 @@ interface OutboxRow {
 /**
  * Publishes outbox rows to the event transport (docs/architecture.md § Data ownership and events):
  * claims a batch with `FOR UPDATE SKIP LOCKED` (several replicas never publish the same row twice
- * at once), publishes each with its id as `Nats-Msg-Id` (JetStream drops duplicates within its
- * window), stamps `published_at`, commits. Woken right after a producing transaction commits and
+ * at once) and stamps `published_at` in the same statement, publishes each with its id as
+ * `Nats-Msg-Id` (JetStream drops duplicates within its window), commits — or rolls the stamp
+ * back when a publication failed: three round trips per batch. Woken right after a producing transaction commits and
  * when the bus is back after an outage, and polls every second for anything left over (a crash). Published rows are deleted after
  * 24 hours.
  */
@@ -133,17 +137,19 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
    */
   private async publishBatch(): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const rows: OutboxRow[] = await manager.query(
-        `SELECT id, subject, payload, occurred_at FROM outbox_message
-         WHERE published_at IS NULL ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [BATCH],
+      // Claimed and stamped in one statement; a failed publication rolls the stamp back.
+      const rows = await returningRows<OutboxRow>(
+        manager.query(
+          `UPDATE outbox_message SET published_at = now()
+            WHERE id IN (SELECT id FROM outbox_message WHERE published_at IS NULL
+                          ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
+            RETURNING id, seq, subject, payload, occurred_at`,
+          [BATCH],
+        ),
       );
       if (rows.length === 0) return 0;
+      rows.sort((a, b) => Number(BigInt(a.seq) - BigInt(b.seq))); // RETURNING has no order
       await Promise.all(rows.map((row) => this.transport.publish(toEnvelope(row))));
-      await manager.query(
-        `UPDATE outbox_message SET published_at = now() WHERE id = ANY($1::uuid[])`,
-        [rows.map((r) => r.id)],
-      );
       return rows.length;
     });
   }

@@ -37,6 +37,8 @@ import {
   NatsTransportModule,
   Outbox,
   OutboxRelay,
+  outboxDraftInsert,
+  outboxDraftValues,
   PostgresTransportModule,
   RpcClient,
   RpcServer,
@@ -181,6 +183,56 @@ function transportSuite(mode: Mode): void {
     await app.get(OutboxRelay).flush();
     await new Promise((r) => setTimeout(r, 300));
     expect(seen.some((s) => s.name === 'rolled back')).toBe(false);
+  });
+
+  it('leaves an event pending when its publication fails, and publishes it on the next drain', async () => {
+    const dataSource = app.get(DataSource);
+    const relay = app.get(OutboxRelay);
+    const transport = app.get(EventTransport);
+    await relay.flush();
+    const failing = jest
+      .spyOn(transport, 'publish')
+      .mockRejectedValue(new Error('bus unavailable'));
+    let eventId: string;
+    try {
+      eventId = await app
+        .get(TxHost)
+        .withTransaction(() =>
+          app.get(Outbox).enqueue('org.organization.created', payload('retried')),
+        );
+      await relay.flush();
+      expect(failing).toHaveBeenCalled();
+      const [pending] = await dataSource.query(
+        `SELECT published_at FROM outbox_message WHERE id = $1`,
+        [eventId],
+      );
+      expect(pending.published_at).toBeNull(); // the claim's stamp rolled back
+    } finally {
+      failing.mockRestore();
+    }
+    await relay.flush();
+    await waitFor(() => seen.some((s) => s.id === eventId), {
+      timeoutMs: 10_000,
+      what: 'delivery',
+    });
+    const [row] = await dataSource.query(`SELECT published_at FROM outbox_message WHERE id = $1`, [
+      eventId,
+    ]);
+    expect(row.published_at).not.toBeNull();
+  });
+
+  it('publishes a drafted event its writer inserted in its own statement', async () => {
+    const outbox = app.get(Outbox);
+    const draft = outbox.draft('org.organization.created', payload('drafted'));
+    await app
+      .get(DataSource)
+      .query(`WITH event AS (${outboxDraftInsert(1)}) SELECT 1`, outboxDraftValues(draft));
+    outbox.written();
+    await waitFor(() => seen.some((s) => s.id === draft.id && s.name === 'drafted'), {
+      timeoutMs: 10_000,
+      what: 'delivery',
+    });
+    expect(() => outbox.draft('org.organization.created', { name: 'no id' } as never)).toThrow();
   });
 
   it('hands a duplicate publication of the same event to the handler once', async () => {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { preparedQuery, type PreparedStatement, TxHost } from '@wp/persistence';
+import { TxHost } from '@wp/persistence';
 import { DataSource, In } from 'typeorm';
 import { User } from './user.entity.js';
 
@@ -16,14 +16,10 @@ export type LoginAccount = Pick<
   | 'twoFactorEnabled'
 >;
 
-const LOGIN_COLUMNS = `id, email, phone, password_hash AS "passwordHash", status,
+/** The columns of a {@link LoginAccount} from `app_user`, named as its fields. */
+export const LOGIN_COLUMNS = `id, email, phone, password_hash AS "passwordHash", status,
                        first_name AS "firstName", last_name AS "lastName",
                        two_factor_enabled AS "twoFactorEnabled"`;
-const LOGIN_BY_KEY: PreparedStatement = {
-  name: 'auth_login_by_username_key',
-  text: `SELECT ${LOGIN_COLUMNS} FROM app_user WHERE username_key = $1`,
-};
-
 /** Accounts (`app_user`). */
 @Injectable()
 export class UsersRepository {
@@ -58,15 +54,6 @@ export class UsersRepository {
    */
   findByUsernameKey(key: string): Promise<User | null> {
     return this.repo().findOneBy({ usernameKey: key });
-  }
-
-  /**
-   * The login lookup: a named prepared statement returning plain columns (no entity
-   * hydration), by username key.
-   */
-  async findForLogin(key: string): Promise<LoginAccount | null> {
-    const rows = await preparedQuery<LoginAccount>(this.dataSource, LOGIN_BY_KEY, [key]);
-    return rows[0] ?? null;
   }
 
   /** Inserts; returns false when the username key is already taken (unique violation). */

@@ -10,7 +10,7 @@ import type {
   AuditTarget,
 } from '@wp/contracts';
 import type { RequestMeta } from '@wp/http';
-import { Outbox } from '@wp/messaging';
+import { Outbox, type OutboxDraft } from '@wp/messaging';
 
 /** One user-level security event (docs/org.md § Audit log, "From auth"). */
 export interface UserAuditEvent {
@@ -49,20 +49,7 @@ export class AuthAudit {
    * change commits); outside one the entry is written alone (one INSERT) and the relay woken.
    */
   async record(event: UserAuditEvent): Promise<void> {
-    const entry: AuditEntry = {
-      id: randomUUID(),
-      action: event.action,
-      outcome: event.outcome ?? 'success',
-      occurredAt: new Date().toISOString(),
-      organizationId: event.organizationId ?? null,
-      subjectUserId: event.user.id,
-      actor: event.actor ?? { type: 'user', id: event.user.id, email: event.user.email },
-      target: event.target ?? { type: 'user', id: event.user.id, label: event.user.email },
-      clientAddress: event.meta.clientAddress,
-      requestId: event.meta.requestId,
-      userAgent: event.meta.userAgent,
-      details: event.details ?? {},
-    };
+    const entry = entryOf(event);
     if (this.txHost.isTransactionActive()) {
       await this.outbox.enqueue('auth.audit.recorded', { entries: [entry] });
     } else {
@@ -70,4 +57,35 @@ export class AuthAudit {
       await this.outbox.enqueueAlone('auth.audit.recorded', { entries: [entry] });
     }
   }
+
+  /**
+   * The entry as an outbox row not written yet, for a sign-in that inserts it in the same
+   * statement as its session (`SessionsService.open`); {@link AuthAudit.written} once that
+   * statement succeeded.
+   */
+  draft(event: UserAuditEvent): OutboxDraft {
+    return this.outbox.draft('auth.audit.recorded', { entries: [entryOf(event)] });
+  }
+
+  /** A {@link AuthAudit.draft} was written: the relay publishes it after the current answer. */
+  written(): void {
+    this.outbox.written();
+  }
+}
+
+function entryOf(event: UserAuditEvent): AuditEntry {
+  return {
+    id: randomUUID(),
+    action: event.action,
+    outcome: event.outcome ?? 'success',
+    occurredAt: new Date().toISOString(),
+    organizationId: event.organizationId ?? null,
+    subjectUserId: event.user.id,
+    actor: event.actor ?? { type: 'user', id: event.user.id, email: event.user.email },
+    target: event.target ?? { type: 'user', id: event.user.id, label: event.user.email },
+    clientAddress: event.meta.clientAddress,
+    requestId: event.meta.requestId,
+    userAgent: event.meta.userAgent,
+    details: event.details ?? {},
+  };
 }

@@ -34,6 +34,32 @@ export function emailDomain(email: string | null | undefined): string | null {
 }
 
 /**
+ * The rule of {@link OrgSsoState.refusal} applied to a realm already read (the password login
+ * reads it in the same statement as the account, `LoginLookup`).
+ * @returns the refusal to throw (403 `SSO_REQUIRED`), or null
+ */
+export function ssoRefusalOf(
+  realm: DomainRealm | null | undefined,
+  viaOrganizationId?: number,
+): SsoRequiredError | null {
+  if (!realm?.ssoRequired || realm.organizationId === viaOrganizationId) return null;
+  return new SsoRequiredError(realm.domain, realm.connection);
+}
+
+/**
+ * The realm of one domain (`param`: the placeholder of the domain, e.g. `$1`): at most one row of
+ * `organization_id`, `sso_required` and `slug` (the organization's enabled connection, or null).
+ * Also a subquery of the password grant's one-statement lookup (sessions' `LoginLookup`).
+ */
+export function realmByDomainSql(param: string): string {
+  return `SELECT d.organization_id, o.sso_required, c.slug
+         FROM sso_domain d
+         JOIN sso_organization o ON o.organization_id = d.organization_id
+         LEFT JOIN oidc_connection c ON c.organization_id = d.organization_id AND c.enabled
+        WHERE d.domain = ${param}`;
+}
+
+/**
  * Auth's copy of organizations' verified e-mail domains and `ssoRequired` (docs/auth.md
  * § Organization single sign-on), replicated from `org.organization_sso.changed` (event-carried
  * state: a newer version replaces the organization's domains) and read by home-realm discovery,
@@ -102,9 +128,7 @@ export class OrgSsoState implements OnModuleInit {
     email: string | null | undefined,
     viaOrganizationId?: number,
   ): Promise<SsoRequiredError | null> {
-    const realm = await this.realmOf(email);
-    if (!realm?.ssoRequired || realm.organizationId === viaOrganizationId) return null;
-    return new SsoRequiredError(realm.domain, realm.connection);
+    return ssoRefusalOf(await this.realmOf(email), viaOrganizationId);
   }
 
   /**
@@ -134,14 +158,7 @@ export class OrgSsoState implements OnModuleInit {
     if (!domain) return null;
     const rows = await this.txHost.tx.query<
       { organization_id: number; sso_required: boolean; slug: string | null }[]
-    >(
-      `SELECT d.organization_id, o.sso_required, c.slug
-         FROM sso_domain d
-         JOIN sso_organization o ON o.organization_id = d.organization_id
-         LEFT JOIN oidc_connection c ON c.organization_id = d.organization_id AND c.enabled
-        WHERE d.domain = $1`,
-      [domain],
-    );
+    >(realmByDomainSql('$1'), [domain]);
     const row = rows[0];
     if (!row) return null;
     return {

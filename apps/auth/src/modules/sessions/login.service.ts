@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { RequestMeta } from '@wp/http';
 import { usernameKey, usernameLookupKey } from '@wp/identity';
 import { AuthAudit } from '../audit/auth-audit.js';
-import { OrgSsoState } from '../federation/org-sso-state.js';
+import { ssoRefusalOf } from '../federation/org-sso-state.js';
 import { PasswordHasher } from '../passwords/password-hasher.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import { MfaChallenges } from '../two-factor/mfa-challenges.js';
 import { TwoFactorRequiredError } from '../two-factor/two-factor.errors.js';
-import { UsersRepository } from '../accounts/users.repository.js';
 import type { SessionResource } from './session.serializer.js';
 import { ActivationRequiredError, InvalidCredentialsError } from './sessions.errors.js';
+import { LoginLookup } from './login-lookup.js';
 import { LoginMetrics } from './login.metrics.js';
 import { SessionsService } from './sessions.service.js';
 
@@ -17,14 +17,13 @@ import { SessionsService } from './sessions.service.js';
 @Injectable()
 export class LoginService {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly lookup: LoginLookup,
     private readonly passwords: PasswordHasher,
     private readonly sessions: SessionsService,
     private readonly limits: RateLimits,
     private readonly challenges: MfaChallenges,
     private readonly audit: AuthAudit,
     private readonly metrics: LoginMetrics,
-    private readonly ssoState: OrgSsoState,
   ) {}
 
   /**
@@ -63,14 +62,15 @@ export class LoginService {
     meta: RequestMeta,
   ): Promise<SessionResource> {
     const key = usernameKey(username);
-    // The limit's reservation (Redis) and the account lookup (PostgreSQL) are independent round
-    // trips: run together; the verification below still waits for the reservation. Every
-    // spelling of the username finds the one account (docs/auth.md § Usernames).
-    const [, user, refusal] = await Promise.all([
+    // The limit's reservation (Redis) and the lookup (PostgreSQL: the account and the realm of
+    // the username's domain in one statement) are independent round trips: run together; the
+    // verification below still waits for the reservation. Every spelling of the username finds
+    // the one account (docs/auth.md § Usernames).
+    const [, { account: user, realm }] = await Promise.all([
       this.limits.consume('login', key),
-      this.users.findForLogin(usernameLookupKey(username)),
-      this.ssoState.refusal(username),
+      this.lookup.find(usernameLookupKey(username), username),
     ]);
+    const refusal = ssoRefusalOf(realm);
     if (refusal) throw refusal;
     const ok = await this.passwords.verify(user?.passwordHash ?? null, password);
     if (!user || !ok || user.status === 'disabled') {
@@ -93,12 +93,19 @@ export class LoginService {
       const challenge = await this.challenges.issue(user.id, appId);
       throw new TwoFactorRequiredError(challenge.token, challenge.expiresIn);
     }
-    // Independent round trips (Redis, PostgreSQL): run together.
+    // Independent round trips (Redis, PostgreSQL): run together. The audit entry is written by
+    // the session's own statement (one round trip, one commit: both or neither).
+    const event = this.audit.draft({
+      action: 'user.signed_in',
+      user,
+      meta,
+      details: { method: 'password' },
+    });
     const [, session] = await Promise.all([
       this.limits.reset('login', key),
-      this.sessions.open(user, appId, meta),
-      this.audit.record({ action: 'user.signed_in', user, meta, details: { method: 'password' } }),
+      this.sessions.open(user, appId, meta, undefined, event),
     ]);
+    this.audit.written();
     return session;
   }
 }

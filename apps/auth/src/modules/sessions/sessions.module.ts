@@ -5,6 +5,7 @@ import { RateLimitsModule } from '../rate-limits/rate-limits.module.js';
 import { SentinelModule } from '../sentinel/sentinel.module.js';
 import { TwoFactorCoreModule } from '../two-factor/two-factor-core.module.js';
 import { UsersRepositoryModule } from '../accounts/users-repository.module.js';
+import { LoginLookup } from './login-lookup.js';
 import { LoginMetrics } from './login.metrics.js';
 import { LoginService } from './login.service.js';
 import { MfaLoginService } from './mfa-login.service.js';
@@ -32,6 +33,7 @@ import { UserSessionsService } from './user-sessions.service.js';
     SessionsService,
     TokenService,
     LoginService,
+    LoginLookup,
     LoginMetrics,
     MfaLoginService,
     RefreshService,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { outboxDraftInsert, outboxDraftValues, type OutboxDraft } from '@wp/messaging';
 import { preparedQuery, returningRows, type PreparedStatement, TxHost } from '@wp/persistence';
 import { DataSource } from 'typeorm';
 import type { User } from '../accounts/user.entity.js';
@@ -55,6 +56,16 @@ export interface ActiveSessionRow {
   clientAddress: string | null;
 }
 
+const FAMILY_CTE = `family AS (
+           INSERT INTO refresh_token_family
+                  (id, user_id, app_id, current_token_hash, generation, expires_at, created_at,
+                   last_used_at, last_user_agent, last_client_address, amr, passkey_id,
+                   connection_id)
+           VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9, $10, $11)
+           RETURNING id, current_token_hash, created_at)`;
+const FIRST_TOKEN = `INSERT INTO refresh_token (token_hash, family_id, generation, issued_at)
+         SELECT current_token_hash, id, 0, created_at FROM family`;
+
 /**
  * A family and its first token (generation 0) in ONE statement, so opening a session is a
  * single round trip and atomic without a transaction of its own (the foreign key of
@@ -62,15 +73,19 @@ export interface ActiveSessionRow {
  */
 const INSERT_FAMILY: PreparedStatement = {
   name: 'auth_session_open',
-  text: `WITH family AS (
-           INSERT INTO refresh_token_family
-                  (id, user_id, app_id, current_token_hash, generation, expires_at, created_at,
-                   last_used_at, last_user_agent, last_client_address, amr, passkey_id,
-                   connection_id)
-           VALUES ($1, $2, $3, $4, 0, $5, $6, $6, $7, $8, $9, $10, $11)
-           RETURNING id, current_token_hash, created_at)
-         INSERT INTO refresh_token (token_hash, family_id, generation, issued_at)
-         SELECT current_token_hash, id, 0, created_at FROM family`,
+  text: `WITH ${FAMILY_CTE}
+         ${FIRST_TOKEN}`,
+};
+
+/**
+ * The same with the sign-in's audit event (an outbox row, $12-$15): session and event commit
+ * together in one round trip (a data-modifying CTE runs whether or not it is read).
+ */
+const INSERT_FAMILY_AUDITED: PreparedStatement = {
+  name: 'auth_session_open_audited',
+  text: `WITH ${FAMILY_CTE},
+         event AS (${outboxDraftInsert(12)})
+         ${FIRST_TOKEN}`,
 };
 
 const FIND_BY_TOKEN_HASH: PreparedStatement = {
@@ -135,6 +150,9 @@ export class SessionsRepository {
    * Inserts a family and its first token (generation 0) in one statement.
    * In the transaction active in the async context (`TxHost`); none: runs alone as a prepared
    * statement (the statement is atomic)
+   * @param event an outbox row (the sign-in's audit entry) written by the same statement; only
+   *   outside a transaction (in one, the event goes through `Outbox.enqueue`)
+   * @throws Error when `event` is given while a transaction is active
    */
   async insert(
     family: Pick<
@@ -149,6 +167,7 @@ export class SessionsRepository {
       | 'lastClientAddress'
     > &
       Partial<Pick<RefreshTokenFamily, 'amr' | 'passkeyId' | 'connectionId'>>,
+    event?: OutboxDraft,
   ): Promise<void> {
     const values = [
       family.id,
@@ -163,7 +182,14 @@ export class SessionsRepository {
       family.passkeyId ?? null,
       family.connectionId ?? null,
     ];
-    if (this.txHost.isTransactionActive()) await this.txHost.tx.query(INSERT_FAMILY.text, values);
+    const inTransaction = this.txHost.isTransactionActive();
+    if (event) {
+      if (inTransaction) throw new Error('a transaction is active: enqueue the event in it');
+      await preparedQuery(this.dataSource, INSERT_FAMILY_AUDITED, [
+        ...values,
+        ...outboxDraftValues(event),
+      ]);
+    } else if (inTransaction) await this.txHost.tx.query(INSERT_FAMILY.text, values);
     else await preparedQuery(this.dataSource, INSERT_FAMILY, values);
   }
 

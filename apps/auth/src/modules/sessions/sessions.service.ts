@@ -8,6 +8,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { purgeRevocations, RevocationList, type Principal } from '@wp/security';
+import type { OutboxDraft } from '@wp/messaging';
 import { DataSource } from 'typeorm';
 import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import type { User } from '../accounts/user.entity.js';
@@ -72,32 +73,44 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
    *   family and signed into each of its access tokens, and the passkey's id, so removing it
    *   ends the session; or the OIDC connection of a provider sign-in (docs/auth.md
    *   § Organization single sign-on)
+   * @param event an outbox row (a password sign-in's audit entry, `AuthAudit.draft`) written by
+   *   the same statement as the session, outside a transaction only; the caller wakes the relay
    * @returns the contract's session resource
+   * @throws Error when `event` is given while a transaction is active
    */
   async open(
     user: Pick<User, 'id' | 'email' | 'phone' | 'firstName' | 'lastName'>,
     appId: string,
     client: SessionClient,
     origin?: { amr?: string[]; passkeyId?: string; connectionId?: string | null },
+    event?: OutboxDraft,
   ): Promise<SessionResource> {
     const amr = origin?.amr;
     const familyId = randomUUID();
     const refreshToken = this.tokens.newRefreshToken();
     const tokenHash = this.tokens.hashRefreshToken(refreshToken);
     const now = new Date();
-    await this.sessions.insert({
-      id: familyId,
-      userId: user.id,
-      appId,
-      currentTokenHash: tokenHash,
-      expiresAt: new Date(now.getTime() + this.config.REFRESH_TOKEN_TTL_SECONDS * 1000),
-      createdAt: now,
-      lastUserAgent: client.userAgent,
-      lastClientAddress: client.clientAddress,
-      amr: amr ?? null,
-      passkeyId: origin?.passkeyId ?? null,
-      connectionId: origin?.connectionId ?? null,
-    });
+    // The access token does not depend on the insert: signed (WebCrypto, libuv's pool) while
+    // PostgreSQL writes; dropped if the insert fails.
+    const [, access] = await Promise.all([
+      this.sessions.insert(
+        {
+          id: familyId,
+          userId: user.id,
+          appId,
+          currentTokenHash: tokenHash,
+          expiresAt: new Date(now.getTime() + this.config.REFRESH_TOKEN_TTL_SECONDS * 1000),
+          createdAt: now,
+          lastUserAgent: client.userAgent,
+          lastClientAddress: client.clientAddress,
+          amr: amr ?? null,
+          passkeyId: origin?.passkeyId ?? null,
+          connectionId: origin?.connectionId ?? null,
+        },
+        event,
+      ),
+      this.tokens.signAccessToken(userTokenSubject(user, familyId, appId, amr)),
+    ]);
     // A hint for the first refresh (checked again by the rotation: harmless if the caller's
     // transaction rolls back).
     this.hints.remember(tokenHash, {
@@ -115,7 +128,6 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
       },
       amr: amr ?? null,
     });
-    const access = await this.tokens.signAccessToken(userTokenSubject(user, familyId, appId, amr));
     return toSessionResource(user, {
       accessToken: access.token,
       refreshToken,
