@@ -13,21 +13,22 @@ import {
 import { tally } from './support/steady-load.js';
 
 /**
- * The longest an event made right after a node loss may take to reach its consumer, ms
- * (docs/operations.md § Production topology under faults has the figures it holds with margin).
+ * The longest an event made right after a node is killed may take to reach its consumer, ms: the
+ * stream's election (nats-server's followers wait 4-9 s) and a pull renewal (2 s) with margin
+ * (docs/operations.md § Production topology under faults has the figures it holds).
  */
 const EVENT_PATH_BOUND_MS = 15_000;
 /**
- * How long a stopped node stays away, ms: the event path's bound, so that an event delivered
- * while it is away proves the cluster carried on without it.
+ * The same after a graceful stop (SIGTERM, lame-duck mode), ms: the node hands its leaderships
+ * over before it goes, so events are not held by an election (55 ms-2.1 s measured).
  */
-const AWAY_MS = EVENT_PATH_BOUND_MS;
+const GRACEFUL_EVENT_PATH_BOUND_MS = 5000;
 /**
- * How long a node stays in lame-duck mode before it is sent SIGTERM and then killed, ms: its
- * default grace period, during which it closes no client (Kubernetes would wait up to the
- * overlay's terminationGracePeriodSeconds, 60 s, before its SIGKILL).
+ * How long a node stays in lame-duck mode before it is sent SIGTERM and then killed, ms: inside
+ * its default grace period (10 s), during which it closes no client (Kubernetes would wait up to
+ * the overlay's terminationGracePeriodSeconds, 60 s, before its SIGKILL).
  */
-const LAME_DUCK_MS = 10_000;
+const LAME_DUCK_MS = 5000;
 /** Steady load before the first fault and after each node is back, ms. */
 const SETTLE_MS = 3000;
 
@@ -79,12 +80,14 @@ describe('NATS: the production 3-node JetStream cluster under node stops', () =>
 
   /**
    * Stops the leader of `stream` (another node than `previous`) as `how` says, keeps it away
-   * {@link AWAY_MS}, brings it back and waits for every stream to be current again; asserts that
+   * as long as its event-path bound, brings it back and waits for every stream to be current again; asserts that
    * every answer meanwhile was 2xx or a retryable 503 and that an event made right after the
    * stop was delivered while the node was away. Returns the fault's figures.
    */
   const fault = async (stream: string, how: Stop, previous: number) => {
     const { load } = paid;
+    // Away as long as the bound: an event delivered meanwhile came without the node.
+    const awayMs = how === 'SIGKILL' ? EVENT_PATH_BOUND_MS : GRACEFUL_EVENT_PATH_BOUND_MS;
     let victim = await leaderOf(stream);
     if (victim === previous) victim = (victim + 1) % cluster.size;
     const stoppedAt = Date.now();
@@ -99,15 +102,16 @@ describe('NATS: the production 3-node JetStream cluster under node stops', () =>
       extra.runningAfterSigtermInLameDuck = cluster.running(victim);
       await cluster.kill(victim, 'SIGKILL');
       extra.walletOfOrganizationMadeInLameDuckMs = await duringLameDuck;
+      expect(extra.walletOfOrganizationMadeInLameDuckMs).toBeLessThan(LAME_DUCK_MS);
     } else {
       await cluster.kill(victim, how);
     }
     const goneAt = Date.now();
     // The event path while the node is away: an organization's wallet, from its 2xx on.
     const eventPath = paid.eventPath(`While nats-${victim} is away`);
-    await sleep(AWAY_MS);
+    await sleep(awayMs);
     const eventPathMs = await eventPath;
-    expect(eventPathMs).toBeLessThan(EVENT_PATH_BOUND_MS);
+    expect(eventPathMs).toBeLessThan(awayMs);
     const resumedAt = Date.now();
     await cluster.resume(victim);
     const healthyMs = Date.now() - resumedAt;
