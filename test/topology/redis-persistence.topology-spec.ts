@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { REDIS_HASHES, rebuiltMarker } from '@wp/security';
 import { waitFor } from '@wp/testing';
@@ -11,6 +12,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** How long Redis stays down between its stop and its start, ms. */
 const DOWN_MS = 1000;
 
+/** Writes per redis-benchmark run of the cost per write. */
+const BENCH_WRITES = 4000;
+
 /** A claim of an access token's payload (`sid`, `jti`). */
 function claim(token: string, name: 'sid' | 'jti'): string {
   return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'))[name];
@@ -20,9 +24,11 @@ function claim(token: string, name: 'sid' | 'jti'): string {
  * Production's Redis (deploy/redis/production.conf: append-only file, fsync every second) under
  * restarts (docs/operations.md § Production topology under faults): a token is logged out, five
  * wrong passwords exhaust a login window, then Redis is stopped at once — by SIGTERM, then by
- * SIGKILL — and started again on the same directory. What the file kept is read before the
- * platform could rebuild anything; the revoked token stays refused by the other services
- * throughout, and the platform serves again without a restart of its own.
+ * SIGKILL, then by SIGKILL with `appendfsync always` set (`CONFIG SET`, until that kill) — and
+ * started again on the same directory. What the file kept is read before the platform could
+ * rebuild anything; the revoked token stays refused by the other services throughout, and the
+ * platform serves again without a restart of its own. Last, what `always` costs per write
+ * against `everysec` (redis-benchmark SET, one client and 16).
  */
 describe('Redis with persistence: restarts keep the deny-list and the rate-limit counters', () => {
   let redis: PrivateRedis;
@@ -63,13 +69,24 @@ describe('Redis with persistence: restarts keep the deny-list and the rate-limit
     });
   });
 
-  it.each(['SIGTERM', 'SIGKILL'] as const)(
-    'after %s and a restart the revoked token stays refused everywhere and nothing was forgotten',
-    async (signal) => {
+  it.each([
+    ['SIGTERM', 'everysec'],
+    ['SIGKILL', 'everysec'],
+    ['SIGKILL', 'always'],
+  ] as const)(
+    'after %s and a restart (appendfsync %s) the revoked token stays refused everywhere and nothing was forgotten',
+    async (signal, appendfsync) => {
+      // The file's setting after every start; `always` only until this case's kill.
+      await withClient((c) => c.config('SET', 'appendfsync', appendfsync));
+      expect(await withClient((c) => c.config('GET', 'appendfsync'))).toEqual([
+        'appendfsync',
+        appendfsync,
+      ]);
+      const label = `${signal}-${appendfsync}`;
       const j = walletJourneys(() => stack);
-      const valid = await j.signUp(`valid-${signal}`);
-      const revoked: Account = await j.signUp(`revoked-${signal}`);
-      const guessed = await j.signUp(`guessed-${signal}`);
+      const valid = await j.signUp(`valid-${label}`);
+      const revoked: Account = await j.signUp(`revoked-${label}`);
+      const guessed = await j.signUp(`guessed-${label}`);
       const organizations = (who: Account) =>
         stack.request('GET', '/v1/api/organizations', { token: who.token });
       const wallets = (who: Account) =>
@@ -86,7 +103,7 @@ describe('Redis with persistence: restarts keep the deny-list and the rate-limit
       expect((await wallets(revoked)).status).toBe(401);
       for (let i = 0; i < 5; i++) expect((await wrongLogin()).status).toBe(401);
       expect((await wrongLogin()).status).toBe(429);
-      await withClient((c) => c.set('topology:probe', signal));
+      await withClient((c) => c.set('topology:probe', label));
 
       // Stopped right after the last write: nothing waits for the next fsync.
       const answers: { status: number; retryAfter: string | null; revoked: boolean }[] = [];
@@ -121,7 +138,7 @@ describe('Redis with persistence: restarts keep the deny-list and the rate-limit
           (await c.hexists(REDIS_HASHES.denyList, `jti:${claim(revoked.token, 'jti')}`)),
         markers: await c.hmget(REDIS_HASHES.denyList, rebuiltMarker('auth'), rebuiltMarker('org')),
       }));
-      expect(kept.probe).toBe(signal);
+      expect(kept.probe).toBe(label);
       expect(kept.revoked).toBeGreaterThan(0);
       expect(kept.markers.every((m) => m !== null)).toBe(true);
 
@@ -146,7 +163,7 @@ describe('Redis with persistence: restarts keep the deny-list and the rate-limit
         (a) =>
           !(a.status === 503 && a.retryAfter) && !(a.revoked ? a.status === 401 : a.status === 200),
       );
-      figures[signal] = {
+      figures[label] = {
         downMs: resumedAt - stoppedAt,
         servingAfterMs,
         answers: answers.length,
@@ -160,4 +177,40 @@ describe('Redis with persistence: restarts keep the deny-list and the rate-limit
     },
     60_000,
   );
+
+  it('measures what appendfsync always costs per write against everysec', () => {
+    const bench = (clients: number) => {
+      const r = spawnSync(
+        'redis-benchmark',
+        ['-p', String(redis.port), '-t', 'set', '-n', String(BENCH_WRITES), '-c', String(clients)],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
+      if (r.status !== 0) throw new Error(`redis-benchmark: ${r.stderr || r.error}`);
+      const perSecond = Number(/([\d.]+) requests per second/.exec(r.stdout)?.[1]);
+      const p50 =
+        /latency summary \(msec\):\s+avg\s+min\s+p50[^\n]*\n\s+([\d.]+)\s+[\d.]+\s+([\d.]+)/.exec(
+          r.stdout,
+        );
+      return { perSecond, avgMs: Number(p50?.[1]), p50Ms: Number(p50?.[2]) };
+    };
+    const cost: Record<string, unknown> = {};
+    for (const appendfsync of ['everysec', 'always', 'everysec'] as const) {
+      spawnSync('redis-cli', [
+        '-p',
+        String(redis.port),
+        'config',
+        'set',
+        'appendfsync',
+        appendfsync,
+      ]);
+      const one = bench(1);
+      const sixteen = bench(16);
+      cost[appendfsync === 'everysec' && cost.everysec ? 'everysec again' : appendfsync] = {
+        oneClient: one,
+        sixteenClients: sixteen,
+      };
+      expect(one.perSecond).toBeGreaterThan(0);
+    }
+    figures.costPerWrite = cost;
+  }, 120_000);
 });

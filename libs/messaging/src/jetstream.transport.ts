@@ -35,6 +35,28 @@ const STREAM_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 const DUPLICATE_WINDOW_MS = 2 * 60 * 1000;
 
 /**
+ * A publish waits `ackTimeoutMs` for JetStream's acknowledgement and is sent again, with the same
+ * `Nats-Msg-Id`, after a timeout or a "no responders" (503: the stream has no leader yet), at most
+ * `attempts` times `pauseMs` apart; then the relay tries the batch again at its next wake-up. A
+ * stream leader that dies holds the publishes sent to it until their timeout (it was 5 s); the
+ * rest of the wait is the stream's election, which no client setting shortens (nats-server's
+ * followers wait 4-9 s for a lost leader before they campaign; docs/operations.md § Production
+ * topology under faults). Sending again is exactly-once because the whole budget (6.25 s) is far
+ * inside the stream's duplicate window (2 min).
+ */
+export const PUBLISH_RETRY = { ackTimeoutMs: 1000, attempts: 5, pauseMs: 250 };
+export const PUBLISH_DUPLICATE_WINDOW_MS = DUPLICATE_WINDOW_MS;
+
+/**
+ * The pull consumers' request: a pull lasts `expires` ms, and the server sends a heartbeat every
+ * `idle_heartbeat` ms while it holds nothing to deliver; nats.js renews a pull after two missed
+ * heartbeats. A pull held by a node that died is so renewed about 2 s later (it was about 10 s
+ * with nats.js's default heartbeat of `expires / 2` and a 10 s pull), at the cost of one pull
+ * request per consumer every 2 s while idle.
+ */
+export const PULL = { max_messages: 64, expires: 2000, idle_heartbeat: 1000 };
+
+/**
  * JetStream implementation of {@link EventTransport}: one file-backed stream per producing
  * service (created if absent), durable pull consumers with explicit acks, redelivery with
  * back-off, and a supervisor that re-attaches a consumer after NATS restarts.
@@ -65,7 +87,8 @@ export class JetStreamTransport extends EventTransport {
   }
 
   /**
-   * Publishes and waits for JetStream's acknowledgement (5 s at most). While NATS is
+   * Publishes and waits for JetStream's acknowledgement ({@link PUBLISH_RETRY}: 1 s per attempt,
+   * 5 attempts, about 6 s at most). While NATS is
    * disconnected it fails at once, and a publish in flight fails the moment the connection
    * drops: nats.js would otherwise wait out the timeout for an acknowledgement that was lost
    * with the connection, holding the outbox relay for seconds after NATS is back (docs/
@@ -79,11 +102,13 @@ export class JetStreamTransport extends EventTransport {
         await this.ensureStream(streamOf(envelope.subject));
         const h = natsHeaders();
         h.set('Nats-Msg-Id', envelope.id);
-        await this.client().publish(subject, codec.encode(envelope), {
-          msgID: envelope.id,
-          headers: h,
-          timeout: 5000,
-        });
+        await publishWithRetry(() =>
+          this.client().publish(subject, codec.encode(envelope), {
+            msgID: envelope.id,
+            headers: h,
+            timeout: PUBLISH_RETRY.ackTimeoutMs,
+          }),
+        );
       })();
       await Promise.race([published, this.lost]);
     });
@@ -189,7 +214,7 @@ export class JetStreamTransport extends EventTransport {
           this.names.stream(spec.stream),
           this.names.durable(spec.durable),
         );
-        const messages = await consumer.consume({ max_messages: 64, expires: 10_000 });
+        const messages = await consumer.consume(PULL);
         this.running.add(messages);
         try {
           for await (const msg of messages) await this.deliver(spec, msg);
@@ -286,6 +311,23 @@ function disconnection(): Promise<never> & { fail: () => void } {
   });
   promise.catch(() => undefined);
   return Object.assign(promise, { fail });
+}
+
+/**
+ * Runs `publish` until JetStream acknowledges it, again after an acknowledgement timeout or a
+ * "no responders" (code `TIMEOUT` / `503`), {@link PUBLISH_RETRY}; any other error, or the last
+ * attempt's, is thrown.
+ */
+export async function publishWithRetry<T>(publish: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await publish();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= PUBLISH_RETRY.attempts || (code !== 'TIMEOUT' && code !== '503')) throw error;
+      await sleep(PUBLISH_RETRY.pauseMs);
+    }
+  }
 }
 
 function sleep(ms: number): Promise<void> {

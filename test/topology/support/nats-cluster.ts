@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,7 +100,12 @@ export class NatsCluster {
       node.storeDir = join(cluster.root, node.name);
       mkdirSync(node.storeDir);
     }
-    await Promise.all(nodes.map((_, i) => cluster.resume(i)));
+    try {
+      await Promise.all(nodes.map((_, i) => cluster.resume(i)));
+    } catch (error) {
+      await cluster.stop(); // nothing left running to hold the test run open
+      throw error;
+    }
     return cluster;
   }
 
@@ -111,6 +116,17 @@ export class NatsCluster {
 
   get size(): number {
     return this.nodes.length;
+  }
+
+  /** Node `index`'s client port (what a Service in front of that node would forward to). */
+  clientPort(index: number): number {
+    return this.nodes[index].client;
+  }
+
+  /** Whether node `index`'s process is running. */
+  running(index: number): boolean {
+    const child = this.nodes[index].process;
+    return !!child && child.exitCode === null && child.signalCode === null;
   }
 
   /** Starts node `index` (again, same ports and store); resolves once its `/healthz` is 200. */
@@ -160,14 +176,36 @@ export class NatsCluster {
     return res.json();
   }
 
-  /** SIGKILL of node `index`: its connections are cut, its store stays on disk. */
-  async kill(index: number): Promise<void> {
+  /**
+   * Stops node `index` with `signal`: SIGKILL cuts its connections at once; SIGTERM is
+   * nats-server's own shutdown. Resolves when the process has exited; its store stays on disk.
+   */
+  async kill(index: number, signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<void> {
     const child = this.nodes[index].process;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
-      child.kill('SIGKILL');
+      child.kill(signal);
     });
+  }
+
+  /** Sends `signal` to node `index` without waiting for anything. */
+  signal(index: number, signal: NodeJS.Signals): void {
+    this.nodes[index].process?.kill(signal);
+  }
+
+  /**
+   * Puts node `index` in lame-duck mode as the prod overlay's preStop hook does
+   * (`nats-server --signal ldm`, here with the node's pid): it stops accepting clients, tells
+   * the connected ones (INFO `ldm`) and, after its grace period (10 s by default), closes them
+   * over its lame-duck duration (2 min by default) before it exits.
+   * @throws when nats-server refuses the signal
+   */
+  lameDuck(index: number): void {
+    const pid = this.nodes[index].process?.pid;
+    if (!pid) throw new Error(`nats-${index} is not running`);
+    const r = spawnSync(BINARY!, ['--signal', `ldm=${pid}`], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`nats-server --signal ldm=${pid}: ${r.stderr}`);
   }
 
   async stop(): Promise<void> {

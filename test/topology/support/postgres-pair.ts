@@ -30,7 +30,9 @@ interface Server {
  * A PostgreSQL primary with one streaming replica, each its own server on a private loopback
  * port and directory: the replica made by `pg_basebackup -R` and the primary committing
  * synchronously (`synchronous_standby_names = '*'`, `synchronous_commit = on`: a commit is
- * acknowledged once the replica has it). The replica can be promoted and the primary killed.
+ * acknowledged once the replica has it) or, with `{ synchronous: false }`, asynchronously
+ * (`synchronous_standby_names = ''`: acknowledged once on the primary's disk, streamed after).
+ * The replica can be promoted and the primary killed.
  */
 export class PostgresPair {
   private readonly root = mkdtempSync(join(tmpdir(), 'wp-pg-pair-'));
@@ -39,7 +41,12 @@ export class PostgresPair {
   readonly primary: Server;
   readonly replica: Server;
 
-  private constructor(primaryPort: number, replicaPort: number) {
+  private constructor(
+    primaryPort: number,
+    replicaPort: number,
+    /** Whether the primary waits for the replica before acknowledging a commit. */
+    readonly synchronous: boolean,
+  ) {
     if (this.user) chownSync(this.root, this.user.uid, this.user.gid);
     this.primary = { dir: join(this.root, 'primary'), port: primaryPort };
     this.replica = { dir: join(this.root, 'replica'), port: replicaPort };
@@ -48,8 +55,10 @@ export class PostgresPair {
   }
 
   /** @throws when a step fails; whatever it started is stopped first. */
-  static async start(): Promise<PostgresPair> {
-    const pair = new PostgresPair(await freePort(), await freePort());
+  static async start(
+    options: { synchronous: boolean } = { synchronous: true },
+  ): Promise<PostgresPair> {
+    const pair = new PostgresPair(await freePort(), await freePort(), options.synchronous);
     try {
       await pair.setUp();
       return pair;
@@ -67,7 +76,7 @@ export class PostgresPair {
       '-c',
       'max_wal_senders=5',
       '-c',
-      'synchronous_standby_names=*',
+      `synchronous_standby_names=${this.synchronous ? '*' : ''}`,
       '-c',
       'synchronous_commit=on',
       '-c',
@@ -106,11 +115,12 @@ export class PostgresPair {
     return `postgres://postgres@127.0.0.1:${server.port}`;
   }
 
-  /** Whether the primary sees the replica as a synchronous standby, streaming. */
+  /** Whether the primary sees the replica streaming, as a synchronous or an asynchronous standby. */
   async streaming(): Promise<boolean> {
     const rows = await this.query<{ n: number }>(
       this.primary,
-      "SELECT count(*)::int AS n FROM pg_stat_replication WHERE state = 'streaming' AND sync_state = 'sync'",
+      `SELECT count(*)::int AS n FROM pg_stat_replication
+       WHERE state = 'streaming' AND sync_state = '${this.synchronous ? 'sync' : 'async'}'`,
     );
     return rows[0]?.n === 1;
   }
