@@ -35,15 +35,25 @@ const PG_CONNECTION_MESSAGES =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable)/;
 
 /**
+ * TypeORM's error for a query on a query runner it released: `PostgresQueryRunner` releases its
+ * runner when the connection emits `error` (the server went away or the socket was cut), so the
+ * transaction's next statement fails with it rather than with the connection error. Matched by
+ * name: libs/http does not depend on TypeORM.
+ */
+const RELEASED_RUNNER_ERROR = 'QueryRunnerAlreadyReleasedError';
+
+/**
  * Whether an error thrown by a request is PostgreSQL being unreachable — restarting, shutting
  * down, failing over, refusing connections, or the pool unable to connect in time — rather than
- * a bug or a bad statement. Looks through TypeORM's `QueryFailedError.driverError`, `cause`
+ * a bug or a bad statement (also TypeORM's runner released by a lost connection). Looks through
+ * TypeORM's `QueryFailedError.driverError`, `cause`
  * and `AggregateError.errors` (a refused connection to every address of a host).
  * Answered with 503 + `Retry-After` (docs/architecture.md § Errors).
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 4 || typeof error !== 'object' || error === null) return false;
-  const { code, message, driverError, cause, errors } = error as {
+  const { name, code, message, driverError, cause, errors } = error as {
+    name?: unknown;
     code?: unknown;
     message?: unknown;
     driverError?: unknown;
@@ -54,6 +64,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     return true;
   }
   if (typeof message === 'string' && PG_CONNECTION_MESSAGES.test(message)) return true;
+  if (name === RELEASED_RUNNER_ERROR) return true;
   if (driverError !== undefined && isDatabaseUnavailable(driverError, depth + 1)) return true;
   if (cause !== undefined && isDatabaseUnavailable(cause, depth + 1)) return true;
   if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) {

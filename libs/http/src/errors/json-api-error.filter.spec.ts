@@ -122,6 +122,12 @@ describe('JsonApiErrorFilter: PostgreSQL unreachable (docs/architecture.md § Er
     ['connection lost', new Error('Connection terminated unexpectedly')],
     ['pool connect timeout', new Error('timeout exceeded when trying to connect')],
     [
+      'TypeORM runner released by a lost connection',
+      Object.assign(new Error('Query runner already released. Cannot run queries anymore.'), {
+        name: 'QueryRunnerAlreadyReleasedError',
+      }),
+    ],
+    [
       'refused on every address',
       new AggregateError([Object.assign(new Error('refused'), { code: 'ECONNREFUSED' })]),
     ],
