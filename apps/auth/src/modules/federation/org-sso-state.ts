@@ -42,8 +42,21 @@ export function ssoRefusalOf(
   realm: DomainRealm | null | undefined,
   viaOrganizationId?: number,
 ): SsoRequiredError | null {
-  if (!realm?.ssoRequired || realm.organizationId === viaOrganizationId) return null;
-  return new SsoRequiredError(realm.domain, realm.connection);
+  return refusesSignIn(realm, viaOrganizationId)
+    ? new SsoRequiredError(realm.domain, realm.connection)
+    : null;
+}
+
+/**
+ * The rule itself: `realm` (of the address signing in) belongs to an organization that requires
+ * SSO, and the way in is not that organization's own connection (`viaOrganizationId`). For a
+ * caller that refuses in its own form (the OIDC callback redirects with `SSO_REQUIRED`).
+ */
+export function refusesSignIn(
+  realm: DomainRealm | null | undefined,
+  viaOrganizationId?: number,
+): realm is DomainRealm {
+  return !!realm?.ssoRequired && realm.organizationId !== viaOrganizationId;
 }
 
 /**

@@ -8,7 +8,7 @@ import { ApplicationsRedirects } from './applications-redirects.js';
 import { ConnectionsRepository } from './connections.repository.js';
 import { SsoRedirectError, SsoStateInvalidError } from './federation.errors.js';
 import { openidClient, OidcProviders } from './oidc-providers.js';
-import { OrgSsoState } from './org-sso-state.js';
+import { OrgSsoState, refusesSignIn } from './org-sso-state.js';
 import { SsoAccounts, type ProviderClaims } from './sso-accounts.js';
 import { newSecret, sha256, SsoStore } from './sso-store.js';
 
@@ -248,14 +248,14 @@ export class SsoFlow {
     email: string | null | undefined,
     organizationId: number | undefined,
   ): Promise<void> {
-    const refusal = await this.ssoState.refusal(email, organizationId);
-    if (!refusal) return;
+    const realm = await this.ssoState.realmOf(email);
+    if (!refusesSignIn(realm, organizationId)) return;
     throw new SsoRedirectError(
       'access_denied',
       'SSO_REQUIRED',
-      refusal.connection
-        ? `Accounts at ${refusal.domain} sign in through their organization's provider (connection ${refusal.connection}).`
-        : `Accounts at ${refusal.domain} sign in through their organization's provider, which is not available now.`,
+      realm.connection
+        ? `Accounts at ${realm.domain} sign in through their organization's provider (connection ${realm.connection}).`
+        : `Accounts at ${realm.domain} sign in through their organization's provider, which is not available now.`,
     );
   }
 
