@@ -52,6 +52,15 @@ export class ApiKeyRegistry {
     return appId;
   }
 
+  /**
+   * The application id for the key when the 5-second positive cache holds it, else undefined
+   * (ask {@link resolve}): lets a hot path answer without a promise. Never touches the store.
+   */
+  cached(apiKey: string): string | undefined {
+    const hit = this.cache.get(hashApiKey(apiKey));
+    return hit !== undefined && hit.until > Date.now() ? hit.appId : undefined;
+  }
+
   /** Publishes the full set of valid key hashes (auth only). Removes hashes not in the set. */
   async publish(entries: { keyHash: string; appId: string }[]): Promise<void> {
     await this.store.replaceAll(entries);

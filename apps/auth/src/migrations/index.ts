@@ -12,6 +12,7 @@ import { SessionPasskey1796500000000 } from './1796500000000-session-passkey.js'
 import { OperatorAuditLog1796500000100 } from './1796500000100-operator-audit-log.js';
 import { OperatorAuditKeyset1796550000000 } from './1796550000000-operator-audit-keyset.js';
 import { SessionConnection1796700000000 } from './1796700000000-session-connection.js';
+import { RefreshRotationHot1796800000000 } from './1796800000000-refresh-rotation-hot.js';
 
 /** Applied in this order; generated with `npm run migration:generate -- auth <Name>`. */
 export const AUTH_MIGRATIONS: (new () => unknown)[] = [
@@ -29,4 +30,5 @@ export const AUTH_MIGRATIONS: (new () => unknown)[] = [
   OperatorAuditKeyset1796550000000,
   OrganizationSso1796600000000,
   SessionConnection1796700000000,
+  RefreshRotationHot1796800000000,
 ];

@@ -6,9 +6,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DomainError } from '@wp/http';
 import { EDGE_RATE_LIMIT_STORE, type EdgeRateLimitStore } from '@wp/platform';
 import { ApiKeyRegistry } from '@wp/security';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from '../config/gateway.config.js';
-import { apiKeyPrecheck, bodyLimitPrecheck } from './api-key-precheck.js';
+import { edgePrecheck } from './api-key-precheck.js';
 import { edgeErrorHandler } from './edge-errors.js';
 import { installStreamedBodies } from './streamed-bodies.js';
 import { proxyRoutes, upstreamUrls } from './routes.js';
@@ -104,10 +104,7 @@ async function installProxyRoutes(
       ...upstream.dispatcher,
       prefix: route.prefix,
       rewritePrefix: route.prefix,
-      preHandler: edgePrecheck(
-        bodyLimitPrecheck(bodyLimit),
-        apiKeyPrecheck(registry, route.apiKey),
-      ),
+      preHandler: edgePrecheck(registry, route.apiKey, bodyLimit),
       proxyPayloads: false,
       httpMethods: ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS'],
       replyOptions: {
@@ -126,19 +123,4 @@ async function installProxyRoutes(
       },
     } as unknown as Parameters<typeof proxy>[1]);
   }
-}
-
-type Precheck = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-
-/**
- * Runs pre-checks in order until one has answered; then returns the reply, which is how an
- * async Fastify hook stops the request there.
- */
-function edgePrecheck(...checks: Precheck[]) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
-    for (const check of checks) {
-      await check(request, reply);
-      if (reply.sent) return reply;
-    }
-  };
 }

@@ -6,12 +6,12 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
  * here (single use, rotated on each refresh with one conditional UPDATE); every token ever issued
  * in the family is listed in `refresh_token` with its generation, so a replayed old token is
  * recognised and revokes the family (docs/architecture.md § Identity and access ("Refresh token")).
+ * Stored with `fillfactor` 70 (migration `RefreshRotationHot`): room on each page for the row's
+ * next version.
  */
 @Entity('refresh_token_family')
 @Index('refresh_token_family_user_idx', ['userId'])
 @Index('refresh_token_family_expires_idx', ['expiresAt'])
-@Index('refresh_token_family_grace_idx', ['rotatedAt'], { where: 'grace_response IS NOT NULL' })
-@Index('refresh_token_family_passkey_idx', ['passkeyId'], { where: 'passkey_id IS NOT NULL' })
 export class RefreshTokenFamily {
   @PrimaryColumn('uuid')
   id!: string;
@@ -22,7 +22,12 @@ export class RefreshTokenFamily {
   @Column('uuid')
   appId!: string;
 
-  @Column({ type: 'char', length: 64, unique: true })
+  /**
+   * Unique without a constraint of its own: both statements that set it (session open, rotation)
+   * insert the same hash into `refresh_token`, whose primary key refuses a hash issued before.
+   * Not indexed, like every column a rotation changes, so that rotations are HOT updates.
+   */
+  @Column({ type: 'char', length: 64 })
   currentTokenHash!: string;
 
   /** Rotations so far; the current token has this generation. */

@@ -19,6 +19,11 @@ import { TokenService } from '../tokens/token.service.js';
 import { userTokenSubject } from './user-token-subject.js';
 
 const PURGE_INTERVAL_MS = 60_000;
+/**
+ * How much each purge's look-back overlaps the previous one's, s: a rotation's token carries its
+ * transaction's start time, and commits a little later than that.
+ */
+const PURGE_OVERLAP_SECONDS = 60;
 
 /** Why a session ended (`refresh_token_family.revoked_reason`). */
 export type SessionEndReason =
@@ -41,6 +46,8 @@ export type SessionEndReason =
 @Injectable()
 export class SessionsService implements OnApplicationBootstrap, OnApplicationShutdown {
   private job?: PeriodicJob;
+  /** When the last purge that succeeded started (epoch ms); null before the first. */
+  private lastPurgeAt: number | null = null;
 
   constructor(
     private readonly txHost: TxHost,
@@ -54,7 +61,13 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
 
   onApplicationBootstrap(): void {
     this.job = periodicJobs.every('auth.session-purge', PURGE_INTERVAL_MS, async () => {
-      await this.sessions.purge(this.config.REFRESH_GRACE_SECONDS);
+      const startedAt = Date.now();
+      const lookback =
+        this.lastPurgeAt === null
+          ? null
+          : Math.ceil((startedAt - this.lastPurgeAt) / 1000) + PURGE_OVERLAP_SECONDS;
+      await this.sessions.purge(this.config.REFRESH_GRACE_SECONDS, lookback);
+      this.lastPurgeAt = startedAt;
       await purgeRevocations(this.dataSource);
     });
   }
