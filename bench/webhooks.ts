@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { WebhookEvent } from '@wp/contracts';
 import { TxHost } from '@wp/persistence';
@@ -118,7 +119,10 @@ export async function main(argv: string[]): Promise<void> {
       'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
     );
     const burstMeter = cpuMeter({ postgres: backends.map((b) => b.pid) });
+    const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+    loopDelay.enable();
     const measured = await burstOf(all);
+    loopDelay.disable();
     const { started, publishSeconds, receivedWhilePublishing } = measured;
     const total = events * endpoints;
     const deliverySeconds = measured.seconds;
@@ -197,6 +201,10 @@ export async function main(argv: string[]): Promise<void> {
     );
     print(
       `  ceiling, same client posting signed bodies directly: ${Math.round(total / ceilingSeconds)} requests/s`,
+    );
+    print(
+      `  event-loop delay in the burst: p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, ` +
+        `p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms, max ${(loopDelay.max / 1e6).toFixed(1)} ms`,
     );
     print(
       `  CPU per delivery in the burst: this process ${perDelivery(burstCpu.self)}, ` +

@@ -56,7 +56,7 @@ export const webhookConfigFields = {
    * concurrencies: up to this × `WEBHOOK_ENDPOINT_CONCURRENCY` per endpoint and this ×
    * `WEBHOOK_MAX_IN_FLIGHT` in all (1 = only what can start at once).
    */
-  WEBHOOK_LEASE_AHEAD: env.int(16, 1),
+  WEBHOOK_LEASE_AHEAD: env.int(64, 1),
   /** An endpoint failing without a success for longer than this is disabled, seconds (5 days). */
   WEBHOOK_DISABLE_AFTER_SECONDS: env.int(432_000, 1),
   /** How long the previous secret keeps signing after a rotation, seconds (0 = not at all). */

@@ -63,7 +63,7 @@ export interface LeaseWindow {
 }
 
 /** Most candidate rows read per claim. */
-const MAX_CANDIDATES = 1000;
+const MAX_CANDIDATES = 256;
 
 /**
  * The delivery queue in PostgreSQL (docs/org.md § Webhooks, Queue and Dispatcher): due rows are

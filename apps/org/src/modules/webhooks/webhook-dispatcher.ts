@@ -45,7 +45,7 @@ const SLOW_FORGET_MS = 10 * 60_000;
 const SECRET_CACHE_SIZE = 1000;
 
 /** Most attempt results stored in one transaction. */
-const RESULT_BATCH = 500;
+const RESULT_BATCH = 100;
 
 /**
  * Sends queued deliveries (docs/org.md § Webhooks, Dispatcher). Every org process runs one:
