@@ -1,21 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { WebhookEvent } from '@wp/contracts';
+import { WebhookEnvelope, type WebhookEvent } from '@wp/contracts';
 import { activeTransaction, TxHost } from '@wp/persistence';
 import { DispatchSignal } from './dispatch-signal.js';
 import { fanOut, type EndpointScope } from './endpoint-matching.js';
 
-/** The body receivers get: the event's fields in the documented order (docs/webhooks.md § Envelope). */
-const ENVELOPE_ORDER = [
-  'id',
-  'type',
-  'version',
-  'timestamp',
-  'organization_id',
-  'project_id',
-  'actor',
-  'data',
-] as const;
+/**
+ * The body receivers get: the event's fields in the documented order (docs/webhooks.md
+ * § Envelope), the order of the envelope's schema.
+ */
+const ENVELOPE_ORDER = Object.keys(WebhookEnvelope.shape);
 
 interface EndpointRow {
   id: string;
