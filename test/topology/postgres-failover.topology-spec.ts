@@ -120,20 +120,33 @@ describe.each([
     const organizations = acknowledged.filter((id) => present.has(id));
     figures.organizationsMissing = acknowledged.length - organizations.length;
 
-    // Events: every outbox row published (again, from the new primary), one wallet per organization.
+    // Events: every outbox row published (again, from the new primary), in both cases.
     await waitFor(
-      async () =>
-        Object.values(await outboxes(stack)).every((o) => o.unpublished === 0) &&
-        [...(await walletsPerOrganization(stack, organizations)).values()].every((n) => n >= 1),
-      { timeoutMs: 60_000, intervalMs: 200, what: 'every outbox published, every wallet opened' },
-    );
+      async () => Object.values(await outboxes(stack)).every((o) => o.unpublished === 0),
+      { timeoutMs: 60_000, intervalMs: 200, what: 'every outbox published' },
+    ).catch(async (error: Error) => {
+      throw new Error(`${error.message}: ${JSON.stringify(await outboxes(stack))}`);
+    });
+    // One wallet per organization. Asynchronously, a wallet the wallet service committed on the
+    // old primary, after which it acknowledged the event to NATS, can be lost with the primary
+    // (the event is not delivered again): counted, not required.
+    const opened = async () =>
+      [...(await walletsPerOrganization(stack, organizations)).values()].every((n) => n >= 1);
+    if (synchronous) {
+      await waitFor(opened, { timeoutMs: 60_000, intervalMs: 200, what: 'every wallet opened' });
+    } else {
+      await waitFor(opened, { timeoutMs: 20_000, intervalMs: 200, what: '' }).catch(
+        () => undefined,
+      );
+    }
     await sleep(2000);
-    const notOne = [...(await walletsPerOrganization(stack, organizations)).entries()].filter(
-      ([, n]) => n !== 1,
-    );
+    const wallets = [...(await walletsPerOrganization(stack, organizations)).entries()];
     figures.organizations = organizations.length;
-    figures.walletsNotExactlyOne = notOne.length;
-    expect(notOne).toEqual([]);
+    figures.walletsMissing = wallets.filter(([, n]) => n === 0).length;
+    figures.walletsNotExactlyOne = wallets.filter(([, n]) => n !== 1).length;
+    // never two wallets for one organization; none missing when replication is synchronous
+    expect(wallets.filter(([, n]) => n > 1)).toEqual([]);
+    if (synchronous) expect(figures.walletsMissing).toBe(0);
 
     // Ledger audit on the promoted server.
     const ledger = await paid.ledger();
