@@ -232,7 +232,9 @@ function transportSuite(mode: Mode): void {
       timeoutMs: 10_000,
       what: 'delivery',
     });
-    expect(() => outbox.draft('org.organization.created', { name: 'no id' } as never)).toThrow();
+    // typed right, but no uuid and no date: the catalog's schema refuses it at run time
+    const broken = { organizationId: 1, name: 'x', createdBy: 'nobody', createdAt: 'today' };
+    expect(() => outbox.draft('org.organization.created', broken)).toThrow();
   });
 
   it('hands a duplicate publication of the same event to the handler once', async () => {

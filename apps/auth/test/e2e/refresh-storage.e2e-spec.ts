@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startAuthTestApp, type AuthTestContext } from '../support/auth-test-app.js';
 import { countRows, registerActive, tokensOf } from '../support/flows.js';
+import { SessionPurgeRepository } from '../../src/modules/sessions/session-purge.repository.js';
 import { SessionsRepository } from '../../src/modules/sessions/sessions.repository.js';
 import { TokenService } from '../../src/modules/tokens/token.service.js';
 
@@ -13,11 +14,13 @@ import { TokenService } from '../../src/modules/tokens/token.service.js';
 describe('auth: refresh family storage', () => {
   let ctx: AuthTestContext;
   let sessions: SessionsRepository;
+  let purges: SessionPurgeRepository;
   let hashOf: (token: string) => string;
 
   beforeAll(async () => {
     ctx = await startAuthTestApp({ AUTH_EMAIL_ACTIVATION_REQUIRED: 'false' });
     sessions = ctx.app.get(SessionsRepository);
+    purges = ctx.app.get(SessionPurgeRepository);
     const tokens = ctx.app.get(TokenService);
     hashOf = (token) => tokens.hashRefreshToken(token);
   });
@@ -135,14 +138,14 @@ describe('auth: refresh family storage', () => {
     // The first purge of a process reads every family.
     const long = await rotatedAgo(7_200);
     const fresh = await rotatedAgo(0);
-    await sessions.purge(grace, null);
+    await purges.purge(grace, null);
     expect((await familyRow(long)).grace).toBe(false);
     expect((await familyRow(fresh)).grace).toBe(true);
 
     // Later ones: rotations issued within the look-back before the window closed.
     const closed = await rotatedAgo(60);
     const beyond = await rotatedAgo(7_200);
-    await sessions.purge(grace, 600);
+    await purges.purge(grace, 600);
     expect((await familyRow(closed)).grace).toBe(false);
     expect((await familyRow(fresh)).grace).toBe(true);
     expect((await familyRow(beyond)).grace).toBe(true);

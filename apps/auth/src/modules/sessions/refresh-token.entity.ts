@@ -5,7 +5,7 @@ import { RefreshTokenFamily } from './refresh-token-family.entity.js';
  * Every refresh token issued in a family, by SHA-256, with its generation: how a presented
  * token is found, and how a replayed older one is told apart from the current one. Deleted with
  * its family. Rotations' tokens (generation > 0) are indexed by issue time: how the purge finds
- * the sealed grace pairs whose window closed (`SessionsRepository.purge`).
+ * the sealed grace pairs whose window closed (`SessionPurgeRepository.purge`).
  */
 @Entity('refresh_token')
 @Index('refresh_token_family_idx', ['familyId'])

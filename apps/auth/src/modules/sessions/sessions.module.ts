@@ -12,6 +12,7 @@ import { MfaLoginService } from './mfa-login.service.js';
 import { OAuthController } from './oauth.controller.js';
 import { RefreshHints } from './refresh-hints.js';
 import { RefreshService } from './refresh.service.js';
+import { SessionPurgeRepository } from './session-purge.repository.js';
 import { SessionsRepository } from './sessions.repository.js';
 import { SessionsService } from './sessions.service.js';
 import { TokenService } from '../tokens/token.service.js';
@@ -30,6 +31,7 @@ import { UserSessionsService } from './user-sessions.service.js';
   controllers: [OAuthController, UserSessionsController],
   providers: [
     SessionsRepository,
+    SessionPurgeRepository,
     SessionsService,
     TokenService,
     LoginService,

@@ -14,6 +14,7 @@ import { AUTH_CONFIG, type AuthConfig } from '../../config/auth.config.js';
 import type { User } from '../accounts/user.entity.js';
 import { RefreshHints } from './refresh-hints.js';
 import { toSessionResource, type SessionResource } from './session.serializer.js';
+import { SessionPurgeRepository } from './session-purge.repository.js';
 import { SessionsRepository, type SessionClient } from './sessions.repository.js';
 import { TokenService } from '../tokens/token.service.js';
 import { userTokenSubject } from './user-token-subject.js';
@@ -53,6 +54,7 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
     private readonly txHost: TxHost,
     private readonly dataSource: DataSource,
     private readonly sessions: SessionsRepository,
+    private readonly purges: SessionPurgeRepository,
     private readonly tokens: TokenService,
     private readonly revocations: RevocationList,
     private readonly hints: RefreshHints,
@@ -66,7 +68,7 @@ export class SessionsService implements OnApplicationBootstrap, OnApplicationShu
         this.lastPurgeAt === null
           ? null
           : Math.ceil((startedAt - this.lastPurgeAt) / 1000) + PURGE_OVERLAP_SECONDS;
-      await this.sessions.purge(this.config.REFRESH_GRACE_SECONDS, lookback);
+      await this.purges.purge(this.config.REFRESH_GRACE_SECONDS, lookback);
       this.lastPurgeAt = startedAt;
       await purgeRevocations(this.dataSource);
     });
